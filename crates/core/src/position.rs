@@ -1,0 +1,545 @@
+//! A checked position: the board plus whose turn it is, castling rights, the en passant
+//! square and the move counters; playing moves on it; what the position says of the game.
+
+use crate::attacks;
+use crate::movegen::{self, MoveCounter, MoveList};
+use crate::{
+    Bitboard, Board, CastlingRights, CastlingSide, Color, Move, MoveKind, Piece, PositionError,
+    Role, Square, zobrist,
+};
+
+/// Unchecked position data, as read from FEN. Becomes a [`Position`] through
+/// [`Position::from_setup`], which checks that it could arise in a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Setup {
+    pub board: Board,
+    pub turn: Color,
+    pub castling: CastlingRights,
+    pub ep_square: Option<Square>,
+    /// Plies since the last capture or pawn move (R4.5).
+    pub halfmoves: u32,
+    /// Starts at 1, grows after each Black move.
+    pub fullmoves: u32,
+}
+
+impl Default for Setup {
+    fn default() -> Setup {
+        Setup {
+            board: Board::standard(),
+            turn: Color::White,
+            castling: CastlingRights::ALL,
+            ep_square: None,
+            halfmoves: 0,
+            fullmoves: 1,
+        }
+    }
+}
+
+/// A legal chess position.
+///
+/// Invariants (checked by [`Position::from_setup`], kept by [`Position::play`]): one king per
+/// side; the side not to move is not in check; no pawn on a back rank; every castling right
+/// has its king and rook on their start squares; the en passant square is only set right
+/// after a double step and when a pawn stands ready to take en passant.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Position {
+    board: Board,
+    turn: Color,
+    castling: CastlingRights,
+    /// Set after a double step when an enemy pawn stands beside the pawn that moved; whether
+    /// that capture is legal is decided when it matters (FEN, repetition).
+    ep_square: Option<Square>,
+    halfmoves: u32,
+    fullmoves: u32,
+    /// Zobrist hash of board, turn, castling rights and the en passant square above.
+    zobrist: u64,
+}
+
+/// How a game ends on the board itself (R4).
+#[derive(Debug, Copy, Clone, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The side to move is checkmated; `winner` gave mate (R4).
+    Checkmate { winner: Color },
+    /// The side to move has no legal move and is not in check (R4.3).
+    Stalemate,
+    /// Neither side can mate by any series of legal moves (R4.2).
+    InsufficientMaterial,
+}
+
+impl Outcome {
+    /// The winner, if the outcome is decisive.
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            Outcome::Checkmate { winner } => Some(winner),
+            _ => None,
+        }
+    }
+
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub fn result(self) -> &'static str {
+        match self {
+            Outcome::Checkmate {
+                winner: Color::White,
+            } => "1-0",
+            Outcome::Checkmate {
+                winner: Color::Black,
+            } => "0-1",
+            _ => "1/2-1/2",
+        }
+    }
+}
+
+/// What makes two positions "the same" for repetition (R4.4): pieces, side to move,
+/// castling rights, and the en passant square only if the capture is legal.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct RepetitionKey {
+    pub board: Board,
+    pub turn: Color,
+    pub castling: CastlingRights,
+    pub ep_square: Option<Square>,
+}
+
+/// A move that is not legal in the position where it was played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IllegalMoveError {
+    pub played: Move,
+}
+
+impl std::fmt::Display for IllegalMoveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "illegal move {}", self.played)
+    }
+}
+
+impl std::error::Error for IllegalMoveError {}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::new()
+    }
+}
+
+impl Position {
+    /// The starting position (R1).
+    pub fn new() -> Position {
+        let mut pos = Position {
+            board: Board::standard(),
+            turn: Color::White,
+            castling: CastlingRights::ALL,
+            ep_square: None,
+            halfmoves: 0,
+            fullmoves: 1,
+            zobrist: 0,
+        };
+        pos.zobrist = pos.compute_zobrist();
+        pos
+    }
+
+    /// Checks a setup and makes it a position.
+    ///
+    /// # Errors
+    /// The first fault found, e.g. "white has 2 kings" or "the side not to move is in check".
+    pub fn from_setup(setup: Setup) -> Result<Position, PositionError> {
+        crate::validate::validate(&setup)?;
+        let Setup {
+            board,
+            turn,
+            castling,
+            ep_square,
+            halfmoves,
+            fullmoves,
+        } = setup;
+        let mut pos = Position {
+            board,
+            turn,
+            castling,
+            ep_square: None,
+            halfmoves,
+            fullmoves: fullmoves.max(1),
+            zobrist: 0,
+        };
+        // Keep the square only if a pawn could take there, as after a double step in play.
+        pos.ep_square = ep_square.filter(|&ep| movegen::ep_capturer_beside(&pos, ep, turn));
+        pos.zobrist = pos.compute_zobrist();
+        Ok(pos)
+    }
+
+    /// The unchecked data of this position.
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            board: self.board.clone(),
+            turn: self.turn,
+            castling: self.castling,
+            ep_square: self.legal_ep_square(),
+            halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
+        }
+    }
+
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    #[inline]
+    pub fn castling_rights(&self) -> CastlingRights {
+        self.castling
+    }
+
+    /// The en passant square if a pawn stands beside the pawn that just double-stepped
+    /// (the capture may still be illegal; see [`Position::legal_ep_square`]).
+    #[inline]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep_square
+    }
+
+    /// The en passant square if an en passant capture is legal now (R4.4).
+    pub fn legal_ep_square(&self) -> Option<Square> {
+        let ep = self.ep_square?;
+        self.legal_moves()
+            .iter()
+            .any(|m| m.is_en_passant())
+            .then_some(ep)
+    }
+
+    /// Plies since the last capture or pawn move (R4.5).
+    #[inline]
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    #[inline]
+    pub fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+
+    /// The Zobrist hash, kept up to date move by move. It counts the en passant square of
+    /// [`Position::ep_square`]; [`Position::repetition_hash`] counts only a legal one.
+    #[inline]
+    pub fn zobrist(&self) -> u64 {
+        self.zobrist
+    }
+
+    /// The hash of [`Position::repetition_key`].
+    pub fn repetition_hash(&self) -> u64 {
+        match self.ep_square {
+            Some(ep) if self.legal_ep_square().is_none() => self.zobrist ^ zobrist::en_passant(ep),
+            _ => self.zobrist,
+        }
+    }
+
+    /// What counts for repetition (R4.4).
+    pub fn repetition_key(&self) -> RepetitionKey {
+        RepetitionKey {
+            board: self.board.clone(),
+            turn: self.turn,
+            castling: self.castling,
+            ep_square: self.legal_ep_square(),
+        }
+    }
+
+    /// The king of `color`.
+    #[inline]
+    pub fn king_of(&self, color: Color) -> Square {
+        // Invariant: one king per side.
+        self.board.king_of(color).unwrap_or(Square::A1)
+    }
+
+    /// Enemy pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        let king = self.king_of(self.turn);
+        self.board
+            .attackers_to(king, !self.turn, self.board.occupied())
+    }
+
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        self.checkers().nonempty()
+    }
+
+    /// Every legal move.
+    #[inline]
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        movegen::generate(self, &mut list);
+        list
+    }
+
+    /// How many legal moves, without listing them.
+    #[inline]
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut counter = MoveCounter::default();
+        movegen::generate(self, &mut counter);
+        counter.0
+    }
+
+    /// Legal moves of the piece on `from`.
+    pub fn legal_moves_from(&self, from: Square) -> MoveList {
+        let mut list = self.legal_moves();
+        list.retain(|m| m.from() == from);
+        list
+    }
+
+    /// Whether `m` is legal here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        // Cheap rejections before generating.
+        let us = self.board.by_color(self.turn);
+        if !us.contains(m.from()) || self.board.role_at(m.from()) != Some(m.role()) {
+            return false;
+        }
+        self.legal_moves().contains(&m)
+    }
+
+    /// Plays a legal move.
+    ///
+    /// # Errors
+    /// [`IllegalMoveError`] when `m` is not legal here; the position is unchanged.
+    pub fn play(&mut self, m: Move) -> Result<(), IllegalMoveError> {
+        if !self.is_legal(m) {
+            return Err(IllegalMoveError { played: m });
+        }
+        self.play_unchecked(m);
+        Ok(())
+    }
+
+    /// Plays a move known to be legal here (from [`Position::legal_moves`] or parsed
+    /// against this position). An illegal move leaves an unspecified but memory-safe state.
+    #[inline]
+    pub fn play_unchecked(&mut self, m: Move) {
+        let us = self.turn;
+        let them = !us;
+        let from = m.from();
+        let to = m.to();
+        let mut hash = self.zobrist ^ zobrist::castling(self.castling.bits());
+        if let Some(ep) = self.ep_square.take() {
+            hash ^= zobrist::en_passant(ep);
+        }
+        self.halfmoves += 1;
+
+        match m.kind() {
+            MoveKind::Castle => {
+                let side = CastlingSide::from_king_to(to).unwrap_or(CastlingSide::KingSide);
+                let (rook_from, rook_to) = (side.rook_from(us), side.rook_to(us));
+                self.move_piece(Role::King.of(us), from, to, &mut hash);
+                self.move_piece(Role::Rook.of(us), rook_from, rook_to, &mut hash);
+                self.castling.discard_color(us);
+            }
+            MoveKind::EnPassant => {
+                let captured = Square::new(to as u32 ^ 8);
+                self.toggle(Role::Pawn.of(them), captured, &mut hash);
+                self.move_piece(Role::Pawn.of(us), from, to, &mut hash);
+                self.halfmoves = 0;
+            }
+            kind => {
+                if self.board.by_color(them).contains(to) {
+                    let captured = self.board.role_at(to).unwrap_or(Role::Pawn);
+                    self.toggle(captured.of(them), to, &mut hash);
+                    self.halfmoves = 0;
+                }
+                let role = m.role();
+                self.toggle(role.of(us), from, &mut hash);
+                let placed = match kind {
+                    MoveKind::Promotion(p) => p,
+                    _ => role,
+                };
+                self.toggle(placed.of(us), to, &mut hash);
+                if role == Role::Pawn {
+                    self.halfmoves = 0;
+                    if from as u32 ^ to as u32 == 16 {
+                        let ep = Square::new((from as u32 + to as u32) / 2);
+                        if movegen::ep_capturer_beside(self, ep, them) {
+                            self.ep_square = Some(ep);
+                            hash ^= zobrist::en_passant(ep);
+                        }
+                    }
+                }
+                self.castling.touch(from);
+                self.castling.touch(to);
+            }
+        }
+
+        if us == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.turn = them;
+        self.zobrist =
+            hash ^ zobrist::castling(self.castling.bits()) ^ zobrist::side_to_move_changed();
+    }
+
+    /// The position after a legal move, leaving this one as it is.
+    pub fn after(&self, m: Move) -> Position {
+        let mut next = self.clone();
+        next.play_unchecked(m);
+        next
+    }
+
+    /// Passes the turn without moving (for engines' null-move search). `None` in check.
+    pub fn null_move(&self) -> Option<Position> {
+        if self.is_check() {
+            return None;
+        }
+        let mut next = self.clone();
+        if let Some(ep) = next.ep_square.take() {
+            next.zobrist ^= zobrist::en_passant(ep);
+        }
+        next.turn = !next.turn;
+        next.zobrist ^= zobrist::side_to_move_changed();
+        Some(next)
+    }
+
+    #[inline]
+    fn toggle(&mut self, piece: Piece, sq: Square, hash: &mut u64) {
+        self.board.toggle(piece, sq);
+        *hash ^= zobrist::piece(piece, sq);
+    }
+
+    #[inline]
+    fn move_piece(&mut self, piece: Piece, from: Square, to: Square, hash: &mut u64) {
+        self.toggle(piece, from, hash);
+        self.toggle(piece, to, hash);
+    }
+
+    /// The Zobrist hash computed from scratch.
+    pub(crate) fn compute_zobrist(&self) -> u64 {
+        let mut hash = zobrist::castling(self.castling.bits()) ^ zobrist::black_to_move(self.turn);
+        for (sq, piece) in self.board.pieces() {
+            hash ^= zobrist::piece(piece, sq);
+        }
+        if let Some(ep) = self.ep_square {
+            hash ^= zobrist::en_passant(ep);
+        }
+        hash
+    }
+
+    /// The side to move is in check and has no legal move (R4).
+    pub fn is_checkmate(&self) -> bool {
+        self.is_check() && self.count_legal_moves() == 0
+    }
+
+    /// The side to move is not in check and has no legal move (R4.3).
+    pub fn is_stalemate(&self) -> bool {
+        !self.is_check() && self.count_legal_moves() == 0
+    }
+
+    /// Whether `color` lacks the material to ever mate, by the rules python-chess's
+    /// `has_insufficient_material(color)` uses (R4.2, R6): no pawn, rook or queen, and
+    /// either a lone knight against nothing that could help a self-mate, or only bishops
+    /// that all stand, with every other bishop on the board, on one colour of square and
+    /// no pawn or knight anywhere.
+    pub fn has_insufficient_material(&self, color: Color) -> bool {
+        let b = &self.board;
+        let ours = b.by_color(color);
+        if (ours & (b.pawns() | b.rooks() | b.queens())).nonempty() {
+            return false;
+        }
+        if (ours & b.knights()).nonempty() {
+            return ours.count() <= 2 && (b.by_color(!color) & !b.kings() & !b.queens()).is_empty();
+        }
+        if (ours & b.bishops()).nonempty() {
+            let same_colour = (b.bishops() & Bitboard::DARK_SQUARES).is_empty()
+                || (b.bishops() & Bitboard::LIGHT_SQUARES).is_empty();
+            return same_colour && b.pawns().is_empty() && b.knights().is_empty();
+        }
+        true
+    }
+
+    /// Whether `color` can still mate by some series of legal moves (R6: decides whether a
+    /// flag fall by the other side loses or draws).
+    pub fn can_mate(&self, color: Color) -> bool {
+        !self.has_insufficient_material(color)
+    }
+
+    /// Neither side can mate (R4.2): a dead position, drawn at once.
+    pub fn is_insufficient_material(&self) -> bool {
+        self.has_insufficient_material(Color::White) && self.has_insufficient_material(Color::Black)
+    }
+
+    /// How the game ends on this position, if it does: checkmate, then insufficient
+    /// material, then stalemate (the order python-chess reports them in).
+    pub fn outcome(&self) -> Option<Outcome> {
+        let no_moves = self.count_legal_moves() == 0;
+        if no_moves && self.is_check() {
+            return Some(Outcome::Checkmate { winner: !self.turn });
+        }
+        if self.is_insufficient_material() {
+            return Some(Outcome::InsufficientMaterial);
+        }
+        if no_moves {
+            return Some(Outcome::Stalemate);
+        }
+        None
+    }
+
+    /// The legal castling move on `side`, if there is one.
+    pub fn castling_move(&self, side: CastlingSide) -> Option<Move> {
+        let king_from = side.king_from(self.turn);
+        self.legal_moves_from(king_from)
+            .into_iter()
+            .find(|m| m.castling_side() == Some(side))
+    }
+
+    /// Whether `m` captures something.
+    #[inline]
+    pub fn is_capture(&self, m: Move) -> bool {
+        m.is_en_passant()
+            || (m.kind() != MoveKind::Castle && self.board.by_color(!self.turn).contains(m.to()))
+    }
+
+    /// The role `m` captures, if any.
+    pub fn captured_role(&self, m: Move) -> Option<Role> {
+        if m.is_en_passant() {
+            Some(Role::Pawn)
+        } else if self.is_capture(m) {
+            self.board.role_at(m.to())
+        } else {
+            None
+        }
+    }
+
+    /// Whether `m` gives check.
+    pub fn gives_check(&self, m: Move) -> bool {
+        self.after(m).is_check()
+    }
+
+    /// Whether the piece on `sq` of the side to move is pinned against its king.
+    pub fn is_pinned(&self, sq: Square) -> bool {
+        movegen::pinned(self, self.king_of(self.turn), self.turn).contains(sq)
+    }
+
+    /// Squares attacked by `color`.
+    pub fn attacked_by(&self, color: Color) -> Bitboard {
+        let occupied = self.board.occupied();
+        let mut out = Bitboard::EMPTY;
+        for sq in self.board.by_color(color) {
+            if let Some(piece) = self.board.piece_at(sq) {
+                out |= attacks::attacks(piece, sq, occupied);
+            }
+        }
+        out
+    }
+
+    /// The FEN of this position (en passant square only when the capture is legal, as
+    /// shakmaty and python-chess write it).
+    pub fn fen(&self) -> String {
+        crate::fen::write(&self.to_setup())
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.fen())
+    }
+}
+
+impl std::fmt::Display for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.fen())
+    }
+}
