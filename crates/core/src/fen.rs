@@ -22,6 +22,8 @@ pub enum FenError {
     BadBoardChar(char),
     BadTurn(String),
     BadCastling(String),
+    /// A Shredder-FEN castling letter for a rook that standard chess never castles with.
+    Chess960Castling(char),
     BadEpSquare(String),
     BadHalfmoves(String),
     BadFullmoves(String),
@@ -46,6 +48,11 @@ impl std::fmt::Display for FenError {
             FenError::BadBoardChar(c) => write!(f, "{c:?} is not a piece letter or a digit 1-8"),
             FenError::BadTurn(s) => write!(f, "side to move {s:?} is not w or b"),
             FenError::BadCastling(s) => write!(f, "castling field {s:?} is not - or KQkq"),
+            FenError::Chess960Castling(c) => write!(
+                f,
+                "castling right {c} names a rook on the {}-file: Chess960 castling is not supported",
+                c.to_ascii_lowercase()
+            ),
             FenError::BadEpSquare(s) => write!(f, "en passant field {s:?} is not - or a square"),
             FenError::BadHalfmoves(s) => write!(f, "half-move clock {s:?} is not a number"),
             FenError::BadFullmoves(s) => write!(f, "move number {s:?} is not a number"),
@@ -115,6 +122,7 @@ fn parse_castling(field: &str) -> Result<CastlingRights, FenError> {
             // and only with the king on e1/e8 (checked with the rest of the position).
             'h' => CastlingSide::KingSide,
             'a' => CastlingSide::QueenSide,
+            'b'..='g' => return Err(FenError::Chess960Castling(ch)),
             _ => return Err(bad()),
         };
         if rights.has(color, side) {

@@ -140,7 +140,24 @@ impl Position {
     /// # Errors
     /// The first fault found, e.g. "white has 2 kings" or "the side not to move is in check".
     pub fn from_setup(setup: Setup) -> Result<Position, PositionError> {
-        crate::validate::validate(&setup)?;
+        Position::from_validated(setup, false)
+    }
+
+    /// Like [`Position::from_setup`], but accepts checks that no legal last move could have
+    /// given (two checkers on one line, an en passant square that contradicts the check).
+    /// Move generation stays exact on such positions; perft suites use them.
+    ///
+    /// # Errors
+    /// Every other fault [`Position::from_setup`] reports.
+    pub fn from_setup_allowing_impossible_check(setup: Setup) -> Result<Position, PositionError> {
+        Position::from_validated(setup, true)
+    }
+
+    fn from_validated(
+        setup: Setup,
+        allow_impossible_check: bool,
+    ) -> Result<Position, PositionError> {
+        crate::validate::validate(&setup, allow_impossible_check)?;
         let Setup {
             board,
             turn,

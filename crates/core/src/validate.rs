@@ -96,7 +96,7 @@ impl std::fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
-pub(crate) fn validate(setup: &Setup) -> Result<(), PositionError> {
+pub(crate) fn validate(setup: &Setup, allow_impossible_check: bool) -> Result<(), PositionError> {
     let b = &setup.board;
     for color in Color::ALL {
         let ours = b.by_color(color);
@@ -134,6 +134,9 @@ pub(crate) fn validate(setup: &Setup) -> Result<(), PositionError> {
     let checkers = b.attackers_to(king, !us, occupied);
     if checkers.count() > 2 {
         return Err(PositionError::TooManyCheckers(checkers.count()));
+    }
+    if allow_impossible_check {
+        return Ok(());
     }
     if let Some(ep) = ep {
         // The last move was the double step: either the pawn gives check itself, or it
