@@ -68,9 +68,9 @@ fn strip_suffixes(mut s: &str) -> &str {
     loop {
         let before = s.len();
         s = s.trim_end_matches(['+', '#', '!', '?', '‼', '⁇', '⁉', '⁈', ' ']);
-        for tail in ["e.p.", "ep", "e.p", "(ep)"] {
-            if let Some(rest) = s.strip_suffix(tail) {
-                // `ep` alone must not eat a real square such as "e8=Q ... "; only strip after a rank digit.
+        for tail in ["e.p.", "e.p", "ep", "(ep)"] {
+            if let Some(rest) = s.strip_suffix(tail).map(str::trim_end) {
+                // Only after a destination square, so that no real move text is eaten.
                 if rest.ends_with(|c: char| c.is_ascii_digit()) {
                     s = rest;
                 }
@@ -122,7 +122,7 @@ impl San {
             ),
             b'P' => (Role::Pawn, &bytes[1..]),
             b'a'..=b'h' => (Role::Pawn, bytes),
-            c if c.is_ascii_alphabetic() => return Err(SanError::UnknownPiece(c as char)),
+            c if c.is_ascii_uppercase() => return Err(SanError::UnknownPiece(c as char)),
             _ => return Err(syntax()),
         };
 
