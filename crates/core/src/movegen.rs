@@ -322,9 +322,19 @@ fn castling<S: MoveSink>(
     }
 }
 
-/// Whether a pawn of `us` could capture en passant onto `ep` ignoring pins and checks: the
-/// test for keeping an en passant square after a double step.
-#[inline]
-pub(crate) fn ep_capturer_beside(pos: &Position, ep: Square, us: Color) -> bool {
-    (pawn_attacks(!us, ep) & pos.board().pawns() & pos.board().by_color(us)).nonempty()
+/// Whether the side to move has a legal en passant capture onto `ep`. Called only right
+/// after a double step (and on reading FEN), so its cost stays off the common path.
+pub(crate) fn en_passant_is_legal(pos: &Position, ep: Square) -> bool {
+    let b = pos.board();
+    let us = pos.turn();
+    if (pawn_attacks(!us, ep) & b.pawns() & b.by_color(us)).is_empty() {
+        return false;
+    }
+    let Some(king) = (b.kings() & b.by_color(us)).first() else {
+        return false;
+    };
+    let checkers = b.attackers_to(king, !us, b.occupied());
+    let mut counter = MoveCounter::default();
+    en_passant(pos, king, us, ep, checkers, &mut counter);
+    counter.0 > 0
 }

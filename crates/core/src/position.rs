@@ -39,15 +39,15 @@ impl Default for Setup {
 ///
 /// Invariants (checked by [`Position::from_setup`], kept by [`Position::play`]): one king per
 /// side; the side not to move is not in check; no pawn on a back rank; every castling right
-/// has its king and rook on their start squares; the en passant square is only set right
-/// after a double step and when a pawn stands ready to take en passant.
+/// has its king and rook on their start squares; the en passant square is set only right
+/// after a double step and only when the en passant capture is legal.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Position {
     board: Board,
     turn: Color,
     castling: CastlingRights,
-    /// Set after a double step when an enemy pawn stands beside the pawn that moved; whether
-    /// that capture is legal is decided when it matters (FEN, repetition).
+    /// Set only when an en passant capture onto it is legal (R3, R4.4), so that equal
+    /// positions have equal FEN, hash and repetition identity.
     ep_square: Option<Square>,
     halfmoves: u32,
     fullmoves: u32,
@@ -175,8 +175,8 @@ impl Position {
             fullmoves: fullmoves.max(1),
             zobrist: 0,
         };
-        // Keep the square only if a pawn could take there, as after a double step in play.
-        pos.ep_square = ep_square.filter(|&ep| movegen::ep_capturer_beside(&pos, ep, turn));
+        // Keep the square only if the capture is legal, as after a double step in play.
+        pos.ep_square = ep_square.filter(|&ep| movegen::en_passant_is_legal(&pos, ep));
         pos.zobrist = pos.compute_zobrist();
         Ok(pos)
     }
@@ -187,7 +187,7 @@ impl Position {
             board: self.board.clone(),
             turn: self.turn,
             castling: self.castling,
-            ep_square: self.legal_ep_square(),
+            ep_square: self.ep_square,
             halfmoves: self.halfmoves,
             fullmoves: self.fullmoves,
         }
@@ -209,20 +209,10 @@ impl Position {
         self.castling
     }
 
-    /// The en passant square if a pawn stands beside the pawn that just double-stepped
-    /// (the capture may still be illegal; see [`Position::legal_ep_square`]).
+    /// The en passant square, set only while an en passant capture is legal (R3, R4.4).
     #[inline]
     pub fn ep_square(&self) -> Option<Square> {
         self.ep_square
-    }
-
-    /// The en passant square if an en passant capture is legal now (R4.4).
-    pub fn legal_ep_square(&self) -> Option<Square> {
-        let ep = self.ep_square?;
-        self.legal_moves()
-            .iter()
-            .any(|m| m.is_en_passant())
-            .then_some(ep)
     }
 
     /// Plies since the last capture or pawn move (R4.5).
@@ -236,19 +226,11 @@ impl Position {
         self.fullmoves
     }
 
-    /// The Zobrist hash, kept up to date move by move. It counts the en passant square of
-    /// [`Position::ep_square`]; [`Position::repetition_hash`] counts only a legal one.
+    /// The Zobrist hash of pieces, turn, castling rights and en passant square, kept up to
+    /// date move by move: the hash of [`Position::repetition_key`] (R4.4).
     #[inline]
     pub fn zobrist(&self) -> u64 {
         self.zobrist
-    }
-
-    /// The hash of [`Position::repetition_key`].
-    pub fn repetition_hash(&self) -> u64 {
-        match self.ep_square {
-            Some(ep) if self.legal_ep_square().is_none() => self.zobrist ^ zobrist::en_passant(ep),
-            _ => self.zobrist,
-        }
     }
 
     /// What counts for repetition (R4.4).
@@ -257,7 +239,7 @@ impl Position {
             board: self.board.clone(),
             turn: self.turn,
             castling: self.castling,
-            ep_square: self.legal_ep_square(),
+            ep_square: self.ep_square,
         }
     }
 
@@ -338,6 +320,7 @@ impl Position {
         if let Some(ep) = self.ep_square.take() {
             hash ^= zobrist::en_passant(ep);
         }
+        let mut double_step = None;
         self.halfmoves += 1;
 
         match m.kind() {
@@ -370,11 +353,7 @@ impl Position {
                 if role == Role::Pawn {
                     self.halfmoves = 0;
                     if from as u32 ^ to as u32 == 16 {
-                        let ep = Square::new((from as u32 + to as u32) / 2);
-                        if movegen::ep_capturer_beside(self, ep, them) {
-                            self.ep_square = Some(ep);
-                            hash ^= zobrist::en_passant(ep);
-                        }
+                        double_step = Some(Square::new((from as u32 + to as u32) / 2));
                     }
                 }
                 self.castling.touch(from);
@@ -386,6 +365,10 @@ impl Position {
             self.fullmoves += 1;
         }
         self.turn = them;
+        if let Some(ep) = double_step.filter(|&ep| movegen::en_passant_is_legal(self, ep)) {
+            self.ep_square = Some(ep);
+            hash ^= zobrist::en_passant(ep);
+        }
         self.zobrist =
             hash ^ zobrist::castling(self.castling.bits()) ^ zobrist::side_to_move_changed();
     }
@@ -543,7 +526,7 @@ impl Position {
     }
 
     /// The FEN of this position (en passant square only when the capture is legal, as
-    /// shakmaty and python-chess write it).
+    /// shakmaty and python-chess write it by default).
     pub fn fen(&self) -> String {
         crate::fen::write(&self.to_setup())
     }
