@@ -17,11 +17,11 @@ const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R 
 mod rookery {
     use rookery_core::{Position, SanPlus, UciMove};
 
-    pub fn pos(fen: &str) -> Position {
+    pub(crate) fn pos(fen: &str) -> Position {
         Position::from_fen(fen).unwrap()
     }
 
-    pub fn perft(p: &Position, depth: u32, bulk: bool) -> u64 {
+    pub(crate) fn perft(p: &Position, depth: u32, bulk: bool) -> u64 {
         if bulk {
             rookery_core::perft_bulk(p, depth)
         } else {
@@ -30,7 +30,7 @@ mod rookery {
     }
 
     /// UCI text -> legal move -> SAN -> play -> outcome.
-    pub fn validate(p: &Position, uci: &str) -> usize {
+    pub(crate) fn validate(p: &Position, uci: &str) -> usize {
         let m = uci.parse::<UciMove>().unwrap().to_move(p).unwrap();
         let mut next = p.clone();
         let san = SanPlus::of_and_play(&mut next, m);
@@ -41,14 +41,14 @@ mod rookery {
 mod shakmaty_ref {
     use shakmaty::{CastlingMode, Chess, Position, fen::Fen, san::SanPlus, uci::UciMove};
 
-    pub fn pos(fen: &str) -> Chess {
+    pub(crate) fn pos(fen: &str) -> Chess {
         Fen::from_ascii(fen.as_bytes())
             .unwrap()
             .into_position(CastlingMode::Standard)
             .unwrap()
     }
 
-    pub fn perft(p: &Chess, depth: u32, bulk: bool) -> u64 {
+    pub(crate) fn perft(p: &Chess, depth: u32, bulk: bool) -> u64 {
         if depth == 0 {
             return 1;
         }
@@ -66,7 +66,7 @@ mod shakmaty_ref {
             .sum()
     }
 
-    pub fn validate(p: &Chess, uci: &str) -> usize {
+    pub(crate) fn validate(p: &Chess, uci: &str) -> usize {
         let m = UciMove::from_ascii(uci.as_bytes())
             .unwrap()
             .to_move(p)
@@ -80,11 +80,11 @@ mod shakmaty_ref {
 mod cozy {
     use cozy_chess::Board;
 
-    pub fn pos(fen: &str) -> Board {
+    pub(crate) fn pos(fen: &str) -> Board {
         Board::from_fen(fen, false).unwrap()
     }
 
-    pub fn perft(b: &Board, depth: u32, bulk: bool) -> u64 {
+    pub(crate) fn perft(b: &Board, depth: u32, bulk: bool) -> u64 {
         if depth == 0 {
             return 1;
         }
