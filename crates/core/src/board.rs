@@ -4,7 +4,7 @@ use crate::attacks;
 use crate::{Bitboard, ByColor, Color, Piece, Role, Square};
 
 /// Where the pieces stand.
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
 pub struct Board {
     /// Squares of each role, both colors together.
     by_role: [Bitboard; 6],

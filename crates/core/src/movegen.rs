@@ -11,7 +11,7 @@ use crate::attacks::{
     between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks,
     rook_attacks,
 };
-use crate::{Bitboard, CastlingSide, Color, Move, MoveKind, Position, Rank, Role, Square};
+use crate::{Bitboard, Board, CastlingSide, Color, Move, MoveKind, Position, Rank, Role, Square};
 
 /// The most legal moves any position has is 218; this leaves room.
 pub const MAX_LEGAL_MOVES: usize = 256;
@@ -89,37 +89,48 @@ impl MoveSink for MoveCounter {
     }
 }
 
-/// Whether `by` attacks `sq`, given `occupied`.
+/// The enemy pieces giving check, and our pieces that stand alone between our king and an
+/// enemy slider aiming at it (pinned), found together from one x-ray of the king's lines.
 #[inline]
-fn is_attacked(pos: &Position, sq: Square, by: Color, occupied: Bitboard) -> bool {
-    let b = pos.board();
-    let theirs = b.by_color(by);
-    ((knight_attacks(sq) & b.knights()
-        | king_attacks(sq) & b.kings()
-        | pawn_attacks(!by, sq) & b.pawns())
-        & theirs)
-        .nonempty()
-        || (rook_attacks(sq, occupied) & b.line_sliders() & theirs).nonempty()
-        || (bishop_attacks(sq, occupied) & b.diagonal_sliders() & theirs).nonempty()
-}
-
-/// Our pieces that stand alone between our king and an enemy slider aiming at it.
-#[inline]
-pub(crate) fn pinned(pos: &Position, king: Square, us: Color) -> Bitboard {
+pub(crate) fn checkers_and_pinned(pos: &Position, king: Square, us: Color) -> (Bitboard, Bitboard) {
     let b = pos.board();
     let theirs = b.by_color(!us);
+    let occupied = b.occupied();
     let snipers = theirs
         & (rook_attacks(king, theirs) & b.line_sliders()
             | bishop_attacks(king, theirs) & b.diagonal_sliders());
-    let occupied = b.occupied();
+    let mut checkers =
+        theirs & (knight_attacks(king) & b.knights() | pawn_attacks(us, king) & b.pawns());
     let mut pinned = Bitboard::EMPTY;
     for sniper in snipers {
+        // The rays stopped at enemy pieces, so whatever stands between is ours.
         let blockers = between(king, sniper) & occupied;
-        if !blockers.more_than_one() {
+        if blockers.is_empty() {
+            checkers |= sniper;
+        } else if !blockers.more_than_one() {
             pinned |= blockers;
         }
     }
-    pinned & b.by_color(us)
+    (checkers, pinned)
+}
+
+/// Squares attacked by `by`'s pawns, knights and king.
+#[inline]
+fn leaper_attacks(pos: &Position, by: Color) -> Bitboard {
+    let b = pos.board();
+    let theirs = b.by_color(by);
+    let pawns = b.pawns() & theirs;
+    let mut out = match by {
+        Color::White => Bitboard((pawns & NOT_FILE_A).0 << 7 | (pawns & NOT_FILE_H).0 << 9),
+        Color::Black => Bitboard((pawns & NOT_FILE_A).0 >> 9 | (pawns & NOT_FILE_H).0 >> 7),
+    };
+    for sq in b.knights() & theirs {
+        out |= knight_attacks(sq);
+    }
+    if let Some(k) = (b.kings() & theirs).first() {
+        out |= king_attacks(k);
+    }
+    out
 }
 
 /// Emits every legal move of the side to move.
@@ -134,14 +145,22 @@ pub(crate) fn generate<S: MoveSink>(pos: &Position, sink: &mut S) {
     let Some(king) = (b.kings() & ours).first() else {
         return;
     };
-    let checkers = b.attackers_to(king, them, occupied);
+    let (checkers, pinned) = checkers_and_pinned(pos, king, us);
 
-    // King steps: the king must not stand in a slider's line behind itself.
-    let without_king = occupied.toggled(king);
-    let mut king_targets = king_attacks(king) & !ours;
-    for to in king_targets {
-        if is_attacked(pos, to, them, without_king) {
-            king_targets.clear(to);
+    // King steps: off squares the enemy attacks, where sliders see through the king itself
+    // (so it cannot step back along a checking line).
+    let leaper_danger = leaper_attacks(pos, them);
+    let mut king_targets = king_attacks(king) & !ours & !leaper_danger;
+    if king_targets.nonempty() {
+        let without_king = occupied.toggled(king);
+        let lines = b.line_sliders() & theirs;
+        let diagonals = b.diagonal_sliders() & theirs;
+        for to in king_targets {
+            if (rook_attacks(to, without_king) & lines).nonempty()
+                || (bishop_attacks(to, without_king) & diagonals).nonempty()
+            {
+                king_targets.clear(to);
+            }
         }
     }
     sink.piece(Role::King, king, king_targets);
@@ -152,11 +171,10 @@ pub(crate) fn generate<S: MoveSink>(pos: &Position, sink: &mut S) {
     let target = match checkers.first() {
         Some(checker) => between(king, checker) | checker,
         None => {
-            castling(pos, king, us, occupied, sink);
+            castling(pos, king, us, leaper_danger, sink);
             !ours
         }
     };
-    let pinned = pinned(pos, king, us);
 
     for from in b.knights() & ours & !pinned {
         sink.piece(Role::Knight, from, knight_attacks(from) & target);
@@ -241,7 +259,7 @@ fn pawn_moves<S: MoveSink>(
     }
 
     if let Some(ep) = pos.ep_square() {
-        en_passant(pos, king, us, ep, checkers, sink);
+        en_passant(pos.board(), king, us, ep, checkers, sink);
     }
 }
 
@@ -258,14 +276,13 @@ fn emit_pawns<S: MoveSink>(to: Bitboard, delta: i32, sink: &mut S) {
 /// squares, which catches the horizontal pin where both leave the king's rank.
 #[inline]
 fn en_passant<S: MoveSink>(
-    pos: &Position,
+    b: &Board,
     king: Square,
     us: Color,
     ep: Square,
     checkers: Bitboard,
     sink: &mut S,
 ) {
-    let b = pos.board();
     let captured = Square::new(ep as u32 ^ 8);
     let them = !us;
     let theirs = b.by_color(them);
@@ -284,14 +301,15 @@ fn en_passant<S: MoveSink>(
     }
 }
 
-/// Castling (R3): rights (condition 1, 6), empty path (2), not in check (3, checked by the
-/// caller), crossed and landing squares unattacked (4, 5).
+/// Castling (R3): rights (conditions 1 and 6), empty path (2), not in check (3, checked by
+/// the caller), crossed and landing squares unattacked (4, 5). `leaper_danger` holds the
+/// squares enemy pawns, knights and king attack.
 #[inline]
 fn castling<S: MoveSink>(
     pos: &Position,
     king: Square,
     us: Color,
-    occupied: Bitboard,
+    leaper_danger: Bitboard,
     sink: &mut S,
 ) {
     let rights = pos.castling_rights();
@@ -299,34 +317,35 @@ fn castling<S: MoveSink>(
         return;
     }
     let b = pos.board();
+    let occupied = b.occupied();
+    let theirs = b.by_color(!us);
     for side in CastlingSide::ALL {
         if !rights.has(us, side) {
             continue;
         }
+        // Invariant of Position: a right means king and rook stand on their start squares.
         let rook = side.rook_from(us);
-        if king != side.king_from(us) || !(b.rooks() & b.by_color(us)).contains(rook) {
-            continue;
-        }
         if (between(king, rook) & occupied).nonempty() {
             continue;
         }
         let to = side.king_to(us);
         let king_path = between(king, to).with(to);
-        if king_path
-            .into_iter()
-            .any(|sq| is_attacked(pos, sq, !us, occupied))
-        {
+        if (king_path & leaper_danger).nonempty() {
             continue;
         }
-        sink.special(Move::new(Role::King, king, to, MoveKind::Castle));
+        let attacked = king_path.into_iter().any(|sq| {
+            (rook_attacks(sq, occupied) & b.line_sliders() & theirs).nonempty()
+                || (bishop_attacks(sq, occupied) & b.diagonal_sliders() & theirs).nonempty()
+        });
+        if !attacked {
+            sink.special(Move::new(Role::King, king, to, MoveKind::Castle));
+        }
     }
 }
 
-/// Whether the side to move has a legal en passant capture onto `ep`. Called only right
-/// after a double step (and on reading FEN), so its cost stays off the common path.
-pub(crate) fn en_passant_is_legal(pos: &Position, ep: Square) -> bool {
-    let b = pos.board();
-    let us = pos.turn();
+/// Whether `us`, to move on board `b`, has a legal en passant capture onto `ep`. Called only
+/// right after a double step (and on reading FEN), so its cost stays off the common path.
+pub(crate) fn en_passant_is_legal(b: &Board, us: Color, ep: Square) -> bool {
     if (pawn_attacks(!us, ep) & b.pawns() & b.by_color(us)).is_empty() {
         return false;
     }
@@ -335,6 +354,6 @@ pub(crate) fn en_passant_is_legal(pos: &Position, ep: Square) -> bool {
     };
     let checkers = b.attackers_to(king, !us, b.occupied());
     let mut counter = MoveCounter::default();
-    en_passant(pos, king, us, ep, checkers, &mut counter);
+    en_passant(b, king, us, ep, checkers, &mut counter);
     counter.0 > 0
 }

@@ -41,7 +41,7 @@ impl Default for Setup {
 /// side; the side not to move is not in check; no pawn on a back rank; every castling right
 /// has its king and rook on their start squares; the en passant square is set only right
 /// after a double step and only when the en passant capture is legal.
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
 pub struct Position {
     board: Board,
     turn: Color,
@@ -176,7 +176,7 @@ impl Position {
             zobrist: 0,
         };
         // Keep the square only if the capture is legal, as after a double step in play.
-        pos.ep_square = ep_square.filter(|&ep| movegen::en_passant_is_legal(&pos, ep));
+        pos.ep_square = ep_square.filter(|&ep| movegen::en_passant_is_legal(&pos.board, turn, ep));
         pos.zobrist = pos.compute_zobrist();
         Ok(pos)
     }
@@ -365,7 +365,9 @@ impl Position {
             self.fullmoves += 1;
         }
         self.turn = them;
-        if let Some(ep) = double_step.filter(|&ep| movegen::en_passant_is_legal(self, ep)) {
+        if let Some(ep) =
+            double_step.filter(|&ep| movegen::en_passant_is_legal(&self.board, self.turn, ep))
+        {
             self.ep_square = Some(ep);
             hash ^= zobrist::en_passant(ep);
         }
@@ -374,8 +376,9 @@ impl Position {
     }
 
     /// The position after a legal move, leaving this one as it is.
+    #[inline]
     pub fn after(&self, m: Move) -> Position {
-        let mut next = self.clone();
+        let mut next = *self;
         next.play_unchecked(m);
         next
     }
@@ -385,7 +388,7 @@ impl Position {
         if self.is_check() {
             return None;
         }
-        let mut next = self.clone();
+        let mut next = *self;
         if let Some(ep) = next.ep_square.take() {
             next.zobrist ^= zobrist::en_passant(ep);
         }
@@ -510,7 +513,9 @@ impl Position {
 
     /// Whether the piece on `sq` of the side to move is pinned against its king.
     pub fn is_pinned(&self, sq: Square) -> bool {
-        movegen::pinned(self, self.king_of(self.turn), self.turn).contains(sq)
+        movegen::checkers_and_pinned(self, self.king_of(self.turn), self.turn)
+            .1
+            .contains(sq)
     }
 
     /// Squares attacked by `color`.
