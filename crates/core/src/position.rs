@@ -184,7 +184,7 @@ impl Position {
     /// The unchecked data of this position.
     pub fn to_setup(&self) -> Setup {
         Setup {
-            board: self.board.clone(),
+            board: self.board,
             turn: self.turn,
             castling: self.castling,
             ep_square: self.ep_square,
@@ -236,7 +236,7 @@ impl Position {
     /// What counts for repetition (R4.4).
     pub fn repetition_key(&self) -> RepetitionKey {
         RepetitionKey {
-            board: self.board.clone(),
+            board: self.board,
             turn: self.turn,
             castling: self.castling,
             ep_square: self.ep_square,
