@@ -32,7 +32,7 @@ mod rookery {
     /// UCI text -> legal move -> SAN -> play -> outcome.
     pub(crate) fn validate(p: &Position, uci: &str) -> usize {
         let m = uci.parse::<UciMove>().unwrap().to_move(p).unwrap();
-        let mut next = p.clone();
+        let mut next = *p;
         let san = SanPlus::of_and_play(&mut next, m);
         usize::from(san.check) + usize::from(next.outcome().is_some())
     }
