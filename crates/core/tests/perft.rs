@@ -9,6 +9,8 @@
 //! `Position::from_setup_allowing_impossible_check`.
 
 use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rookery_core::{FenError, Position, PositionError, perft, perft_bulk};
 
@@ -105,10 +107,19 @@ fn is_not_standard_chess(err: &FenError) -> bool {
         )
 }
 
-/// Runs `f` on every standard entry of every suite; returns how many counts were checked.
+/// One perft count to check.
+struct Job {
+    label: String,
+    pos: Position,
+    depth: u32,
+    expected: u64,
+    bulk: bool,
+}
+
+/// Checks every count that `select` picks (returning `Some(bulk)`) on every standard entry of
+/// every suite, on all cores; returns how many counts were checked.
 fn run(mut select: impl FnMut(&str, &Entry, u32, u64) -> Option<bool>) -> usize {
-    let mut checked = 0;
-    let mut failures = Vec::new();
+    let mut jobs = Vec::new();
     for &(file, expected_skips) in SUITES {
         let mut skipped = 0;
         let mut impossible = 0;
@@ -128,20 +139,15 @@ fn run(mut select: impl FnMut(&str, &Entry, u32, u64) -> Option<bool>) -> usize 
                 Err(e) => panic!("{} {}: {e}", entry.name, entry.fen),
             };
             for &(depth, expected) in &entry.counts {
-                let Some(bulk) = select(file, &entry, depth, expected) else {
-                    continue;
-                };
-                let got = if bulk {
-                    perft_bulk(&pos, depth)
-                } else {
-                    perft(&pos, depth)
-                };
-                checked += 1;
-                if got != expected {
-                    failures.push(format!(
-                        "{} [{}] depth {depth}: expected {expected}, got {got}",
-                        entry.name, entry.fen
-                    ));
+                if let Some(bulk) = select(file, &entry, depth, expected) {
+                    let label = format!("{} [{}]", entry.name, entry.fen);
+                    jobs.push(Job {
+                        label,
+                        pos,
+                        depth,
+                        expected,
+                        bulk,
+                    });
                 }
             }
         }
@@ -151,18 +157,44 @@ fn run(mut select: impl FnMut(&str, &Entry, u32, u64) -> Option<bool>) -> usize 
         );
         if skipped > 0 || impossible > 0 {
             println!(
-                "{file}: skipped {skipped} entries that are not standard chess (Chess960 castling, more than 16 pieces); \
-                 {impossible} entries with impossible checks counted anyway"
+                "{file}: skipped {skipped} entries that are not standard chess (Chess960 \
+                 castling, more than 16 pieces); {impossible} entries with impossible checks \
+                 counted anyway"
             );
         }
     }
+    // Biggest first, so that no thread is left with a long job at the end.
+    jobs.sort_by_key(|j| std::cmp::Reverse(j.expected));
+    let next = AtomicUsize::new(0);
+    let failures = Mutex::new(Vec::new());
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                while let Some(job) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let got = if job.bulk {
+                        perft_bulk(&job.pos, job.depth)
+                    } else {
+                        perft(&job.pos, job.depth)
+                    };
+                    if got != job.expected {
+                        failures.lock().unwrap().push(format!(
+                            "{} depth {}: expected {}, got {got}",
+                            job.label, job.depth, job.expected
+                        ));
+                    }
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
     assert!(
         failures.is_empty(),
         "{} perft mismatches:\n{}",
         failures.len(),
         failures.join("\n")
     );
-    checked
+    jobs.len()
 }
 
 #[test]
