@@ -135,6 +135,27 @@ impl Board {
         })
     }
 
+    /// Moves a piece of `color` from `from` to `to`, where it becomes `placed` (itself, or
+    /// a promotion piece); `to` must be empty. Each bitboard word is written once.
+    #[inline]
+    pub(crate) fn move_piece(
+        &mut self,
+        color: Color,
+        role: Role,
+        placed: Role,
+        from: Square,
+        to: Square,
+    ) {
+        let (from, to) = (Bitboard::from_square(from), Bitboard::from_square(to));
+        self.by_color[color as usize] ^= from | to;
+        if role == placed {
+            self.by_role[role.index()] ^= from | to;
+        } else {
+            self.by_role[role.index()] ^= from;
+            self.by_role[placed.index()] ^= to;
+        }
+    }
+
     /// Puts `piece` on `sq`, replacing whatever stood there.
     pub fn set_piece_at(&mut self, sq: Square, piece: Piece) {
         self.discard_piece_at(sq);

@@ -50,15 +50,7 @@ impl CastlingRights {
     /// square, or a rook being captured there; R3.1).
     #[inline]
     pub(crate) fn touch(&mut self, sq: Square) {
-        self.0 &= match sq {
-            Square::E1 => !0b0011,
-            Square::H1 => !0b0001,
-            Square::A1 => !0b0010,
-            Square::E8 => !0b1100,
-            Square::H8 => !0b0100,
-            Square::A8 => !0b1000,
-            _ => !0,
-        };
+        self.0 &= KEEP_WHEN_TOUCHED[sq.index()];
     }
 
     /// The raw 4-bit index, 0..16 (for hashing).
@@ -89,6 +81,18 @@ impl CastlingRights {
         }
     }
 }
+
+/// For each square, the rights that survive a move from or to it.
+const KEEP_WHEN_TOUCHED: [u8; 64] = {
+    let mut keep = [0b1111u8; 64];
+    keep[Square::E1 as usize] = 0b1100;
+    keep[Square::H1 as usize] = 0b1110;
+    keep[Square::A1 as usize] = 0b1101;
+    keep[Square::E8 as usize] = 0b0011;
+    keep[Square::H8 as usize] = 0b1011;
+    keep[Square::A8 as usize] = 0b0111;
+    keep
+};
 
 impl std::fmt::Display for CastlingRights {
     /// The FEN field: `KQkq`, or `-` when empty.

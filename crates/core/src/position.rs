@@ -4,8 +4,8 @@
 use crate::attacks;
 use crate::movegen::{self, MoveCounter, MoveList};
 use crate::{
-    Bitboard, Board, CastlingRights, CastlingSide, Color, Move, MoveKind, Piece, PositionError,
-    Role, Square, zobrist,
+    Bitboard, Board, CastlingRights, CastlingSide, Color, Move, MoveKind, PositionError, Role,
+    Square, zobrist,
 };
 
 /// Unchecked position data, as read from FEN. Becomes a [`Position`] through
@@ -310,7 +310,7 @@ impl Position {
 
     /// Plays a move known to be legal here (from [`Position::legal_moves`] or parsed
     /// against this position). An illegal move leaves an unspecified but memory-safe state.
-    #[inline]
+    #[inline(always)]
     pub fn play_unchecked(&mut self, m: Move) {
         let us = self.turn;
         let them = !us;
@@ -327,29 +327,38 @@ impl Position {
             MoveKind::Castle => {
                 let side = CastlingSide::from_king_to(to).unwrap_or(CastlingSide::KingSide);
                 let (rook_from, rook_to) = (side.rook_from(us), side.rook_to(us));
-                self.move_piece(Role::King.of(us), from, to, &mut hash);
-                self.move_piece(Role::Rook.of(us), rook_from, rook_to, &mut hash);
+                self.board.move_piece(us, Role::King, Role::King, from, to);
+                self.board
+                    .move_piece(us, Role::Rook, Role::Rook, rook_from, rook_to);
+                hash ^= zobrist::piece(Role::King.of(us), from)
+                    ^ zobrist::piece(Role::King.of(us), to)
+                    ^ zobrist::piece(Role::Rook.of(us), rook_from)
+                    ^ zobrist::piece(Role::Rook.of(us), rook_to);
                 self.castling.discard_color(us);
             }
             MoveKind::EnPassant => {
                 let captured = Square::new(to as u32 ^ 8);
-                self.toggle(Role::Pawn.of(them), captured, &mut hash);
-                self.move_piece(Role::Pawn.of(us), from, to, &mut hash);
+                self.board.toggle(Role::Pawn.of(them), captured);
+                self.board.move_piece(us, Role::Pawn, Role::Pawn, from, to);
+                hash ^= zobrist::piece(Role::Pawn.of(them), captured)
+                    ^ zobrist::piece(Role::Pawn.of(us), from)
+                    ^ zobrist::piece(Role::Pawn.of(us), to);
                 self.halfmoves = 0;
             }
             kind => {
-                if self.board.by_color(them).contains(to) {
-                    let captured = self.board.role_at(to).unwrap_or(Role::Pawn);
-                    self.toggle(captured.of(them), to, &mut hash);
-                    self.halfmoves = 0;
-                }
                 let role = m.role();
-                self.toggle(role.of(us), from, &mut hash);
                 let placed = match kind {
                     MoveKind::Promotion(p) => p,
                     _ => role,
                 };
-                self.toggle(placed.of(us), to, &mut hash);
+                if self.board.by_color(them).contains(to) {
+                    let captured = self.board.role_at(to).unwrap_or(Role::Pawn);
+                    self.board.toggle(captured.of(them), to);
+                    hash ^= zobrist::piece(captured.of(them), to);
+                    self.halfmoves = 0;
+                }
+                self.board.move_piece(us, role, placed, from, to);
+                hash ^= zobrist::piece(role.of(us), from) ^ zobrist::piece(placed.of(us), to);
                 if role == Role::Pawn {
                     self.halfmoves = 0;
                     if from as u32 ^ to as u32 == 16 {
@@ -395,18 +404,6 @@ impl Position {
         next.turn = !next.turn;
         next.zobrist ^= zobrist::side_to_move_changed();
         Some(next)
-    }
-
-    #[inline]
-    fn toggle(&mut self, piece: Piece, sq: Square, hash: &mut u64) {
-        self.board.toggle(piece, sq);
-        *hash ^= zobrist::piece(piece, sq);
-    }
-
-    #[inline]
-    fn move_piece(&mut self, piece: Piece, from: Square, to: Square, hash: &mut u64) {
-        self.toggle(piece, from, hash);
-        self.toggle(piece, to, hash);
     }
 
     /// The Zobrist hash computed from scratch.
