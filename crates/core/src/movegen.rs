@@ -343,6 +343,12 @@ fn castling<S: MoveSink>(
     }
 }
 
+/// Whether a pawn of `us` stands ready to take en passant onto `ep`, pins and checks aside.
+#[inline(always)]
+pub(crate) fn en_passant_capturer_beside(b: &Board, us: Color, ep: Square) -> bool {
+    (pawn_attacks(!us, ep) & b.pawns() & b.by_color(us)).nonempty()
+}
+
 /// Whether `us`, to move on board `b`, has a legal en passant capture onto `ep`. Called only
 /// right after a double step (and on reading FEN), so its cost stays off the common path.
 pub(crate) fn en_passant_is_legal(b: &Board, us: Color, ep: Square) -> bool {

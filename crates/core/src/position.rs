@@ -271,6 +271,14 @@ impl Position {
         list
     }
 
+    /// Replaces the contents of `list` with every legal move (for callers that keep a
+    /// buffer, such as search and perft: no list is moved around).
+    #[inline]
+    pub fn fill_legal_moves(&self, list: &mut MoveList) {
+        list.clear();
+        movegen::generate(self, list);
+    }
+
     /// How many legal moves, without listing them.
     #[inline]
     pub fn count_legal_moves(&self) -> u64 {
@@ -312,16 +320,18 @@ impl Position {
     /// against this position). An illegal move leaves an unspecified but memory-safe state.
     #[inline(always)]
     pub fn play_unchecked(&mut self, m: Move) {
+        // Fields are computed in locals and each written once at the end: editing them in
+        // place costs store-to-load round trips on the hottest path of search and perft.
         let us = self.turn;
         let them = !us;
-        let from = m.from();
-        let to = m.to();
+        let (from, to) = (m.from(), m.to());
         let mut hash = self.zobrist ^ zobrist::castling(self.castling.bits());
-        if let Some(ep) = self.ep_square.take() {
+        if let Some(ep) = self.ep_square {
             hash ^= zobrist::en_passant(ep);
         }
+        let mut castling = self.castling;
+        let mut halfmoves = self.halfmoves + 1;
         let mut double_step = None;
-        self.halfmoves += 1;
 
         match m.kind() {
             MoveKind::Castle => {
@@ -334,7 +344,7 @@ impl Position {
                     ^ zobrist::piece(Role::King.of(us), to)
                     ^ zobrist::piece(Role::Rook.of(us), rook_from)
                     ^ zobrist::piece(Role::Rook.of(us), rook_to);
-                self.castling.discard_color(us);
+                castling.discard_color(us);
             }
             MoveKind::EnPassant => {
                 let captured = Square::new(to as u32 ^ 8);
@@ -343,7 +353,7 @@ impl Position {
                 hash ^= zobrist::piece(Role::Pawn.of(them), captured)
                     ^ zobrist::piece(Role::Pawn.of(us), from)
                     ^ zobrist::piece(Role::Pawn.of(us), to);
-                self.halfmoves = 0;
+                halfmoves = 0;
             }
             kind => {
                 let role = m.role();
@@ -355,33 +365,38 @@ impl Position {
                     let captured = self.board.role_at(to).unwrap_or(Role::Pawn);
                     self.board.toggle(captured.of(them), to);
                     hash ^= zobrist::piece(captured.of(them), to);
-                    self.halfmoves = 0;
+                    halfmoves = 0;
                 }
                 self.board.move_piece(us, role, placed, from, to);
                 hash ^= zobrist::piece(role.of(us), from) ^ zobrist::piece(placed.of(us), to);
                 if role == Role::Pawn {
-                    self.halfmoves = 0;
+                    halfmoves = 0;
                     if from as u32 ^ to as u32 == 16 {
                         double_step = Some(Square::new((from as u32 + to as u32) / 2));
                     }
                 }
-                self.castling.touch(from);
-                self.castling.touch(to);
+                castling.touch(from);
+                castling.touch(to);
             }
         }
 
-        if us == Color::Black {
-            self.fullmoves += 1;
-        }
+        hash ^= zobrist::castling(castling.bits()) ^ zobrist::side_to_move_changed();
         self.turn = them;
-        if let Some(ep) =
-            double_step.filter(|&ep| movegen::en_passant_is_legal(&self.board, self.turn, ep))
-        {
-            self.ep_square = Some(ep);
-            hash ^= zobrist::en_passant(ep);
+        self.castling = castling;
+        self.halfmoves = halfmoves;
+        self.fullmoves += u32::from(us == Color::Black);
+        self.ep_square = None;
+        self.zobrist = hash;
+        // Rare: a double step beside an enemy pawn; the square stays only if the capture
+        // is legal (R3, R4.4).
+        if let Some(ep) = double_step {
+            if movegen::en_passant_capturer_beside(&self.board, them, ep)
+                && movegen::en_passant_is_legal(&self.board, them, ep)
+            {
+                self.ep_square = Some(ep);
+                self.zobrist ^= zobrist::en_passant(ep);
+            }
         }
-        self.zobrist =
-            hash ^ zobrist::castling(self.castling.bits()) ^ zobrist::side_to_move_changed();
     }
 
     /// The position after a legal move, leaving this one as it is.
