@@ -39,6 +39,7 @@ mod rookery {
 }
 
 mod shakmaty_ref {
+    use super::leaf;
     use shakmaty::{CastlingMode, Chess, Position, fen::Fen, san::SanPlus, uci::UciMove};
 
     pub(crate) fn pos(fen: &str) -> Chess {
@@ -56,14 +57,17 @@ mod shakmaty_ref {
         if bulk && depth == 1 {
             return moves.len() as u64;
         }
-        moves
-            .into_iter()
-            .map(|m| {
-                let mut child = p.clone();
-                child.play_unchecked(m);
+        let mut n = 0;
+        for m in moves {
+            let mut child = p.clone();
+            child.play_unchecked(m);
+            n += if depth == 1 {
+                leaf(&child)
+            } else {
                 perft(&child, depth - 1, bulk)
-            })
-            .sum()
+            };
+        }
+        n
     }
 
     pub(crate) fn validate(p: &Chess, uci: &str) -> usize {
@@ -78,6 +82,7 @@ mod shakmaty_ref {
 }
 
 mod cozy {
+    use super::leaf;
     use cozy_chess::Board;
 
     pub(crate) fn pos(fen: &str) -> Board {
@@ -100,12 +105,23 @@ mod cozy {
             for m in moves {
                 let mut child = b.clone();
                 child.play_unchecked(m);
-                n += perft(&child, depth - 1, bulk);
+                n += if depth == 1 {
+                    leaf(&child)
+                } else {
+                    perft(&child, depth - 1, bulk)
+                };
             }
             false
         });
         n
     }
+}
+
+/// A leaf of full-mode perft: the played child must exist in memory, so that no library's
+/// move-making can be optimised away (rookery-core's own `perft` does the same).
+fn leaf<T>(child: &T) -> u64 {
+    std::hint::black_box(child);
+    1
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
