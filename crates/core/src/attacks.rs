@@ -67,6 +67,18 @@ pub fn attacks(piece: crate::Piece, sq: Square, occupied: Bitboard) -> Bitboard 
     }
 }
 
+/// Squares a rook on `sq` would attack on an empty board.
+#[inline]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    Bitboard(ROOK_RAYS[sq.index()])
+}
+
+/// Squares a bishop on `sq` would attack on an empty board.
+#[inline]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    Bitboard(BISHOP_RAYS[sq.index()])
+}
+
 /// The squares strictly between `a` and `b` if they share a rank, file or diagonal.
 #[inline]
 pub fn between(a: Square, b: Square) -> Bitboard {

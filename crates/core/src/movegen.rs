@@ -8,8 +8,8 @@
 use arrayvec::ArrayVec;
 
 use crate::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks,
-    rook_attacks,
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, line, pawn_attacks,
+    queen_attacks, rook_attacks, rook_rays,
 };
 use crate::{Bitboard, Board, CastlingSide, Color, Move, MoveKind, Position, Rank, Role, Square};
 
@@ -96,9 +96,16 @@ pub(crate) fn checkers_and_pinned(pos: &Position, king: Square, us: Color) -> (B
     let b = pos.board();
     let theirs = b.by_color(!us);
     let occupied = b.occupied();
-    let snipers = theirs
-        & (rook_attacks(king, theirs) & b.line_sliders()
-            | bishop_attacks(king, theirs) & b.diagonal_sliders());
+    // Only sliders on the king's empty-board lines can check or pin; often there are none.
+    let lines = theirs & b.line_sliders() & rook_rays(king);
+    let diagonals = theirs & b.diagonal_sliders() & bishop_rays(king);
+    let mut snipers = Bitboard::EMPTY;
+    if lines.nonempty() {
+        snipers |= rook_attacks(king, theirs) & lines;
+    }
+    if diagonals.nonempty() {
+        snipers |= bishop_attacks(king, theirs) & diagonals;
+    }
     let mut checkers =
         theirs & (knight_attacks(king) & b.knights() | pawn_attacks(us, king) & b.pawns());
     let mut pinned = Bitboard::EMPTY;
@@ -112,6 +119,16 @@ pub(crate) fn checkers_and_pinned(pos: &Position, king: Square, us: Color) -> (B
         }
     }
     (checkers, pinned)
+}
+
+/// Whether one of the `lines` (rooks, queens) or `diagonals` (bishops, queens) attacks `sq`.
+/// The empty-board rays rule most squares out before any magic lookup.
+#[inline]
+fn slider_attacks(sq: Square, occupied: Bitboard, lines: Bitboard, diagonals: Bitboard) -> bool {
+    let lines = lines & rook_rays(sq);
+    let diagonals = diagonals & bishop_rays(sq);
+    (lines.nonempty() && (rook_attacks(sq, occupied) & lines).nonempty())
+        || (diagonals.nonempty() && (bishop_attacks(sq, occupied) & diagonals).nonempty())
 }
 
 /// Squares attacked by `by`'s pawns, knights and king.
@@ -156,9 +173,7 @@ pub(crate) fn generate<S: MoveSink>(pos: &Position, sink: &mut S) {
         let lines = b.line_sliders() & theirs;
         let diagonals = b.diagonal_sliders() & theirs;
         for to in king_targets {
-            if (rook_attacks(to, without_king) & lines).nonempty()
-                || (bishop_attacks(to, without_king) & diagonals).nonempty()
-            {
+            if slider_attacks(to, without_king, lines, diagonals) {
                 king_targets.clear(to);
             }
         }
@@ -333,10 +348,10 @@ fn castling<S: MoveSink>(
         if (king_path & leaper_danger).nonempty() {
             continue;
         }
-        let attacked = king_path.into_iter().any(|sq| {
-            (rook_attacks(sq, occupied) & b.line_sliders() & theirs).nonempty()
-                || (bishop_attacks(sq, occupied) & b.diagonal_sliders() & theirs).nonempty()
-        });
+        let (lines, diagonals) = (b.line_sliders() & theirs, b.diagonal_sliders() & theirs);
+        let attacked = king_path
+            .into_iter()
+            .any(|sq| slider_attacks(sq, occupied, lines, diagonals));
         if !attacked {
             sink.special(Move::new(Role::King, king, to, MoveKind::Castle));
         }
