@@ -5,7 +5,7 @@
 //! the seeds' `×` and `—`, and UCI (`g1f3`).
 
 use crate::uci::{IllegalMoveReason, MoveError, explain};
-use crate::{CastlingSide, File, Move, Position, Rank, Role, Square, UciMove};
+use crate::{Bitboard, CastlingSide, File, Move, MoveList, Position, Rank, Role, Square, UciMove};
 
 /// A parsed but unchecked SAN move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -348,10 +348,24 @@ fn san_without_suffix(pos: &Position, m: Move) -> San {
     } else if role == Role::King {
         (None, None)
     } else {
-        let rivals = pos
-            .legal_moves()
+        // Other pieces of the same kind that attack the target; only if there are any is
+        // the (rarer, dearer) question asked which of them may legally go there.
+        let b = pos.board();
+        let others = b.by_piece(role.of(pos.turn())).without(m.from());
+        let mut candidates = Bitboard::EMPTY;
+        for sq in others {
+            if crate::attacks::attacks(role.of(pos.turn()), sq, b.occupied()).contains(m.to()) {
+                candidates.set(sq);
+            }
+        }
+        let legal = if candidates.is_empty() {
+            MoveList::new()
+        } else {
+            pos.legal_moves()
+        };
+        let rivals = legal
             .into_iter()
-            .filter(|o| o.role() == role && o.to() == m.to() && o.from() != m.from());
+            .filter(|o| o.role() == role && o.to() == m.to() && candidates.contains(o.from()));
         let (mut any, mut same_file, mut same_rank) = (false, false, false);
         for o in rivals {
             any = true;
