@@ -5,8 +5,19 @@ use crate::{MoveList, Position};
 
 /// Counts leaf nodes `depth` plies down, playing every move including the last ply.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+    count(pos, depth, false)
+}
+
+/// Counts leaf nodes `depth` plies down, counting (not playing) the moves of the last ply.
+pub fn perft_bulk(pos: &Position, depth: u32) -> u64 {
+    count(pos, depth, true)
+}
+
+fn count(pos: &Position, depth: u32, bulk: bool) -> u64 {
+    match depth {
+        0 => return 1,
+        1 if bulk => return pos.count_legal_moves(),
+        _ => {}
     }
     let mut moves = MoveList::new();
     pos.fill_legal_moves(&mut moves);
@@ -20,28 +31,8 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
             // playing the move can be optimised away.
             u64::from(std::hint::black_box(&child).turn() != pos.turn())
         } else {
-            perft(&child, depth - 1)
+            count(&child, depth - 1, bulk)
         };
-    }
-    n
-}
-
-/// Counts leaf nodes `depth` plies down, counting (not playing) the moves of the last ply.
-pub fn perft_bulk(pos: &Position, depth: u32) -> u64 {
-    if depth <= 1 {
-        return if depth == 0 {
-            1
-        } else {
-            pos.count_legal_moves()
-        };
-    }
-    let mut moves = MoveList::new();
-    pos.fill_legal_moves(&mut moves);
-    let mut n = 0;
-    for &m in &moves {
-        let mut child = *pos;
-        child.play_unchecked(m);
-        n += perft_bulk(&child, depth - 1);
     }
     n
 }

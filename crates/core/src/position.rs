@@ -122,17 +122,7 @@ impl Default for Position {
 impl Position {
     /// The starting position (R1).
     pub fn new() -> Position {
-        let mut pos = Position {
-            board: Board::standard(),
-            turn: Color::White,
-            castling: CastlingRights::ALL,
-            ep_square: None,
-            halfmoves: 0,
-            fullmoves: 1,
-            zobrist: 0,
-        };
-        pos.zobrist = pos.compute_zobrist();
-        pos
+        Position::from_trusted(Setup::default())
     }
 
     /// Checks a setup and makes it a position.
@@ -158,6 +148,11 @@ impl Position {
         allow_impossible_check: bool,
     ) -> Result<Position, PositionError> {
         crate::validate::validate(&setup, allow_impossible_check)?;
+        Ok(Position::from_trusted(setup))
+    }
+
+    /// A position from a setup already known to be valid.
+    fn from_trusted(setup: Setup) -> Position {
         let Setup {
             board,
             turn,
@@ -178,7 +173,7 @@ impl Position {
         // Keep the square only if the capture is legal, as after a double step in play.
         pos.ep_square = ep_square.filter(|&ep| movegen::en_passant_is_legal(&pos.board, turn, ep));
         pos.zobrist = pos.compute_zobrist();
-        Ok(pos)
+        pos
     }
 
     /// The unchecked data of this position.
