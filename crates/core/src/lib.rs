@@ -24,6 +24,7 @@ pub mod fen;
 mod m;
 mod movegen;
 mod perft;
+pub mod pgn;
 mod position;
 mod role;
 mod san;

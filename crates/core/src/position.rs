@@ -22,6 +22,24 @@ pub struct Setup {
     pub fullmoves: u32,
 }
 
+impl Setup {
+    /// Drops every castling right whose king or rook is not on its start square.
+    pub fn discard_impossible_castling_rights(&mut self) {
+        for (color, side) in self.castling.iter() {
+            let b = &self.board;
+            let king_home = b
+                .by_piece(Role::King.of(color))
+                .contains(side.king_from(color));
+            let rook_home = b
+                .by_piece(Role::Rook.of(color))
+                .contains(side.rook_from(color));
+            if !(king_home && rook_home) {
+                self.castling.remove(color, side);
+            }
+        }
+    }
+}
+
 impl Default for Setup {
     fn default() -> Setup {
         Setup {
