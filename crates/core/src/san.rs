@@ -7,6 +7,12 @@
 use crate::uci::{IllegalMoveReason, MoveError, explain};
 use crate::{Bitboard, CastlingSide, File, Move, MoveList, Position, Rank, Role, Square, UciMove};
 
+/// Whether `c` is one of the dashes and hyphens found in the wild in place of `-`
+/// (the seeds' `—`, en dash, non-breaking hyphen, minus sign, ...).
+pub(crate) fn is_dash(c: char) -> bool {
+    matches!(c, '‐' | '‑' | '‒' | '–' | '—' | '―' | '−' | '﹣' | '－')
+}
+
 /// A parsed but unchecked SAN move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum San {
@@ -93,7 +99,7 @@ impl San {
         for ch in text.trim().chars() {
             match ch {
                 '×' | ':' => norm.push('x'),
-                '—' | '–' | '−' => norm.push('-'),
+                c if crate::san::is_dash(c) => norm.push('-'),
                 _ => norm.push(ch),
             }
         }

@@ -562,6 +562,8 @@ impl<R: BufRead> Reader<R> {
     }
 
     fn comment(&mut self, game: &mut Game, text: String) {
+        // Line breaks and runs of spaces inside a comment carry no meaning.
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
         if game.record.is_none() {
             if let Err(e) = self.begin_movetext(game) {
                 game.error.get_or_insert(*e);

@@ -80,13 +80,7 @@ impl GameResult {
         let norm: String = text
             .trim()
             .chars()
-            .map(|c| {
-                if matches!(c, '–' | '—' | '−') {
-                    '-'
-                } else {
-                    c
-                }
-            })
+            .map(|c| if crate::san::is_dash(c) { '-' } else { c })
             .collect();
         match norm.as_str() {
             // `+--` and `--+`: won by forfeit, as some sites write it.

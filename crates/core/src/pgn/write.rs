@@ -63,21 +63,26 @@ pub fn write(record: &GameRecord) -> String {
         for nag in &rm.nags {
             lines.word(&format!("${nag}"));
         }
-        let mut comment = String::new();
+        // Clock commands go in the first comment; each further comment keeps its own braces.
+        let mut first = String::new();
         if let Some(clock) = rm.clock {
-            let _ = write!(comment, "[%clk {}] ", write_clock(clock));
+            let _ = write!(first, "[%clk {}] ", write_clock(clock));
         }
         if let Some(emt) = rm.elapsed {
-            let _ = write!(comment, "[%emt {}] ", write_clock(emt));
+            let _ = write!(first, "[%emt {}] ", write_clock(emt));
         }
-        for text in &rm.comments {
-            comment.push_str(text);
-            comment.push(' ');
+        let mut comments = rm.comments.iter();
+        if !first.is_empty() {
+            first.push_str(comments.next().map_or("", String::as_str));
+            lines.comment(first.trim_end());
         }
-        need_number = !comment.is_empty() || !rm.nags.is_empty();
-        if !comment.is_empty() {
-            lines.comment(comment.trim_end());
+        for text in comments {
+            lines.comment(text);
         }
+        need_number = rm.clock.is_some()
+            || rm.elapsed.is_some()
+            || !rm.comments.is_empty()
+            || !rm.nags.is_empty();
         pos.play_unchecked(rm.m);
     }
     lines.word(record.result.as_str());

@@ -1,0 +1,418 @@
+//! PGN reading and writing against files written by others (tests/data/pgn, see its
+//! README) and python-chess's reading of the same files (tests/data/pgn/python-chess-games.tsv,
+//! made by tests/python/pgn_expectations.py).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use rookery_core::pgn::{GameRecord, GameResult, PgnErrorKind, Reader, write};
+use rookery_core::{Move, Position};
+
+fn data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/pgn")
+}
+
+fn read_all(bytes: &[u8]) -> Vec<Result<GameRecord, rookery_core::pgn::PgnError>> {
+    Reader::new(bytes).collect()
+}
+
+fn pgn_files() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "pgn") {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&data(), &mut out);
+    out.sort();
+    out
+}
+
+/// python-chess's reading: file -> games (ok, plies, final FEN).
+fn python_chess() -> BTreeMap<String, Vec<(bool, usize, String)>> {
+    let text = std::fs::read_to_string(data().join("python-chess-games.tsv")).unwrap();
+    let mut map: BTreeMap<String, Vec<_>> = BTreeMap::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        map.entry(cols[0].to_owned()).or_default().push((
+            cols[2] == "1",
+            cols[3].parse().unwrap(),
+            cols[4].to_owned(),
+        ));
+    }
+    map
+}
+
+/// Files where our reading differs from python-chess's, with what we read (games, valid
+/// games) and why we hold ours to be the authors' intent. Every other file must match
+/// python-chess game by game: validity, plies and final FEN.
+const DIVERGENT: &[(&str, usize, usize, &str)] = &[
+    (
+        "pgn-extract/barnes-horton.pgn",
+        1,
+        1,
+        "one game; python-chess splits the tags off when a comment precedes move 1",
+    ),
+    ("pgn-extract/test-C.pgn", 1, 1, "the same"),
+    ("pgn-extract/test-F-text.pgn", 1, 1, "the same"),
+    ("pgn-extract/test-Ta.pgn", 1, 1, "the same"),
+    ("pgn-extract/test-checkmate.pgn", 2, 2, "the same"),
+    ("pgn-extract/test-nochecks.pgn", 2, 2, "the same"),
+    ("pgn-extract/test-stalemate.pgn", 3, 3, "the same"),
+    (
+        "pgn-extract/nested-comment.pgn",
+        1,
+        1,
+        "braces nest, as pgn-extract --nestedcomment reads them",
+    ),
+    (
+        "pgn-extract/test-allownullmoves.pgn",
+        2,
+        0,
+        "null moves refused, as pgn-extract does without --allownullmoves",
+    ),
+    (
+        "pgn-extract/test-fuzzydepth.pgn",
+        4,
+        4,
+        "games without tags end at their result token",
+    ),
+    ("pgn-extract/test-nobadresults.pgn", 9, 9, "the same"),
+    (
+        "python-chess/anastasian-lewis.pgn",
+        1,
+        0,
+        "Z0 null move refused",
+    ),
+    ("python-chess/antichess-programfox.pgn", 2, 0, "variant"),
+    ("python-chess/cutechess-fischerrandom.pgn", 4, 0, "variant"),
+    (
+        "python-chess/knightvuillaume-jannlee-zh-lichess.pgn",
+        1,
+        0,
+        "variant",
+    ),
+    (
+        "python-chess/saturs-jannlee-zh-lichess.pgn",
+        1,
+        0,
+        "variant",
+    ),
+    (
+        "scalachess/FWWRC.pgn",
+        605,
+        605,
+        "each tag section is a game (no movetext)",
+    ),
+    ("scalachess/uzchesscup.pgn", 45, 45, "the same"),
+    ("scalachess/fixtures/atomicPromotion.pgn", 1, 0, "variant"),
+    ("scalachess/fixtures/atomicRegression.pgn", 1, 0, "variant"),
+    (
+        "scalachess/fixtures/chessComCrazyhouse.pgn",
+        1,
+        0,
+        "variant",
+    ),
+    ("scalachess/fixtures/complete960.pgn", 1, 0, "variant"),
+    ("scalachess/fixtures/crazyhouse1.pgn", 1, 0, "variant"),
+    ("scalachess/fixtures/crazyhouse2.pgn", 1, 0, "variant"),
+    (
+        "scalachess/fixtures/crazyhouseFromProd.pgn",
+        1,
+        0,
+        "variant",
+    ),
+    (
+        "scalachess/fixtures/stLouisFischerandom.pgn",
+        1,
+        0,
+        "variant",
+    ),
+    (
+        "scalachess/fixtures/blackAbsentResult.pgn",
+        1,
+        1,
+        "`+--` is a forfeit result; python-chess plays it as a null move",
+    ),
+    (
+        "scalachess/fixtures/completeTagsWithSpaces.pgn",
+        1,
+        1,
+        "Variant \"  Standard  \" is standard",
+    ),
+    (
+        "scalachess/fixtures/fromCrafty.pgn",
+        1,
+        1,
+        "one annotated game; python-chess splits at Crafty's comments",
+    ),
+    (
+        "scalachess/fixtures/fromPositionEmptyFen.pgn",
+        1,
+        1,
+        "no FEN tag: standard start; 164 plies as PlyCount says",
+    ),
+    (
+        "scalachess/fixtures/gameWithComments.pgn",
+        1,
+        1,
+        "% escape lines (PGN standard 6); 106 plies as PlyCount says",
+    ),
+    (
+        "scalachess/fixtures/invisibleChar.pgn",
+        1,
+        1,
+        "a byte-order mark before the tags is no game",
+    ),
+    (
+        "scalachess/fixtures/overflow.pgn",
+        1,
+        1,
+        "variations skipped; python-chess misplaces one",
+    ),
+    (
+        "scalachess/fixtures/stackOverflow.pgn",
+        1,
+        1,
+        "movetext on the tags' line; 8 plies as PlyCount says",
+    ),
+    (
+        "scalachess/fixtures/withDelimiters.pgn",
+        1,
+        1,
+        "[pgn] ... [/pgn] around one line of movetext; ends in mate",
+    ),
+    (
+        "scalachess/fixtures/weirdDashes.pgn",
+        1,
+        1,
+        "O\u{2011}O with a non-breaking hyphen is castling",
+    ),
+];
+
+#[test]
+fn every_pgn_file_reads_as_python_chess_reads_it_or_as_documented() {
+    let reference = python_chess();
+    let mut compared_games = 0;
+    for path in pgn_files() {
+        let rel = path
+            .strip_prefix(data())
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let ours = read_all(&std::fs::read(&path).unwrap());
+        if let Some(&(_, games, ok, why)) = DIVERGENT.iter().find(|d| d.0 == rel) {
+            let our_ok = ours.iter().filter(|g| g.is_ok()).count();
+            assert_eq!((ours.len(), our_ok), (games, ok), "{rel}: {why}");
+            continue;
+        }
+        let theirs = &reference[&rel];
+        assert_eq!(ours.len(), theirs.len(), "{rel}: number of games");
+        for (i, (game, (ok, plies, fen))) in ours.iter().zip(theirs).enumerate() {
+            match game {
+                Ok(record) => {
+                    assert!(ok, "{rel} game {}: python-chess rejects it", i + 1);
+                    assert_eq!(record.moves.len(), *plies, "{rel} game {}", i + 1);
+                    assert_eq!(&record.final_position().fen(), fen, "{rel} game {}", i + 1);
+                }
+                Err(e) => {
+                    assert!(
+                        !ok,
+                        "{rel} game {}: python-chess accepts it, we say {e}",
+                        i + 1
+                    );
+                    // python-chess counts the moves it read before the bad one; a fault
+                    // that is no move (ply 0) comes before any move.
+                    let expected = if e.ply == 0 { 0 } else { plies + 1 };
+                    assert_eq!(e.ply, expected, "{rel} game {}: {e}", i + 1);
+                }
+            }
+            compared_games += 1;
+        }
+    }
+    assert!(compared_games > 1800, "{compared_games}");
+}
+
+#[test]
+fn deliberately_broken_games_are_rejected_at_the_right_ply_and_reading_goes_on() {
+    let text = b"[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Ke3 Nc6 1-0\n\n\
+                 [White \"C\"]\n\n1. d4 d5 2. Nf3 *\n\n\
+                 [White \"D\"]\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n\n\
+                 1. e4 { unterminated";
+    let games = read_all(text);
+    assert_eq!(games.len(), 4);
+    let e = games[0].as_ref().unwrap_err();
+    assert_eq!((e.game, e.ply, e.text.as_str()), (1, 3, "Ke3"));
+    assert_eq!(e.white.as_deref(), Some("A"));
+    assert_eq!(
+        e.to_string(),
+        "game 1 (A - B), ply 3 (2. Ke3): no legal move matches Ke3"
+    );
+    assert_eq!(games[1].as_ref().unwrap().moves.len(), 3);
+    let e = games[2].as_ref().unwrap_err();
+    assert!(matches!(e.kind, PgnErrorKind::BadFen(_)), "{e}");
+    assert_eq!(
+        games[3].as_ref().unwrap_err().kind,
+        PgnErrorKind::UnterminatedComment
+    );
+}
+
+#[test]
+fn movetext_forms() {
+    let text = "\u{feff}[Event \"x \\\"quoted\\\" \\\\ y\"]\r\n\r\n\
+                1.e4 e5 2. Nf3 2... Nc6 3. Bb5 ... a6 ; a comment to the end of the line\r\n\
+                4.Ba4 $1 Nf6!? 5. O-O (5. Nc3 {inside} (5. d3)) 5... Be7 {after} 1/2-1/2";
+    let games = read_all(text.as_bytes());
+    assert_eq!(games.len(), 1);
+    let g = games[0].as_ref().unwrap();
+    assert_eq!(g.tags.get("Event"), Some("x \"quoted\" \\ y"));
+    let sans: Vec<String> = g.moves.iter().map(|m| m.san.to_string()).collect();
+    assert_eq!(
+        sans,
+        [
+            "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7"
+        ]
+    );
+    assert_eq!(g.moves[5].comments, ["a comment to the end of the line"]);
+    assert_eq!(g.moves[6].nags, [1]);
+    assert_eq!(g.moves[7].nags, [5]);
+    assert_eq!(g.moves[9].comments, ["after"]);
+    assert_eq!(g.result, GameResult::Draw);
+}
+
+#[test]
+fn lichess_clocks_are_read() {
+    let text = std::fs::read(data().join("shakmaty-pgn-reader/lichess_db_1000k.pgn")).unwrap();
+    let games = read_all(&text);
+    let first = games[0].as_ref().unwrap();
+    assert!(first.moves.iter().all(|m| m.clock.is_some()));
+    assert!(first.tags.get("TimeControl").is_some());
+}
+
+/// The line files: one game per line, no tags, no result.
+#[test]
+fn san_line_files_replay_move_by_move() {
+    for (file, lines) in [
+        ("prod500standard.san.txt", 500),
+        ("raws.san.txt", 0),
+        ("shortCastles.san.txt", 3),
+        ("longCastles.san.txt", 3),
+    ] {
+        let text = std::fs::read_to_string(data().join("scalachess/fixtures").join(file)).unwrap();
+        let mut count = 0;
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let games = read_all(line.as_bytes());
+            let g = games[0]
+                .as_ref()
+                .unwrap_or_else(|e| panic!("{file}: {e}\n{line}"));
+            assert_eq!(
+                g.moves.len(),
+                line.split_whitespace().count(),
+                "{file}: {line}"
+            );
+            count += 1;
+        }
+        if lines > 0 {
+            assert_eq!(count, lines, "{file}");
+        }
+    }
+}
+
+/// What matters of a record for the round trip.
+fn essence(
+    r: &GameRecord,
+) -> (
+    Position,
+    Vec<Move>,
+    GameResult,
+    Vec<(String, String)>,
+    Vec<String>,
+) {
+    let tags = r
+        .tags
+        .iter()
+        .filter(|(n, _)| !matches!(*n, "FEN" | "SetUp" | "Result"))
+        .map(|(n, v)| (n.to_owned(), v.replace(['\n', '\r', '\t'], " ")))
+        .collect();
+    let notes = r
+        .moves
+        .iter()
+        .map(|m| {
+            format!(
+                "{:?} {:?} {:?} {:?}",
+                m.clock, m.elapsed, m.nags, m.comments
+            )
+        })
+        .chain(r.intro.iter().cloned())
+        .map(|s| s.replace('{', "(").replace('}', ")"))
+        .collect();
+    (
+        r.start,
+        r.moves.iter().map(|m| m.m).collect(),
+        r.result,
+        tags,
+        notes,
+    )
+}
+
+#[test]
+fn every_valid_game_round_trips_through_the_writer() {
+    let mut checked = 0;
+    for path in pgn_files() {
+        for game in read_all(&std::fs::read(&path).unwrap())
+            .into_iter()
+            .flatten()
+        {
+            let text = write(&game);
+            let again = read_all(text.as_bytes());
+            assert_eq!(again.len(), 1, "{}: {text}", path.display());
+            let again = again[0].as_ref().unwrap_or_else(|e| panic!("{e}\n{text}"));
+            let (a, b) = (essence(&game), essence(again));
+            // The writer adds the Seven Tag Roster where it was missing.
+            let tags_kept = a.3.iter().all(|t| b.3.contains(t));
+            assert!(tags_kept, "{}: tags {:?} -> {:?}", path.display(), a.3, b.3);
+            assert_eq!(
+                (a.0, a.1, a.2, a.4),
+                (b.0, b.1, b.2, b.4),
+                "{}\n{text}",
+                path.display()
+            );
+            // Movetext lines fit in 80 characters unless one word alone is longer; a tag
+            // pair is one line whatever its length.
+            let long = |l: &&str| l.chars().count() > 80 && l.contains(' ') && !l.starts_with('[');
+            assert!(!text.lines().any(|l| long(&l)), "{text}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 2000, "{checked}");
+}
+
+#[test]
+fn writer_puts_the_seven_tag_roster_first_and_clocks_in_comments() {
+    let games = read_all(
+        b"[White \"Kasparov, G\"]\n[ECO \"B00\"]\n[Black \"Deep \\\"Blue\\\"\"]\n\n\
+          1. e4 { [%clk 0:05:00] } 1... c6 { [%clk 0:04:58.5] [%emt 0:00:02] ok } 2. d4 1-0",
+    );
+    let text = write(games[0].as_ref().unwrap());
+    let expected = "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+        [White \"Kasparov, G\"]\n[Black \"Deep \\\"Blue\\\"\"]\n[Result \"1-0\"]\n[ECO \"B00\"]\n\n\
+        1. e4 { [%clk 0:05:00] } 1... c6 { [%clk 0:04:58.5] [%emt 0:00:02] ok } 2. d4\n1-0\n\n";
+    // The result did not fit on the 80-character line.
+    assert_eq!(text, expected);
+}
+
+#[test]
+fn writer_marks_a_set_up_position() {
+    let games = read_all(b"[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 30\"]\n\n30... Kd7 31. e4 *");
+    let text = write(games[0].as_ref().unwrap());
+    assert!(
+        text.contains("[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 30\"]\n"),
+        "{text}"
+    );
+    assert!(text.contains("30... Kd7 31. e4 *"), "{text}");
+}
