@@ -323,16 +323,16 @@ fn san_line_files_replay_move_by_move() {
     }
 }
 
-/// What matters of a record for the round trip.
-fn essence(
-    r: &GameRecord,
-) -> (
+/// What matters of a record for the round trip: start, moves, result, tags, annotations.
+type Essence = (
     Position,
     Vec<Move>,
     GameResult,
     Vec<(String, String)>,
     Vec<String>,
-) {
+);
+
+fn essence(r: &GameRecord) -> Essence {
     let tags = r
         .tags
         .iter()
