@@ -5,7 +5,10 @@
 //! the seeds' `×` and `—`, and UCI (`g1f3`).
 
 use crate::uci::{IllegalMoveReason, MoveError, explain};
-use crate::{Bitboard, CastlingSide, File, Move, MoveList, Position, Rank, Role, Square, UciMove};
+use crate::{
+    Bitboard, CastlingSide, Color, File, Move, MoveKind, MoveList, Position, Rank, Role, Square,
+    UciMove, attacks,
+};
 
 /// Whether `c` is one of the dashes and hyphens found in the wild in place of `-`
 /// (the seeds' `—`, en dash, non-breaking hyphen, minus sign, ...).
@@ -95,14 +98,21 @@ impl San {
     /// [`SanError::Syntax`] or [`SanError::UnknownPiece`].
     pub fn parse(text: &str) -> Result<San, SanError> {
         let syntax = || SanError::Syntax(text.to_owned());
-        let mut norm = String::with_capacity(text.len());
-        for ch in text.trim().chars() {
-            match ch {
-                '×' | ':' => norm.push('x'),
-                c if crate::san::is_dash(c) => norm.push('-'),
-                _ => norm.push(ch),
-            }
-        }
+        let trimmed = text.trim();
+        // Plain ASCII SAN, the usual case, needs no rewriting (and no allocation).
+        let norm: std::borrow::Cow<'_, str> = if trimmed.is_ascii() && !trimmed.contains(':') {
+            trimmed.into()
+        } else {
+            trimmed
+                .chars()
+                .map(|ch| match ch {
+                    '×' | ':' => 'x',
+                    c if is_dash(c) => '-',
+                    c => c,
+                })
+                .collect::<String>()
+                .into()
+        };
         let s = strip_suffixes(&norm);
         match s {
             "O-O" | "0-0" | "o-o" | "OO" | "00" => return Ok(San::Castle(CastlingSide::KingSide)),
@@ -207,6 +217,9 @@ impl San {
                 promotion,
                 ..
             } => {
+                if let Some(m) = quick_match(pos, role, file, rank, to, promotion) {
+                    return Ok(m);
+                }
                 let fits = |m: &Move| {
                     m.role() == role
                         && m.to() == to
@@ -260,6 +273,82 @@ impl San {
         }
         SanError::NoSuchMove(self.to_string())
     }
+}
+
+/// The one legal move a piece move names, found without generating every legal move:
+/// the pieces of that kind that reach `to`, each tried for the safety of its own king.
+/// `None` when there is not exactly one (the caller then finds out why, slowly).
+fn quick_match(
+    pos: &Position,
+    role: Role,
+    file: Option<File>,
+    rank: Option<Rank>,
+    to: Square,
+    promotion: Option<Role>,
+) -> Option<Move> {
+    let b = pos.board();
+    let us = pos.turn();
+    let ours = b.by_color(us);
+    if ours.contains(to) {
+        return None;
+    }
+    let occupied = b.occupied();
+    let mut from_mask = ours & b.by_role(role);
+    if let Some(f) = file {
+        from_mask &= Bitboard::from_file(f);
+    }
+    if let Some(r) = rank {
+        from_mask &= Bitboard::from_rank(r);
+    }
+    let last_rank = Bitboard::BACKRANKS.contains(to);
+    let mut kind = MoveKind::Normal;
+    let candidates = if role == Role::Pawn {
+        // A promotion needs its piece, and only a promotion may name one.
+        match (last_rank, promotion) {
+            (true, Some(p)) if Role::PROMOTIONS.contains(&p) => kind = MoveKind::Promotion(p),
+            (false, None) => {}
+            _ => return None,
+        }
+        let up: i32 = if us == Color::White { 8 } else { -8 };
+        let captures = attacks::pawn_attacks(!us, to) & from_mask;
+        if b.by_color(!us).contains(to) {
+            captures
+        } else if pos.ep_square() == Some(to) && kind == MoveKind::Normal {
+            kind = MoveKind::EnPassant;
+            captures
+        } else if occupied.contains(to) {
+            Bitboard::EMPTY
+        } else {
+            let one = to.offset(-up).filter(|s| from_mask.contains(*s));
+            let two = to
+                .offset(-2 * up)
+                .filter(|s| from_mask.contains(*s) && s.rank() == Rank::Second.relative_to(us))
+                .filter(|_| to.offset(-up).is_some_and(|mid| !occupied.contains(mid)));
+            one.or(two).map_or(Bitboard::EMPTY, Bitboard::from_square)
+        }
+    } else {
+        if promotion.is_some() {
+            return None;
+        }
+        attacks::attacks(role.of(us), to, occupied) & from_mask
+    };
+    let mut found = None;
+    for from in candidates {
+        let m = Move::new(role, from, to, kind);
+        let next = pos.after(m);
+        let king = next.king_of(us);
+        if next
+            .board()
+            .attackers_to(king, !us, next.board().occupied())
+            .is_empty()
+        {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(m);
+        }
+    }
+    found
 }
 
 impl std::str::FromStr for San {

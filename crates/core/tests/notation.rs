@@ -140,3 +140,43 @@ fn long_algebraic_display_of_moves() {
     assert_eq!(p.parse_san("Nf3").unwrap().to_string(), "Ng1-f3");
     assert_eq!(p.parse_san("e4").unwrap().to_string(), "e2-e4");
 }
+
+/// Every legal move of many random positions: its SAN (and its long algebraic and UCI
+/// forms) reads back as the same move.
+#[test]
+fn every_legal_move_reads_back_from_its_san() {
+    let mut seed = 0x0bad_cafe_dead_beefu64;
+    let mut rand = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let mut checked = 0;
+    for _ in 0..300 {
+        let mut p = Position::new();
+        for _ in 0..rand(150) {
+            let moves = p.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            for &m in &moves {
+                let san = p.san(m);
+                assert_eq!(p.parse_san(&san), Ok(m), "{san} in {}", p.fen());
+                assert_eq!(
+                    p.parse_san(&m.to_uci().to_string()),
+                    Ok(m),
+                    "{} in {}",
+                    m.to_uci(),
+                    p.fen()
+                );
+                if m.castling_side().is_none() {
+                    assert_eq!(p.parse_san(&m.to_string()), Ok(m), "{m} in {}", p.fen());
+                }
+                checked += 1;
+            }
+            p.play(moves[rand(moves.len())]).unwrap();
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
+}

@@ -416,3 +416,69 @@ fn writer_marks_a_set_up_position() {
     );
     assert!(text.contains("30... Kd7 31. e4 *"), "{text}");
 }
+
+/// Random games from random play, with random clocks, comments and NAGs, from the start or
+/// from a mid-game position: write, read back, compare.
+#[test]
+fn random_games_round_trip() {
+    let mut seed = 0x2026_1130_5eed_0001u64;
+    let mut rand = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n.max(1)
+    };
+    for i in 0..2000 {
+        let mut record = GameRecord::new();
+        let mut pos = Position::new();
+        if i % 3 == 0 {
+            for _ in 0..rand(30) {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[rand(moves.len() as u64) as usize]);
+            }
+            record.start = pos;
+        }
+        record.tags.set("Event", format!("Random \"{i}\" \\ test"));
+        record.tags.set("TimeControl", "40/5400+30:1800+30");
+        for ply in 0..rand(200) {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[rand(moves.len() as u64) as usize];
+            let san = rookery_core::SanPlus::of_and_play(&mut pos, m);
+            record.moves.push(rookery_core::pgn::RecordedMove {
+                m,
+                san,
+                clock: (ply % 2 == 0)
+                    .then(|| std::time::Duration::from_millis(rand(10_800_000) / 100 * 100)),
+                elapsed: (rand(4) == 0).then(|| std::time::Duration::from_secs(rand(600))),
+                comments: if rand(5) == 0 {
+                    vec![format!("note {ply} {{x}}")]
+                } else {
+                    vec![]
+                },
+                nags: if rand(7) == 0 {
+                    vec![rand(255) as u8 + 1]
+                } else {
+                    vec![]
+                },
+            });
+        }
+        record.result = [
+            GameResult::WhiteWins,
+            GameResult::BlackWins,
+            GameResult::Draw,
+            GameResult::Unknown,
+        ][rand(4) as usize];
+        let text = write(&record);
+        let again = read_all(text.as_bytes());
+        let again = again[0].as_ref().unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let (a, b) = (essence(&record), essence(again));
+        assert_eq!((a.0, a.1, a.2, a.4), (b.0, b.1, b.2, b.4), "{text}");
+        assert!(a.3.iter().all(|t| b.3.contains(t)), "{text}");
+    }
+}

@@ -79,9 +79,8 @@ fn progress_bar(args: &CheckArgs) -> Option<ProgressBar> {
 fn json_line(game: usize, item: &Result<GameRecord, PgnError>) -> String {
     match item {
         Ok(record) => {
-            let end = record.final_position();
-            let outcome = final_outcome(&record.start, record.moves.iter().map(|rm| rm.m))
-                .map_or("none", |o| o.as_str());
+            let (end, outcome) = final_outcome(&record.start, record.moves.iter().map(|rm| rm.m));
+            let outcome = outcome.map_or("none", |o| o.as_str());
             format!(
                 r#"{{"game":{game},"ok":true,"plies":{},"fen":{},"outcome":"{outcome}","result":"{}"}}"#,
                 record.moves.len(),
@@ -101,8 +100,8 @@ fn json_line(game: usize, item: &Result<GameRecord, PgnError>) -> String {
 fn text_line(game: usize, item: &Result<GameRecord, PgnError>) -> String {
     match item {
         Ok(record) => {
-            let outcome = final_outcome(&record.start, record.moves.iter().map(|rm| rm.m))
-                .map_or("no ending on the board", |o| o.as_str());
+            let (_, outcome) = final_outcome(&record.start, record.moves.iter().map(|rm| rm.m));
+            let outcome = outcome.map_or("no ending on the board", |o| o.as_str());
             let players = match (record.tags.get("White"), record.tags.get("Black")) {
                 (None, None) => String::new(),
                 (w, b) => format!(" ({} - {})", w.unwrap_or("?"), b.unwrap_or("?")),

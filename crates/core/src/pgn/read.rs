@@ -112,6 +112,8 @@ pub struct Reader<R> {
     bytes: u64,
     /// Whether the game just read ended with a result token.
     last_had_result: bool,
+    /// Scratch buffer for the current movetext word.
+    word: String,
 }
 
 /// What one game has gathered while it is being read.
@@ -143,6 +145,7 @@ impl<R: BufRead> Reader<R> {
             games: 0,
             bytes: 0,
             last_had_result: false,
+            word: String::new(),
         }
     }
 
@@ -176,6 +179,16 @@ impl<R: BufRead> Reader<R> {
             let mut raw = raw.as_slice();
             if std::mem::take(&mut self.first_line) {
                 raw = raw.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(raw);
+            }
+            if raw.is_ascii() {
+                self.line.extend(
+                    raw.iter()
+                        .map(|&b| if b.is_ascii_whitespace() { b' ' } else { b }),
+                );
+                if self.line.first() == Some(&b'%') {
+                    self.line.clear();
+                }
+                continue;
             }
             // Invisible and non-breaking spaces count as spaces.
             let text = String::from_utf8_lossy(raw);
@@ -341,8 +354,13 @@ impl<R: BufRead> Reader<R> {
                 {
                     self.at += 1;
                 }
-                let word = String::from_utf8_lossy(&self.line[start..self.at]).into_owned();
-                self.word(game, &word)
+                // Lines hold valid UTF-8 (see `fill`); the buffer is reused word after word.
+                let mut word = std::mem::take(&mut self.word);
+                word.clear();
+                word.push_str(std::str::from_utf8(&self.line[start..self.at]).unwrap_or(""));
+                let step = self.word(game, &word);
+                self.word = word;
+                step
             }
         }
     }
@@ -409,12 +427,25 @@ impl<R: BufRead> Reader<R> {
         }
         self.at = (i + 1).min(self.line.len());
         game.tags
-            .set(&name, String::from_utf8_lossy(&value).into_owned());
+            // Spaces around a value carry nothing (`[Variant "  Standard  "]`).
+            .set(&name, String::from_utf8_lossy(&value).trim().to_owned());
         Ok(Token::Continue)
     }
 
     /// The text of a `{...}` comment (the cursor is past `{`); braces nest.
     fn brace_comment(&mut self) -> Result<String, PgnErrorKind> {
+        // Usually the comment closes on its own line with nothing nested: take the slice.
+        let rest = &self.line[self.at..];
+        if let Some(close) = rest.iter().position(|&b| b == b'}') {
+            if !rest[..close].contains(&b'{') {
+                let text = std::str::from_utf8(&rest[..close])
+                    .unwrap_or("")
+                    .trim()
+                    .to_owned();
+                self.at += close + 1;
+                return Ok(text);
+            }
+        }
         let mut text = Vec::new();
         let mut depth = 1;
         loop {
@@ -562,8 +593,6 @@ impl<R: BufRead> Reader<R> {
     }
 
     fn comment(&mut self, game: &mut Game, text: String) {
-        // Line breaks and runs of spaces inside a comment carry no meaning.
-        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
         if game.record.is_none() {
             if let Err(e) = self.begin_movetext(game) {
                 game.error.get_or_insert(*e);
@@ -573,8 +602,12 @@ impl<R: BufRead> Reader<R> {
             return;
         };
         match record.moves.last_mut() {
-            None if !text.is_empty() => record.intro.push(text),
-            None => {}
+            None => {
+                let text = collapse_spaces(&text);
+                if !text.is_empty() {
+                    record.intro.push(text);
+                }
+            }
             Some(last) => {
                 let (text, clock, elapsed) = take_clock_commands(&text);
                 last.clock = clock.or(last.clock);
@@ -639,14 +672,15 @@ fn split_glyph(word: &str) -> (&str, Option<u8>) {
 
 /// Removes `[%clk ...]` and `[%emt ...]` from a comment, returning the rest and the times.
 fn take_clock_commands(text: &str) -> (String, Option<Duration>, Option<Duration>) {
+    if !text.contains("[%") {
+        return (collapse_spaces(text), None, None);
+    }
     let mut rest = String::with_capacity(text.len());
     let (mut clock, mut elapsed) = (None, None);
     let mut s = text;
     while let Some(open) = s.find("[%") {
-        rest.push_str(&s[..open]);
+        push_words(&mut rest, &s[..open]);
         let Some(close) = s[open..].find(']') else {
-            rest.push_str(&s[open..]);
-            s = "";
             break;
         };
         let command = &s[open + 2..open + close];
@@ -654,16 +688,29 @@ fn take_clock_commands(text: &str) -> (String, Option<Duration>, Option<Duration
         match (parts.next(), parts.next().and_then(parse_duration)) {
             (Some("clk"), Some(d)) => clock = Some(d),
             (Some("emt"), Some(d)) => elapsed = Some(d),
-            _ => rest.push_str(&s[open..open + close + 1]),
+            _ => push_words(&mut rest, &s[open..open + close + 1]),
         }
         s = &s[open + close + 1..];
     }
-    rest.push_str(s);
-    (
-        rest.split_whitespace().collect::<Vec<_>>().join(" "),
-        clock,
-        elapsed,
-    )
+    push_words(&mut rest, s);
+    (rest, clock, elapsed)
+}
+
+/// The words of `text` joined by single spaces: line breaks and runs of spaces inside a
+/// comment carry no meaning.
+fn collapse_spaces(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    push_words(&mut out, text);
+    out
+}
+
+fn push_words(out: &mut String, text: &str) {
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
 }
 
 /// `H:MM:SS`, `MM:SS` or `H:MM:SS.f`.

@@ -1,10 +1,9 @@
 //! The record of one game: tags, start position, moves with their clocks and comments,
 //! result — what a score sheet (seed 003) and a PGN file carry.
 
-use std::collections::HashMap;
 use std::time::Duration;
 
-use crate::{Move, Outcome, Position, RepetitionKey, SanPlus};
+use crate::{Move, Outcome, Position, SanPlus};
 
 /// Tag pairs in the order they were read or set. Names are case-sensitive, as in PGN.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -77,6 +76,16 @@ impl GameResult {
     /// Reads a result in the standard forms and the spellings found in the wild
     /// (`½-½`, en or em dashes, `0.5-0.5`).
     pub fn parse(text: &str) -> Option<GameResult> {
+        match text {
+            "1-0" => return Some(GameResult::WhiteWins),
+            "0-1" => return Some(GameResult::BlackWins),
+            "1/2-1/2" => return Some(GameResult::Draw),
+            "*" => return Some(GameResult::Unknown),
+            _ if text.len() > 12 || !text.starts_with(['0', '1', '½', '+', '-', ' ']) => {
+                return None;
+            }
+            _ => {}
+        }
         let norm: String = text
             .trim()
             .chars()
@@ -186,26 +195,36 @@ impl FinalOutcome {
 
 /// The ending on the board after `moves` from `start`, in the order python-chess reports
 /// them: checkmate, insufficient material, stalemate, 75 moves (a mate on the 75th move
-/// stands), fivefold repetition of the final position.
+/// stands), fivefold repetition of the final position. Returns the final position too.
 pub fn final_outcome(
     start: &Position,
     moves: impl IntoIterator<Item = Move>,
-) -> Option<FinalOutcome> {
+) -> (Position, Option<FinalOutcome>) {
     let mut pos = *start;
-    let mut seen: HashMap<RepetitionKey, u32> = HashMap::new();
-    *seen.entry(pos.repetition_key()).or_default() += 1;
+    let mut hashes = vec![pos.zobrist()];
+    let mut played = Vec::new();
     for m in moves {
         pos.play_unchecked(m);
-        *seen.entry(pos.repetition_key()).or_default() += 1;
+        hashes.push(pos.zobrist());
+        played.push(m);
     }
     if let Some(outcome) = pos.outcome() {
-        return Some(FinalOutcome::Board(outcome));
+        return (pos, Some(FinalOutcome::Board(outcome)));
     }
     if pos.halfmoves() >= 150 {
-        return Some(FinalOutcome::SeventyFiveMoves);
+        return (pos, Some(FinalOutcome::SeventyFiveMoves));
     }
-    if seen.get(&pos.repetition_key()).copied().unwrap_or(0) >= 5 {
-        return Some(FinalOutcome::FivefoldRepetition);
+    // Hashes pick the candidates; only then does the full identity (R4.4) decide.
+    let mut outcome = None;
+    if hashes.iter().filter(|&&h| h == pos.zobrist()).count() >= 5 {
+        let key = pos.repetition_key();
+        let mut replay = *start;
+        let mut repeats = usize::from(replay.repetition_key() == key);
+        for m in played {
+            replay.play_unchecked(m);
+            repeats += usize::from(replay.repetition_key() == key);
+        }
+        outcome = (repeats >= 5).then_some(FinalOutcome::FivefoldRepetition);
     }
-    None
+    (pos, outcome)
 }

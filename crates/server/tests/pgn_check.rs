@@ -1,0 +1,73 @@
+//! `rookery pgn check`: the exact NDJSON shape outside checks rely on, and exit statuses.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn check(args: &[&str], stdin: &str) -> (i32, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rookery"))
+        .args(["pgn", "check"])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+    )
+}
+
+const GAMES: &str = "[White \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n\
+                     [White \"C\"]\n\n1. e4 e5 2. Ke3 *\n\n\
+                     1. e4 \"quoted\" *\n";
+
+#[test]
+fn json_lines_have_the_exact_shape() {
+    let (status, out) = check(&["--json", "-"], GAMES);
+    assert_eq!(status, 1, "one bad game makes the status 1");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            r#"{"game":1,"ok":true,"plies":4,"fen":"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3","outcome":"checkmate","result":"0-1"}"#,
+            r#"{"game":2,"ok":false,"ply":3,"move":"Ke3","error":"no legal move matches Ke3"}"#,
+            r#"{"game":3,"ok":false,"ply":2,"move":"\"quoted\"","error":"\"\\\"quoted\\\"\" is not a move in algebraic notation"}"#,
+        ]
+    );
+}
+
+#[test]
+fn all_good_means_status_zero_and_one_line_per_game() {
+    let (status, out) = check(&["-"], "1. e4 e5 1/2-1/2\n\n1. d4 *\n");
+    assert_eq!(status, 0);
+    assert_eq!(out.lines().count(), 2);
+    assert!(
+        out.starts_with("game 1: ok, 2 plies, result 1/2-1/2"),
+        "{out}"
+    );
+}
+
+#[test]
+fn outcomes_that_need_the_game_history() {
+    // Knights out and back four times: the start position stands for the fifth time.
+    let shuffle = "Nf3 Nf6 Ng1 Ng8 ".repeat(4);
+    let (_, out) = check(&["--json", "-"], &format!("{shuffle}*\n"));
+    assert!(
+        out.contains(r#""plies":16,"#) && out.contains(r#""outcome":"fivefold_repetition""#),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_missing_file_is_status_two() {
+    let (status, _) = check(&["/nonexistent/file.pgn"], "");
+    assert_eq!(status, 2);
+}
