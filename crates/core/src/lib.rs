@@ -19,6 +19,7 @@ pub mod attacks;
 mod bitboard;
 mod board;
 mod castling;
+pub mod clock;
 mod color;
 pub mod fen;
 mod m;

@@ -1,0 +1,383 @@
+//! Time controls and the chess clock (R6): untimed, sudden death, Fischer increment, simple
+//! (US) and Bronstein delay, and multi-period controls such as "40 moves in 90 minutes, then
+//! 30 minutes, 30 seconds added per move from move 1".
+//!
+//! Time enters as plain values (milliseconds); nothing here reads a clock.
+
+use std::time::Duration;
+
+use crate::{ByColor, Color};
+
+/// How a delay works (R6).
+#[derive(Debug, Copy, Clone, PartialEq, Eq, Hash)]
+pub enum DelayKind {
+    /// US / simple delay: the clock waits this long at the start of each move before it runs.
+    Simple,
+    /// Bronstein delay: after each move, the time used is given back, up to the delay.
+    Bronstein,
+}
+
+/// A delay per move.
+#[derive(Debug, Copy, Clone, PartialEq, Eq, Hash)]
+pub struct Delay {
+    pub kind: DelayKind,
+    pub time: Duration,
+}
+
+/// One period of a time control.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Period {
+    /// Moves to make within the period; `None` for the rest of the game. When the last
+    /// period has a move count, it repeats (as the PGN standard's `40/9000:40/9000` would).
+    pub moves: Option<u32>,
+    /// Time granted when the period begins (added to what is left).
+    pub base: Duration,
+    /// Fischer increment: added after every move made in this period.
+    pub increment: Duration,
+    /// Delay per move, if any (not together with an increment).
+    pub delay: Option<Delay>,
+}
+
+/// A time control: untimed, or one or more periods.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum TimeControl {
+    Untimed,
+    /// Never empty.
+    Periods(Vec<Period>),
+}
+
+/// Why a time-control text was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TimeControlError {
+    pub text: String,
+    pub reason: &'static str,
+}
+
+impl std::fmt::Display for TimeControlError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "time control {:?}: {}", self.text, self.reason)
+    }
+}
+
+impl std::error::Error for TimeControlError {}
+
+/// The unit of a time-control text: the PGN tag counts seconds, the friendly form minutes
+/// for base times (increments and delays are seconds in both).
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Unit {
+    Seconds,
+    Minutes,
+}
+
+impl TimeControl {
+    /// Sudden death plus Fischer increment, the everyday online control.
+    pub fn fischer(base: Duration, increment: Duration) -> TimeControl {
+        TimeControl::Periods(vec![Period {
+            moves: None,
+            base,
+            increment,
+            delay: None,
+        }])
+    }
+
+    /// Parses the PGN standard's TimeControl syntax (section 9.6.1): `-` (none), `300`
+    /// (sudden death, seconds), `300+3` (increment), `40/5400+30:1800+30` (periods). Delay is
+    /// not in the standard; Rookery writes `300d5` for simple delay and `300b5` for
+    /// Bronstein delay (see docs/RULES.md).
+    ///
+    /// # Errors
+    /// `?` (unknown), `*180` (sandclock) and malformed text.
+    pub fn from_pgn(text: &str) -> Result<TimeControl, TimeControlError> {
+        parse(text, Unit::Seconds)
+    }
+
+    /// Parses the friendly lobby form: `5+3` (minutes + seconds), `40/90+30:30+30`, `15d5`,
+    /// `0.5+0`, and `-` or `untimed`.
+    ///
+    /// # Errors
+    /// Malformed text.
+    pub fn from_friendly(text: &str) -> Result<TimeControl, TimeControlError> {
+        if text.trim().eq_ignore_ascii_case("untimed") {
+            return Ok(TimeControl::Untimed);
+        }
+        parse(text, Unit::Minutes)
+    }
+
+    /// The PGN TimeControl tag value.
+    pub fn to_pgn(&self) -> String {
+        format(self, Unit::Seconds)
+    }
+
+    /// The friendly form (minutes for base times).
+    pub fn to_friendly(&self) -> String {
+        format(self, Unit::Minutes)
+    }
+
+    /// The period a side plays in after `index` periods began (the last repeats).
+    pub fn period(&self, index: usize) -> Option<&Period> {
+        match self {
+            TimeControl::Untimed => None,
+            TimeControl::Periods(p) => p.get(index).or_else(|| p.last()),
+        }
+    }
+}
+
+fn parse(text: &str, unit: Unit) -> Result<TimeControl, TimeControlError> {
+    let err = |reason| TimeControlError {
+        text: text.to_owned(),
+        reason,
+    };
+    let t = text.trim();
+    match t {
+        "-" => return Ok(TimeControl::Untimed),
+        "?" | "" => return Err(err("unknown time control")),
+        _ if t.starts_with('*') => return Err(err("sandclock controls are not supported")),
+        _ => {}
+    }
+    let mut periods = Vec::new();
+    for field in t.split(':') {
+        let (moves, rest) = match field.split_once('/') {
+            Some((m, rest)) => {
+                let m: u32 = m
+                    .parse()
+                    .map_err(|_| err("moves before / must be a number"))?;
+                if m == 0 {
+                    return Err(err("a period needs at least one move"));
+                }
+                (Some(m), rest)
+            }
+            None => (None, field),
+        };
+        let (base, increment, delay) = if let Some((b, i)) = rest.split_once('+') {
+            (b, Some(i), None)
+        } else if let Some((b, d)) = rest.split_once('d') {
+            (b, None, Some((DelayKind::Simple, d)))
+        } else if let Some((b, d)) = rest.split_once('b') {
+            (b, None, Some((DelayKind::Bronstein, d)))
+        } else {
+            (rest, None, None)
+        };
+        let base = duration(base, unit).ok_or_else(|| err("base time must be a number"))?;
+        let increment = match increment {
+            Some(i) => {
+                duration(i, Unit::Seconds).ok_or_else(|| err("increment must be a number"))?
+            }
+            None => Duration::ZERO,
+        };
+        let delay = match delay {
+            Some((kind, d)) => Some(Delay {
+                kind,
+                time: duration(d, Unit::Seconds).ok_or_else(|| err("delay must be a number"))?,
+            }),
+            None => None,
+        };
+        if base.is_zero() && increment.is_zero() && delay.is_none_or(|d| d.time.is_zero()) {
+            return Err(err("a period needs some time"));
+        }
+        periods.push(Period {
+            moves,
+            base,
+            increment,
+            delay,
+        });
+    }
+    Ok(TimeControl::Periods(periods))
+}
+
+/// A non-negative decimal number of `unit`s, at most about 10 days.
+fn duration(text: &str, unit: Unit) -> Option<Duration> {
+    let text = text.trim();
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        return None;
+    }
+    let value: f64 = text.parse().ok()?;
+    let secs = match unit {
+        Unit::Seconds => value,
+        Unit::Minutes => value * 60.0,
+    };
+    (secs.is_finite() && secs <= 864_000.0)
+        .then(|| Duration::from_millis((secs * 1000.0).round() as u64))
+}
+
+fn format(tc: &TimeControl, unit: Unit) -> String {
+    let TimeControl::Periods(periods) = tc else {
+        return "-".to_owned();
+    };
+    let number = |d: Duration, unit: Unit| {
+        let ms = d.as_millis() as f64;
+        let v = match unit {
+            Unit::Seconds => ms / 1000.0,
+            Unit::Minutes => ms / 60_000.0,
+        };
+        // Whole numbers without a point; otherwise as few decimals as needed.
+        let s = format!("{v:.4}");
+        s.trim_end_matches('0').trim_end_matches('.').to_owned()
+    };
+    let fields: Vec<String> = periods
+        .iter()
+        .map(|p| {
+            let mut f = String::new();
+            if let Some(m) = p.moves {
+                f.push_str(&format!("{m}/"));
+            }
+            f.push_str(&number(p.base, unit));
+            if let Some(d) = p.delay {
+                let c = match d.kind {
+                    DelayKind::Simple => 'd',
+                    DelayKind::Bronstein => 'b',
+                };
+                f.push(c);
+                f.push_str(&number(d.time, Unit::Seconds));
+            } else if !p.increment.is_zero() || unit == Unit::Minutes {
+                f.push('+');
+                f.push_str(&number(p.increment, Unit::Seconds));
+            }
+            f
+        })
+        .collect();
+    fields.join(":")
+}
+
+impl std::fmt::Display for TimeControl {
+    /// The friendly form.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.to_friendly())
+    }
+}
+
+/// Why a move's clock could not be pressed.
+#[derive(Debug, Copy, Clone, PartialEq, Eq)]
+pub struct FlagFell;
+
+/// Both sides' clocks under a time control (R6). The caller says how long each move took;
+/// the clock charges it (minus any delay), adds increments and the next period's time, and
+/// keeps the books: for each side, time granted = time used + time left, to the millisecond.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Clock {
+    control: TimeControl,
+    /// Time left per side (zero for untimed games).
+    remaining: ByColor<Duration>,
+    /// Index of the period each side is in.
+    period: ByColor<usize>,
+    /// Moves each side has made in its current period.
+    moves_in_period: ByColor<u32>,
+    /// Everything each side has been given: bases, increments, Bronstein refunds.
+    granted: ByColor<Duration>,
+    /// Everything charged to each side.
+    used: ByColor<Duration>,
+}
+
+impl Clock {
+    pub fn new(control: TimeControl) -> Clock {
+        let base = control.period(0).map_or(Duration::ZERO, |p| p.base);
+        Clock {
+            control,
+            remaining: ByColor {
+                white: base,
+                black: base,
+            },
+            period: ByColor::default(),
+            moves_in_period: ByColor::default(),
+            granted: ByColor {
+                white: base,
+                black: base,
+            },
+            used: ByColor::default(),
+        }
+    }
+
+    pub fn control(&self) -> &TimeControl {
+        &self.control
+    }
+
+    pub fn is_timed(&self) -> bool {
+        !matches!(self.control, TimeControl::Untimed)
+    }
+
+    /// Time left for `color` when its move began (not counting the move in progress).
+    pub fn remaining(&self, color: Color) -> Duration {
+        self.remaining[color]
+    }
+
+    pub fn granted(&self, color: Color) -> Duration {
+        self.granted[color]
+    }
+
+    pub fn used(&self, color: Color) -> Duration {
+        self.used[color]
+    }
+
+    fn current_period(&self, color: Color) -> Option<&Period> {
+        self.control.period(self.period[color])
+    }
+
+    /// How long `color` may think on the move in progress before the flag falls: the time
+    /// left, plus a simple delay. `None` when untimed.
+    pub fn allowance(&self, color: Color) -> Option<Duration> {
+        let period = self.current_period(color)?;
+        let delay = match period.delay {
+            Some(Delay {
+                kind: DelayKind::Simple,
+                time,
+            }) => time,
+            _ => Duration::ZERO,
+        };
+        Some(self.remaining[color] + delay)
+    }
+
+    /// What `color`'s clock would show after thinking `elapsed` on the move in progress.
+    pub fn remaining_after(&self, color: Color, elapsed: Duration) -> Duration {
+        self.allowance(color).map_or(Duration::ZERO, |a| {
+            a.saturating_sub(elapsed).min(self.remaining[color])
+        })
+    }
+
+    /// Presses `color`'s clock after a move that took `elapsed`.
+    ///
+    /// # Errors
+    /// [`FlagFell`] when `elapsed` reached the allowance; nothing changes then.
+    pub fn press(&mut self, color: Color, elapsed: Duration) -> Result<(), FlagFell> {
+        let Some(period) = self.current_period(color).cloned() else {
+            return Ok(());
+        };
+        let allowance = self.allowance(color).unwrap_or(Duration::ZERO);
+        if elapsed >= allowance {
+            return Err(FlagFell);
+        }
+        let charged = match period.delay {
+            Some(Delay {
+                kind: DelayKind::Simple,
+                time,
+            }) => elapsed.saturating_sub(time),
+            _ => elapsed,
+        };
+        let refund = match period.delay {
+            Some(Delay {
+                kind: DelayKind::Bronstein,
+                time,
+            }) => charged.min(time),
+            _ => Duration::ZERO,
+        };
+        self.used[color] += charged;
+        let gain = refund + period.increment;
+        self.granted[color] += gain;
+        self.remaining[color] = self.remaining[color] - charged + gain;
+        self.moves_in_period[color] += 1;
+        if period.moves == Some(self.moves_in_period[color]) {
+            self.period[color] += 1;
+            self.moves_in_period[color] = 0;
+            let next_base = self
+                .current_period(color)
+                .map_or(Duration::ZERO, |p| p.base);
+            self.remaining[color] += next_base;
+            self.granted[color] += next_base;
+        }
+        Ok(())
+    }
+
+    /// Moves `color` still has to make before its next period begins.
+    pub fn moves_to_go(&self, color: Color) -> Option<u32> {
+        let period = self.current_period(color)?;
+        period.moves.map(|m| m - self.moves_in_period[color])
+    }
+}

@@ -1,0 +1,205 @@
+//! Time controls and the clock (R6).
+
+use std::time::Duration;
+
+use rookery_core::Color::{Black, White};
+use rookery_core::clock::{Clock, DelayKind, FlagFell, TimeControl};
+
+fn secs(s: u64) -> Duration {
+    Duration::from_secs(s)
+}
+
+fn ms(m: u64) -> Duration {
+    Duration::from_millis(m)
+}
+
+#[test]
+fn pgn_time_control_syntax_reads_and_writes_every_form_of_r6() {
+    for text in [
+        "-",
+        "300",
+        "300+3",
+        "40/5400+30:1800+30",
+        "40/7200:3600",
+        "300d5",
+        "900b10",
+        "40/5400d30:1800d30",
+    ] {
+        let tc = TimeControl::from_pgn(text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(tc.to_pgn(), text);
+    }
+    let TimeControl::Periods(p) = TimeControl::from_pgn("40/5400+30:1800+30").unwrap() else {
+        panic!()
+    };
+    assert_eq!(
+        (p[0].moves, p[0].base, p[0].increment),
+        (Some(40), secs(5400), secs(30))
+    );
+    assert_eq!(
+        (p[1].moves, p[1].base, p[1].increment),
+        (None, secs(1800), secs(30))
+    );
+    let TimeControl::Periods(p) = TimeControl::from_pgn("300b5").unwrap() else {
+        panic!()
+    };
+    assert_eq!(
+        p[0].delay.map(|d| (d.kind, d.time)),
+        Some((DelayKind::Bronstein, secs(5)))
+    );
+}
+
+#[test]
+fn malformed_time_controls_are_refused_with_the_reason() {
+    for (text, reason) in [
+        ("?", "unknown time control"),
+        ("*180", "sandclock controls are not supported"),
+        ("abc", "base time must be a number"),
+        ("0/300", "a period needs at least one move"),
+        ("0", "a period needs some time"),
+        ("300+x", "increment must be a number"),
+        ("", "unknown time control"),
+    ] {
+        let e = TimeControl::from_pgn(text).unwrap_err();
+        assert_eq!(e.reason, reason, "{text}");
+    }
+}
+
+#[test]
+fn friendly_form_counts_minutes_for_base_times() {
+    let cases = [
+        ("5+3", "300+3"),
+        ("40/90+30:30+30", "40/5400+30:1800+30"),
+        ("0.5+0", "30"),
+        ("15d5", "900d5"),
+        ("untimed", "-"),
+    ];
+    for (friendly, pgn) in cases {
+        let tc = TimeControl::from_friendly(friendly).unwrap();
+        assert_eq!(tc.to_pgn(), pgn, "{friendly}");
+        assert_eq!(TimeControl::from_friendly(&tc.to_friendly()).unwrap(), tc);
+    }
+    assert_eq!(TimeControl::from_pgn("180+2").unwrap().to_string(), "3+2");
+}
+
+#[test]
+fn fischer_increment_is_added_after_each_move() {
+    let mut clock = Clock::new(TimeControl::from_pgn("300+3").unwrap());
+    clock.press(White, secs(10)).unwrap();
+    assert_eq!(clock.remaining(White), secs(293));
+    assert_eq!(clock.remaining(Black), secs(300));
+}
+
+#[test]
+fn the_flag_falls_when_the_time_is_used_up() {
+    let mut clock = Clock::new(TimeControl::from_pgn("60").unwrap());
+    assert_eq!(clock.press(White, secs(60)), Err(FlagFell));
+    assert_eq!(
+        clock.remaining(White),
+        secs(60),
+        "a late move changes nothing"
+    );
+    clock.press(White, ms(59_999)).unwrap();
+    assert_eq!(clock.remaining(White), ms(1));
+}
+
+#[test]
+fn simple_delay_does_not_charge_the_first_seconds_of_a_move() {
+    let mut clock = Clock::new(TimeControl::from_pgn("60d5").unwrap());
+    clock.press(White, secs(4)).unwrap();
+    assert_eq!(clock.remaining(White), secs(60));
+    clock.press(White, secs(8)).unwrap();
+    assert_eq!(clock.remaining(White), secs(57));
+    // The flag falls only after delay + remaining.
+    assert_eq!(clock.allowance(White), Some(secs(62)));
+    assert_eq!(clock.remaining_after(White, secs(3)), secs(57));
+    assert_eq!(clock.remaining_after(White, secs(10)), secs(52));
+}
+
+#[test]
+fn bronstein_delay_gives_back_the_time_used_up_to_the_delay() {
+    let mut clock = Clock::new(TimeControl::from_pgn("60b5").unwrap());
+    clock.press(White, secs(3)).unwrap();
+    assert_eq!(clock.remaining(White), secs(60));
+    clock.press(White, secs(8)).unwrap();
+    assert_eq!(clock.remaining(White), secs(57));
+    // Unlike simple delay, the flag falls when the time left is used up.
+    assert_eq!(clock.press(White, secs(57)), Err(FlagFell));
+}
+
+#[test]
+fn the_next_period_begins_after_the_required_number_of_moves() {
+    // R6: 40 moves in 90 minutes, then 30 minutes, +30 s per move from move 1.
+    let mut clock = Clock::new(TimeControl::from_friendly("40/90+30:30+30").unwrap());
+    for _ in 0..39 {
+        clock.press(White, secs(60)).unwrap();
+    }
+    assert_eq!(clock.moves_to_go(White), Some(1));
+    assert_eq!(clock.remaining(White), secs(5400 - 39 * 30));
+    clock.press(White, secs(60)).unwrap();
+    assert_eq!(clock.remaining(White), secs(5400 - 40 * 30 + 1800));
+    assert_eq!(clock.moves_to_go(White), None);
+}
+
+#[test]
+fn a_last_period_with_a_move_count_repeats() {
+    let mut clock = Clock::new(TimeControl::from_pgn("2/60:2/30").unwrap());
+    for _ in 0..6 {
+        clock.press(Black, secs(5)).unwrap();
+    }
+    // 60, then 30 more after moves 2, 4 and 6; 6 x 5 s used.
+    assert_eq!(clock.remaining(Black), secs(60 + 3 * 30 - 30));
+}
+
+#[test]
+fn untimed_games_never_flag() {
+    let mut clock = Clock::new(TimeControl::Untimed);
+    assert_eq!(clock.allowance(White), None);
+    clock.press(White, secs(1_000_000)).unwrap();
+}
+
+/// Property: for any sequence of accepted moves, granted = used + remaining to the
+/// millisecond, and the time left never goes negative.
+#[test]
+fn the_books_balance_on_random_games() {
+    let controls = [
+        "300+3",
+        "60",
+        "60d5",
+        "60b5",
+        "40/5400+30:1800+30",
+        "2/60:2/30",
+        "10+0.5",
+    ];
+    let mut seed = 0x1234_5678_9abc_def1u64;
+    let mut rand = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    for text in controls {
+        for _ in 0..200 {
+            let mut clock = Clock::new(TimeControl::from_pgn(text).unwrap());
+            let mut color = White;
+            for _ in 0..rand(200) {
+                let elapsed = ms(rand(40_000));
+                let before = clock.clone();
+                match clock.press(color, elapsed) {
+                    Ok(()) => {}
+                    Err(FlagFell) => {
+                        assert_eq!(clock, before, "a refused press changes nothing");
+                        break;
+                    }
+                }
+                for c in [White, Black] {
+                    assert_eq!(
+                        clock.granted(c),
+                        clock.used(c) + clock.remaining(c),
+                        "{text}"
+                    );
+                }
+                color = !color;
+            }
+        }
+    }
+}
