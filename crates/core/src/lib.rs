@@ -22,6 +22,7 @@ mod castling;
 pub mod clock;
 mod color;
 pub mod fen;
+pub mod game;
 mod m;
 mod movegen;
 mod perft;

@@ -1,0 +1,621 @@
+//! A game as a state machine (R4-R6): fed commands with plain timestamps, it answers with
+//! events or a typed refusal. It decides every rule; whoever drives it (the server's room,
+//! a bot, a test) only relays.
+//!
+//! Clocks follow lichess: each side's first move is not timed, so a side's clock first runs
+//! on its second move; a game in which not both sides have moved can be aborted, one in which
+//! both have can be resigned. A move that arrives after its flag fell (by the timestamps) is
+//! refused and the flag applied.
+
+use std::time::Duration;
+
+use crate::clock::{Clock, TimeControl};
+use crate::pgn::{GameRecord, GameResult, RecordedMove};
+use crate::{ByColor, Color, Move, Outcome, Position, SanError, SanPlus, UciMove};
+
+/// A point in time, in milliseconds on the caller's clock (any fixed origin).
+pub type Millis = u64;
+
+/// How a player names a move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MoveText {
+    Uci(String),
+    San(String),
+}
+
+/// What a player asks of the game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// A move, optionally with a draw offer attached (R5.1).
+    Move {
+        by: Color,
+        text: MoveText,
+        offer_draw: bool,
+    },
+    /// A draw offer on one's own turn; it stands once the move is made (R5.1).
+    OfferDraw {
+        by: Color,
+    },
+    AcceptDraw {
+        by: Color,
+    },
+    DeclineDraw {
+        by: Color,
+    },
+    /// A claim of threefold repetition or the fifty-move rule, on the position on the board
+    /// or on the one the given move would make (R4.4, R4.5).
+    ClaimDraw {
+        by: Color,
+        with_move: Option<MoveText>,
+    },
+    Resign {
+        by: Color,
+    },
+    Abort {
+        by: Color,
+    },
+}
+
+/// How a game ended.
+#[derive(Debug, Copy, Clone, PartialEq, Eq, Hash)]
+pub enum Termination {
+    Checkmate,
+    Stalemate,
+    /// Neither side can mate (R4.2).
+    InsufficientMaterial,
+    FivefoldRepetition,
+    SeventyFiveMoves,
+    ThreefoldRepetitionClaimed,
+    FiftyMovesClaimed,
+    Agreement,
+    Resignation,
+    /// A flag fell; a loss, or a draw when the other side cannot mate (R6).
+    TimeForfeit,
+    Aborted,
+}
+
+impl Termination {
+    /// Lowercase words for status lines and PGN.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::InsufficientMaterial => "insufficient material",
+            Termination::FivefoldRepetition => "fivefold repetition",
+            Termination::SeventyFiveMoves => "seventy-five-move rule",
+            Termination::ThreefoldRepetitionClaimed => "threefold repetition",
+            Termination::FiftyMovesClaimed => "fifty-move rule",
+            Termination::Agreement => "agreement",
+            Termination::Resignation => "resignation",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::Aborted => "aborted",
+        }
+    }
+}
+
+/// What happened, with what a client needs to redraw without asking again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    MovePlayed {
+        by: Color,
+        /// 1-based.
+        ply: usize,
+        san: String,
+        uci: String,
+        fen: String,
+        /// Each side's time left after the move (`None` when untimed).
+        clocks: ByColor<Option<Duration>>,
+    },
+    DrawOffered {
+        by: Color,
+    },
+    DrawDeclined {
+        by: Color,
+    },
+    GameOver {
+        result: GameResult,
+        termination: Termination,
+    },
+}
+
+/// Why a command was refused. The game is unchanged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GameError {
+    NotYourTurn,
+    GameIsOver,
+    IllegalMove(SanError),
+    /// R5.4: the last offer of this player was declined and the opponent has not offered since.
+    OfferBlocked,
+    /// R5.2: an offer stands already.
+    OfferAlreadyMade,
+    NoOfferToAnswer,
+    NoThreefold {
+        occurrences: usize,
+    },
+    NoFiftyMoves {
+        moves: u32,
+    },
+    AbortTooLate,
+    ResignTooEarly,
+}
+
+impl std::fmt::Display for GameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GameError::NotYourTurn => f.write_str("it is not your turn"),
+            GameError::GameIsOver => f.write_str("the game is over"),
+            GameError::IllegalMove(e) => e.fmt(f),
+            GameError::OfferBlocked => {
+                f.write_str("you offered a draw already; wait for your opponent's offer")
+            }
+            GameError::OfferAlreadyMade => f.write_str("a draw offer stands already"),
+            GameError::NoOfferToAnswer => f.write_str("there is no draw offer to answer"),
+            GameError::NoThreefold { occurrences } => {
+                let times = match occurrences {
+                    1 => "once".to_owned(),
+                    2 => "twice".to_owned(),
+                    n => format!("{n} times"),
+                };
+                write!(
+                    f,
+                    "no threefold repetition: this position has occurred {times}"
+                )
+            }
+            GameError::NoFiftyMoves { moves } => write!(
+                f,
+                "no fifty-move rule: {moves} moves by each side without a capture or pawn move"
+            ),
+            GameError::AbortTooLate => {
+                f.write_str("both sides have moved: the game can be resigned, not aborted")
+            }
+            GameError::ResignTooEarly => {
+                f.write_str("the game has not started: it can be aborted, not resigned")
+            }
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
+
+/// One move as played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayedMove {
+    pub m: Move,
+    pub san: SanPlus,
+    /// The mover's time left after the move (`None` untimed).
+    pub clock: Option<Duration>,
+    /// Time the move took on the mover's clock (zero for untimed first moves).
+    pub elapsed: Duration,
+    pub at: Millis,
+}
+
+/// The draw-offer state (R5).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Offers {
+    /// An offer made on the offerer's turn, waiting for the offerer's move (R5.1).
+    pending: Option<Color>,
+    /// An offer the opponent may accept or decline.
+    standing: Option<Color>,
+    /// Whether each side may offer (R5.4).
+    may_offer: ByColor<bool>,
+}
+
+/// A game of chess: moves, clocks, offers, claims and its end.
+#[derive(Debug, Clone)]
+pub struct Game {
+    start: Position,
+    position: Position,
+    clock: Clock,
+    moves: Vec<PlayedMove>,
+    /// Hash of every position so far, the start included (R4.4).
+    hashes: Vec<u64>,
+    /// When the side to move began thinking, once its clock runs.
+    turn_started: Option<Millis>,
+    offers: Offers,
+    result: Option<(GameResult, Termination)>,
+}
+
+impl Game {
+    /// A new game from `start` under `control`.
+    pub fn new(start: Position, control: TimeControl) -> Game {
+        Game {
+            start,
+            position: start,
+            clock: Clock::new(control),
+            moves: Vec::new(),
+            hashes: vec![start.zobrist()],
+            turn_started: None,
+            offers: Offers {
+                pending: None,
+                standing: None,
+                may_offer: ByColor {
+                    white: true,
+                    black: true,
+                },
+            },
+            result: None,
+        }
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    pub fn moves(&self) -> &[PlayedMove] {
+        &self.moves
+    }
+
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    /// The result and how the game ended, once it has.
+    pub fn result(&self) -> Option<(GameResult, Termination)> {
+        self.result
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.result.is_some()
+    }
+
+    /// The standing draw offer, if any.
+    pub fn draw_offer(&self) -> Option<Color> {
+        self.offers.standing
+    }
+
+    /// Whether `color` may offer a draw now (R5.1, R5.4).
+    pub fn may_offer_draw(&self, color: Color) -> bool {
+        !self.is_over() && self.offers.may_offer[color] && self.offers.standing.is_none()
+    }
+
+    /// Both sides have moved: the clocks run, abort gives way to resignation.
+    pub fn has_started(&self) -> bool {
+        self.moves.len() >= 2
+    }
+
+    /// Each side's time left at `now` (the side to move's clock running).
+    pub fn clocks_at(&self, now: Millis) -> ByColor<Option<Duration>> {
+        ByColor::new_with(|c| {
+            if !self.clock.is_timed() {
+                return None;
+            }
+            match self.turn_started {
+                Some(t) if c == self.position.turn() && !self.is_over() => Some(
+                    self.clock
+                        .remaining_after(c, Duration::from_millis(now.saturating_sub(t))),
+                ),
+                _ => Some(self.clock.remaining(c)),
+            }
+        })
+    }
+
+    /// When the side to move's flag falls, if its clock runs.
+    pub fn next_deadline(&self) -> Option<Millis> {
+        if self.is_over() {
+            return None;
+        }
+        let start = self.turn_started?;
+        let allowance = self.clock.allowance(self.position.turn())?;
+        Some(start + allowance.as_millis() as u64)
+    }
+
+    /// Applies the flag fall if it became due by `now`. Returns the events and the next
+    /// deadline, so a caller can sleep exactly until it.
+    pub fn tick(&mut self, now: Millis) -> (Vec<Event>, Option<Millis>) {
+        let events = match self.next_deadline() {
+            Some(deadline) if now >= deadline => self.flag(),
+            _ => Vec::new(),
+        };
+        (events, self.next_deadline())
+    }
+
+    /// R6: the side to move ran out of time.
+    fn flag(&mut self) -> Vec<Event> {
+        let loser = self.position.turn();
+        let result = if self.position.can_mate(!loser) {
+            if loser == Color::White {
+                GameResult::BlackWins
+            } else {
+                GameResult::WhiteWins
+            }
+        } else {
+            GameResult::Draw
+        };
+        self.end(result, Termination::TimeForfeit)
+    }
+
+    fn end(&mut self, result: GameResult, termination: Termination) -> Vec<Event> {
+        self.result = Some((result, termination));
+        self.offers.pending = None;
+        self.offers.standing = None;
+        vec![Event::GameOver {
+            result,
+            termination,
+        }]
+    }
+
+    /// Feeds a command at time `now`.
+    ///
+    /// # Errors
+    /// A [`GameError`] saying why; the game is then unchanged.
+    pub fn apply(&mut self, command: Command, now: Millis) -> Result<Vec<Event>, GameError> {
+        if self.is_over() {
+            return Err(GameError::GameIsOver);
+        }
+        // A flag that fell before this command wins over it (R6).
+        if self.next_deadline().is_some_and(|d| now >= d) {
+            return Ok(self.flag());
+        }
+        match command {
+            Command::Move {
+                by,
+                text,
+                offer_draw,
+            } => self.play(by, &text, offer_draw, now),
+            Command::OfferDraw { by } => self.offer(by),
+            Command::AcceptDraw { by } => {
+                if self.offers.standing != Some(!by) {
+                    return Err(GameError::NoOfferToAnswer);
+                }
+                Ok(self.end(GameResult::Draw, Termination::Agreement))
+            }
+            Command::DeclineDraw { by } => {
+                if self.offers.standing != Some(!by) {
+                    return Err(GameError::NoOfferToAnswer);
+                }
+                Ok(self.decline())
+            }
+            Command::ClaimDraw { by, with_move } => self.claim(by, with_move.as_ref(), now),
+            Command::Resign { by } => {
+                if !self.has_started() {
+                    return Err(GameError::ResignTooEarly);
+                }
+                let result = if by == Color::White {
+                    GameResult::BlackWins
+                } else {
+                    GameResult::WhiteWins
+                };
+                Ok(self.end(result, Termination::Resignation))
+            }
+            Command::Abort { .. } => {
+                if self.has_started() {
+                    return Err(GameError::AbortTooLate);
+                }
+                Ok(self.end(GameResult::Unknown, Termination::Aborted))
+            }
+        }
+    }
+
+    /// R5.3, R5.4: the standing offer is declined; its maker may not offer again until the
+    /// other side has offered (and been declined).
+    fn decline(&mut self) -> Vec<Event> {
+        let Some(offerer) = self.offers.standing.take() else {
+            return Vec::new();
+        };
+        self.offers.may_offer[offerer] = false;
+        self.offers.may_offer[!offerer] = true;
+        vec![Event::DrawDeclined { by: !offerer }]
+    }
+
+    fn offer(&mut self, by: Color) -> Result<Vec<Event>, GameError> {
+        if self.position.turn() != by {
+            return Err(GameError::NotYourTurn);
+        }
+        if self.offers.standing.is_some() || self.offers.pending.is_some() {
+            return Err(GameError::OfferAlreadyMade);
+        }
+        if !self.offers.may_offer[by] {
+            return Err(GameError::OfferBlocked);
+        }
+        // R5.1: made on one's own turn, it stands when the move is made.
+        self.offers.pending = Some(by);
+        Ok(Vec::new())
+    }
+
+    fn parse_move(&self, text: &MoveText) -> Result<Move, GameError> {
+        match text {
+            MoveText::Uci(t) => t
+                .parse::<UciMove>()
+                .map_err(|e| GameError::IllegalMove(SanError::Syntax(e.0)))?
+                .to_move(&self.position)
+                .map_err(|e| GameError::IllegalMove(SanError::Illegal(e))),
+            MoveText::San(t) => self.position.parse_san(t).map_err(GameError::IllegalMove),
+        }
+    }
+
+    fn play(
+        &mut self,
+        by: Color,
+        text: &MoveText,
+        offer_draw: bool,
+        now: Millis,
+    ) -> Result<Vec<Event>, GameError> {
+        if self.position.turn() != by {
+            return Err(GameError::NotYourTurn);
+        }
+        let m = self.parse_move(text)?;
+        // An offer with the move: allowed unless blocked (R5.4). Declining the opponent's
+        // standing offer, which this very move does, lifts the block.
+        if offer_draw
+            && self.offers.pending.is_none()
+            && !self.offers.may_offer[by]
+            && self.offers.standing != Some(!by)
+        {
+            return Err(GameError::OfferBlocked);
+        }
+        let elapsed = self.turn_started.map_or(Duration::ZERO, |t| {
+            Duration::from_millis(now.saturating_sub(t))
+        });
+        // The deadline was checked in `apply`, so the press cannot fail.
+        if self.clock.press(by, elapsed).is_err() {
+            return Ok(self.flag());
+        }
+        let mut events = Vec::new();
+        // R5.3: a move declines the opponent's standing offer.
+        if self.offers.standing == Some(!by) {
+            events.extend(self.decline());
+        }
+        let san = SanPlus::of_and_play(&mut self.position, m);
+        self.hashes.push(self.position.zobrist());
+        let clock = self.clock.is_timed().then(|| self.clock.remaining(by));
+        self.moves.push(PlayedMove {
+            m,
+            san,
+            clock,
+            elapsed,
+            at: now,
+        });
+        self.turn_started = (self.moves.len() >= 2).then_some(now);
+        events.push(Event::MovePlayed {
+            by,
+            ply: self.moves.len(),
+            san: san.to_string(),
+            uci: m.to_uci().to_string(),
+            fen: self.position.fen(),
+            clocks: ByColor::new_with(|c| self.clock.is_timed().then(|| self.clock.remaining(c))),
+        });
+        if offer_draw || self.offers.pending == Some(by) {
+            self.offers.pending = None;
+            self.offers.standing = Some(by);
+            events.push(Event::DrawOffered { by });
+        }
+        if let Some((result, termination)) = self.automatic_end() {
+            events.extend(self.end(result, termination));
+        }
+        Ok(events)
+    }
+
+    /// Endings that need no claim: checkmate (which stands even on the 75th move),
+    /// stalemate, dead position, the 75-move rule, fivefold repetition (R4).
+    fn automatic_end(&self) -> Option<(GameResult, Termination)> {
+        let pos = &self.position;
+        match pos.outcome() {
+            Some(Outcome::Checkmate { winner }) => {
+                let r = if winner == Color::White {
+                    GameResult::WhiteWins
+                } else {
+                    GameResult::BlackWins
+                };
+                return Some((r, Termination::Checkmate));
+            }
+            Some(Outcome::Stalemate) => return Some((GameResult::Draw, Termination::Stalemate)),
+            Some(Outcome::InsufficientMaterial) => {
+                return Some((GameResult::Draw, Termination::InsufficientMaterial));
+            }
+            None => {}
+        }
+        if pos.halfmoves() >= 150 {
+            return Some((GameResult::Draw, Termination::SeventyFiveMoves));
+        }
+        if self.occurrences(pos) >= 5 {
+            return Some((GameResult::Draw, Termination::FivefoldRepetition));
+        }
+        None
+    }
+
+    /// How many times `pos` has stood in this game, by the identity of R4.4 (hashes find the
+    /// candidates, a replay confirms them).
+    fn occurrences(&self, pos: &Position) -> usize {
+        let hash = pos.zobrist();
+        if !self.hashes.contains(&hash) {
+            return 0;
+        }
+        let key = pos.repetition_key();
+        let mut replay = self.start;
+        let mut count = usize::from(replay.repetition_key() == key);
+        for played in &self.moves {
+            replay.play_unchecked(played.m);
+            count += usize::from(replay.zobrist() == hash && replay.repetition_key() == key);
+        }
+        count
+    }
+
+    fn claim(
+        &mut self,
+        by: Color,
+        with_move: Option<&MoveText>,
+        now: Millis,
+    ) -> Result<Vec<Event>, GameError> {
+        if self.position.turn() != by {
+            return Err(GameError::NotYourTurn);
+        }
+        let (target, m) = match with_move {
+            None => (self.position, None),
+            Some(text) => {
+                let m = self.parse_move(text)?;
+                (self.position.after(m), Some(m))
+            }
+        };
+        // The position the move would make counts once more than it has stood.
+        let occurrences = self.occurrences(&target) + usize::from(m.is_some());
+        let threefold = occurrences >= 3;
+        let fifty = target.halfmoves() >= 100;
+        if !threefold && !fifty {
+            return Err(if target.halfmoves() >= 80 {
+                GameError::NoFiftyMoves {
+                    moves: target.halfmoves() / 2,
+                }
+            } else {
+                GameError::NoThreefold { occurrences }
+            });
+        }
+        let mut events = Vec::new();
+        if let Some(m) = m {
+            let uci = MoveText::Uci(m.to_uci().to_string());
+            events = self.play(by, &uci, false, now)?;
+            if self.is_over() {
+                // The move itself ended the game (mate stands over a claim).
+                return Ok(events);
+            }
+        }
+        let termination = if threefold {
+            Termination::ThreefoldRepetitionClaimed
+        } else {
+            Termination::FiftyMovesClaimed
+        };
+        events.extend(self.end(GameResult::Draw, termination));
+        Ok(events)
+    }
+
+    /// The game as a PGN record: moves with SAN and clocks, result, and the TimeControl and
+    /// Termination tags. The caller adds players, event and dates.
+    pub fn to_record(&self) -> GameRecord {
+        let mut record = GameRecord {
+            start: self.start,
+            ..GameRecord::new()
+        };
+        record
+            .tags
+            .set("TimeControl", self.clock.control().to_pgn());
+        if let Some((result, termination)) = self.result {
+            record.result = result;
+            record.tags.set("Termination", termination_tag(termination));
+        }
+        record.moves = self
+            .moves
+            .iter()
+            .map(|p| RecordedMove {
+                m: p.m,
+                san: p.san,
+                clock: p.clock,
+                elapsed: None,
+                comments: Vec::new(),
+                nags: Vec::new(),
+            })
+            .collect();
+        record
+    }
+}
+
+/// The Termination tag as lichess writes it: "Normal", "Time forfeit", "Abandoned".
+fn termination_tag(t: Termination) -> &'static str {
+    match t {
+        Termination::TimeForfeit => "Time forfeit",
+        Termination::Aborted => "Abandoned",
+        _ => "Normal",
+    }
+}

@@ -1,0 +1,514 @@
+//! The game state machine, one test per rule sentence of R4-R6 (docs/RULES.md), plus the
+//! lichess bugs our rules avoid, plus a property test over random games.
+
+use std::time::Duration;
+
+use rookery_core::Color::{Black, White};
+use rookery_core::clock::TimeControl;
+use rookery_core::game::{Command, Event, Game, GameError, MoveText, Termination};
+use rookery_core::pgn::GameResult;
+use rookery_core::{Color, Position};
+
+fn san(by: Color, text: &str) -> Command {
+    Command::Move {
+        by,
+        text: MoveText::San(text.into()),
+        offer_draw: false,
+    }
+}
+
+fn san_offer(by: Color, text: &str) -> Command {
+    Command::Move {
+        by,
+        text: MoveText::San(text.into()),
+        offer_draw: true,
+    }
+}
+
+fn game(tc: &str) -> Game {
+    Game::new(Position::new(), TimeControl::from_pgn(tc).unwrap())
+}
+
+/// Plays SAN moves alternately, one second apart, from `t`; returns the time after.
+fn play(g: &mut Game, moves: &str, mut t: u64) -> u64 {
+    for text in moves.split_whitespace() {
+        let by = g.position().turn();
+        g.apply(san(by, text), t)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+        t += 1000;
+    }
+    t
+}
+
+fn over(g: &Game) -> (GameResult, Termination) {
+    g.result().expect("the game should be over")
+}
+
+// R4: how a game ends.
+
+#[test]
+fn r4_checkmate_wins() {
+    let mut g = game("-");
+    play(&mut g, "f3 e5 g4 Qh4#", 0);
+    assert_eq!(over(&g), (GameResult::BlackWins, Termination::Checkmate));
+}
+
+#[test]
+fn r4_resignation_loses_and_a_finished_game_accepts_no_command() {
+    let mut g = game("-");
+    let t = play(&mut g, "e4 e5", 0);
+    let events = g.apply(Command::Resign { by: White }, t).unwrap();
+    assert_eq!(
+        events,
+        [Event::GameOver {
+            result: GameResult::BlackWins,
+            termination: Termination::Resignation
+        }]
+    );
+    assert_eq!(g.apply(san(White, "Nf3"), t), Err(GameError::GameIsOver));
+    assert_eq!(
+        g.apply(Command::Resign { by: Black }, t),
+        Err(GameError::GameIsOver)
+    );
+}
+
+#[test]
+fn r4_2_a_dead_position_is_drawn_at_once() {
+    let mut g = Game::new(
+        Position::from_fen("4k3/8/8/8/8/8/3n4/4K3 w - - 0 1").unwrap(),
+        TimeControl::Untimed,
+    );
+    g.apply(san(White, "Kxd2"), 0).unwrap();
+    assert_eq!(
+        over(&g),
+        (GameResult::Draw, Termination::InsufficientMaterial)
+    );
+}
+
+#[test]
+fn r4_3_stalemate_is_a_draw() {
+    let mut g = Game::new(
+        Position::from_fen("7k/5Q2/8/6K1/8/8/8/8 w - - 0 1").unwrap(),
+        TimeControl::Untimed,
+    );
+    g.apply(san(White, "Kg6"), 0).unwrap();
+    assert_eq!(over(&g), (GameResult::Draw, Termination::Stalemate));
+}
+
+#[test]
+fn r4_4_threefold_may_be_claimed_by_the_player_to_move() {
+    let mut g = game("-");
+    let t = play(&mut g, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1", 0);
+    // The start position with White to move stands twice; Black to move now.
+    let err = g
+        .apply(
+            Command::ClaimDraw {
+                by: Black,
+                with_move: None,
+            },
+            t,
+        )
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "no threefold repetition: this position has occurred twice"
+    );
+    assert_eq!(g.moves().len(), 7, "a wrong claim changes nothing");
+    // Claimed on the position the intended move makes: Ng8 brings the third occurrence.
+    let events = g
+        .apply(
+            Command::ClaimDraw {
+                by: Black,
+                with_move: Some(MoveText::San("Ng8".into())),
+            },
+            t,
+        )
+        .unwrap();
+    assert!(matches!(events[0], Event::MovePlayed { .. }));
+    assert_eq!(
+        over(&g),
+        (GameResult::Draw, Termination::ThreefoldRepetitionClaimed)
+    );
+}
+
+#[test]
+fn r4_4_threefold_claim_on_the_board() {
+    let mut g = game("-");
+    let t = play(&mut g, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8", 0);
+    g.apply(
+        Command::ClaimDraw {
+            by: White,
+            with_move: None,
+        },
+        t,
+    )
+    .unwrap();
+    assert_eq!(over(&g).1, Termination::ThreefoldRepetitionClaimed);
+}
+
+#[test]
+fn r4_4_fivefold_ends_the_game_automatically() {
+    let mut g = game("-");
+    play(&mut g, &"Nf3 Nf6 Ng1 Ng8 ".repeat(4), 0);
+    assert_eq!(
+        over(&g),
+        (GameResult::Draw, Termination::FivefoldRepetition)
+    );
+}
+
+#[test]
+fn r4_4_an_en_passant_chance_makes_a_different_position() {
+    // After e2-e4 Black may take en passant (d4xe3): that position is not the same as the
+    // later one with the same pieces, when the chance is gone.
+    let start = Position::from_fen("4k1n1/8/8/8/3p4/8/4P3/4K1N1 w - - 0 1").unwrap();
+    let mut g = Game::new(start, TimeControl::Untimed);
+    let t = play(&mut g, "e4 Nf6 Nf3 Ng8 Ng1 Nf6 Nf3 Ng8 Ng1", 0);
+    let err = g.apply(Command::ClaimDraw { by: Black, with_move: None }, t).unwrap_err();
+    assert_eq!(err, GameError::NoThreefold { occurrences: 2 });
+    let t = play(&mut g, "Nf6 Nf3 Ng8 Ng1", t);
+    g.apply(Command::ClaimDraw { by: Black, with_move: None }, t).unwrap();
+    assert_eq!(over(&g).1, Termination::ThreefoldRepetitionClaimed);
+}
+
+#[test]
+fn r4_5_fifty_moves_may_be_claimed_and_seventy_five_end_the_game() {
+    let start = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 99 80").unwrap();
+    let mut g = Game::new(start, TimeControl::Untimed);
+    let err = g
+        .apply(
+            Command::ClaimDraw {
+                by: White,
+                with_move: None,
+            },
+            0,
+        )
+        .unwrap_err();
+    assert_eq!(err, GameError::NoFiftyMoves { moves: 49 });
+    g.apply(
+        Command::ClaimDraw {
+            by: White,
+            with_move: Some(MoveText::San("Ra2".into())),
+        },
+        0,
+    )
+    .unwrap();
+    assert_eq!(over(&g).1, Termination::FiftyMovesClaimed);
+
+    let start = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 149 100").unwrap();
+    let mut g = Game::new(start, TimeControl::Untimed);
+    g.apply(san(White, "Ra2"), 0).unwrap();
+    assert_eq!(over(&g), (GameResult::Draw, Termination::SeventyFiveMoves));
+}
+
+#[test]
+fn r4_5_checkmate_on_the_seventy_fifth_move_stands() {
+    let start = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 149 100").unwrap();
+    let mut g = Game::new(start, TimeControl::Untimed);
+    g.apply(san(White, "Ra8#"), 0).unwrap();
+    assert_eq!(over(&g), (GameResult::WhiteWins, Termination::Checkmate));
+}
+
+#[test]
+fn r4_illegal_or_out_of_turn_moves_are_refused_and_change_nothing() {
+    let mut g = game("300+0");
+    assert_eq!(g.apply(san(Black, "e5"), 0), Err(GameError::NotYourTurn));
+    let err = g.apply(san(White, "e5"), 0).unwrap_err();
+    assert_eq!(err.to_string(), "no legal move matches e5");
+    assert!(g.moves().is_empty());
+    g.apply(
+        Command::Move {
+            by: White,
+            text: MoveText::Uci("e2e4".into()),
+            offer_draw: false,
+        },
+        0,
+    )
+    .unwrap();
+    assert_eq!(g.moves().len(), 1);
+}
+
+// R5: draw offers.
+
+#[test]
+fn r5_1_an_offer_travels_with_the_move() {
+    let mut g = game("-");
+    let events = g.apply(san_offer(White, "e4"), 0).unwrap();
+    assert!(events.contains(&Event::DrawOffered { by: White }));
+    assert_eq!(g.draw_offer(), Some(White));
+    g.apply(Command::AcceptDraw { by: Black }, 0).unwrap();
+    assert_eq!(over(&g), (GameResult::Draw, Termination::Agreement));
+}
+
+#[test]
+fn r5_1_an_offer_on_ones_own_turn_stands_when_the_move_is_made() {
+    let mut g = game("-");
+    assert_eq!(
+        g.apply(Command::OfferDraw { by: Black }, 0),
+        Err(GameError::NotYourTurn)
+    );
+    assert_eq!(g.apply(Command::OfferDraw { by: White }, 0), Ok(vec![]));
+    assert_eq!(g.draw_offer(), None, "not yet: the move is not made");
+    assert_eq!(
+        g.apply(Command::AcceptDraw { by: Black }, 0),
+        Err(GameError::NoOfferToAnswer)
+    );
+    let events = g.apply(san(White, "e4"), 0).unwrap();
+    assert!(events.contains(&Event::DrawOffered { by: White }));
+}
+
+#[test]
+fn r5_2_an_offer_cannot_be_withdrawn_or_repeated_while_it_stands() {
+    let mut g = game("-");
+    g.apply(Command::OfferDraw { by: White }, 0).unwrap();
+    assert_eq!(
+        g.apply(Command::OfferDraw { by: White }, 0),
+        Err(GameError::OfferAlreadyMade)
+    );
+}
+
+#[test]
+fn r5_3_a_move_declines_the_standing_offer() {
+    let mut g = game("-");
+    g.apply(san_offer(White, "e4"), 0).unwrap();
+    let events = g.apply(san(Black, "e5"), 0).unwrap();
+    assert_eq!(events[0], Event::DrawDeclined { by: Black });
+    assert_eq!(g.draw_offer(), None);
+}
+
+#[test]
+fn r5_4_no_second_offer_until_the_opponent_has_offered_and_been_declined() {
+    let mut g = game("-");
+    g.apply(san_offer(White, "e4"), 0).unwrap();
+    g.apply(Command::DeclineDraw { by: Black }, 0).unwrap();
+    g.apply(san(Black, "e5"), 0).unwrap();
+    let err = g.apply(san_offer(White, "Nf3"), 0).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "you offered a draw already; wait for your opponent's offer"
+    );
+    g.apply(san(White, "Nf3"), 0).unwrap();
+    // Black offers; White declines by moving — and may offer with that very move.
+    g.apply(san_offer(Black, "Nc6"), 0).unwrap();
+    let events = g.apply(san_offer(White, "Bc4"), 0).unwrap();
+    assert!(events.contains(&Event::DrawDeclined { by: White }));
+    assert!(events.contains(&Event::DrawOffered { by: White }));
+}
+
+/// lila issue #13138: both players unable to offer after declined offers. Under R5.4 a
+/// decline always frees the decliner, so one side can always offer.
+#[test]
+fn repeated_declines_never_leave_both_sides_unable_to_offer() {
+    let mut g = game("-");
+    let moves = [
+        "e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "d3", "d6", "c3", "Nf6", "O-O", "O-O",
+    ];
+    for (i, m) in moves.iter().enumerate() {
+        let by = g.position().turn();
+        let offer = g.may_offer_draw(by) && i % 2 == 0;
+        g.apply(
+            Command::Move {
+                by,
+                text: MoveText::San((*m).into()),
+                offer_draw: offer,
+            },
+            0,
+        )
+        .unwrap();
+        if g.draw_offer().is_some() {
+            g.apply(Command::DeclineDraw { by: !by }, 0).unwrap();
+        }
+        assert!(
+            g.may_offer_draw(White) || g.may_offer_draw(Black),
+            "both blocked after {m}"
+        );
+    }
+}
+
+#[test]
+fn r5_5_a_claim_is_not_an_offer() {
+    let mut g = game("-");
+    play(&mut g, "e4 e5", 0);
+    assert!(
+        g.apply(
+            Command::ClaimDraw {
+                by: White,
+                with_move: None
+            },
+            0
+        )
+        .is_err()
+    );
+    assert_eq!(g.draw_offer(), None);
+}
+
+// R6: clocks.
+
+#[test]
+fn r6_each_sides_first_move_is_not_timed() {
+    let mut g = game("60+0");
+    g.apply(san(White, "e4"), 50_000).unwrap();
+    g.apply(san(Black, "e5"), 110_000).unwrap();
+    assert_eq!(g.clock().remaining(White), Duration::from_secs(60));
+    assert_eq!(g.clock().remaining(Black), Duration::from_secs(60));
+    assert_eq!(g.next_deadline(), Some(170_000));
+}
+
+#[test]
+fn r6_the_server_keeps_time_and_the_flag_falls_without_a_move() {
+    let mut g = game("60+0");
+    let t = play(&mut g, "e4 e5", 0); // White's clock runs from t - 1000.
+    let (events, next) = g.tick(t + 10_000);
+    assert!(events.is_empty());
+    assert_eq!(next, Some(t - 1000 + 60_000));
+    let (events, next) = g.tick(t - 1000 + 60_000);
+    assert_eq!(
+        events,
+        [Event::GameOver {
+            result: GameResult::BlackWins,
+            termination: Termination::TimeForfeit
+        }]
+    );
+    assert_eq!(next, None);
+}
+
+#[test]
+fn r6_a_move_after_the_flag_fell_is_refused_and_the_flag_applied() {
+    let mut g = game("60+0");
+    let t = play(&mut g, "e4 e5", 0);
+    let events = g.apply(san(White, "Nf3"), t + 70_000).unwrap();
+    assert_eq!(
+        events,
+        [Event::GameOver {
+            result: GameResult::BlackWins,
+            termination: Termination::TimeForfeit
+        }]
+    );
+    assert_eq!(g.moves().len(), 2);
+}
+
+#[test]
+fn r6_flag_fall_draws_when_the_opponent_cannot_mate() {
+    let start = Position::from_fen("4k3/8/8/8/8/8/4P3/4K2B w - - 0 1").unwrap();
+    let mut g = Game::new(start, TimeControl::from_pgn("60").unwrap());
+    let t = play(&mut g, "Kd2 Kd7 Kd3", 0);
+    // Black (a lone king) is to move and runs out: White can still mate, so Black loses.
+    g.tick(t + 120_000);
+    assert_eq!(over(&g).0, GameResult::WhiteWins);
+    // The other way round: White flags against a lone king — drawn.
+    let mut g = Game::new(
+        Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap(),
+        TimeControl::from_pgn("60").unwrap(),
+    );
+    let t = play(&mut g, "Kd2 Kd7", 0);
+    g.tick(t + 120_000);
+    assert_eq!(over(&g), (GameResult::Draw, Termination::TimeForfeit));
+}
+
+#[test]
+fn abort_only_before_both_sides_have_moved_and_resign_only_after() {
+    let mut g = game("-");
+    assert_eq!(
+        g.apply(Command::Resign { by: White }, 0),
+        Err(GameError::ResignTooEarly)
+    );
+    g.apply(san(White, "e4"), 0).unwrap();
+    g.apply(Command::Abort { by: Black }, 0).unwrap();
+    assert_eq!(over(&g), (GameResult::Unknown, Termination::Aborted));
+    let mut g = game("-");
+    play(&mut g, "e4 e5", 0);
+    assert_eq!(
+        g.apply(Command::Abort { by: White }, 0),
+        Err(GameError::AbortTooLate)
+    );
+}
+
+/// lila issue #12941: `%clk` values in exported PGN that were not the clock after the move.
+/// Ours are the mover's time left after its move, increment included.
+#[test]
+fn exported_clocks_are_the_time_left_after_each_move() {
+    let mut g = game("180+2");
+    let mut t = 0;
+    for (text, think) in [("e4", 0), ("e5", 0), ("Nf3", 5_000), ("Nc6", 12_345)] {
+        t += think;
+        let by = g.position().turn();
+        g.apply(san(by, text), t).unwrap();
+    }
+    let record = g.to_record();
+    let clocks: Vec<_> = record
+        .moves
+        .iter()
+        .map(|m| m.clock.unwrap().as_millis())
+        .collect();
+    // First moves untimed (+2 s each), then 5 s and 12.345 s thinking, +2 s each.
+    assert_eq!(clocks, [182_000, 182_000, 179_000, 171_655]);
+    let pgn = rookery_core::pgn::write(&record);
+    assert!(pgn.contains("{ [%clk 0:02:51.655] }"), "{pgn}");
+    assert!(pgn.contains("[TimeControl \"180+2\"]"), "{pgn}");
+}
+
+/// Property: random legal games with random offers, claims and thinking times never break
+/// an invariant: clocks never negative after an accepted move, a finished game accepts no
+/// command, and for each side time used + time left = time granted, to the millisecond.
+#[test]
+fn random_games_keep_every_invariant() {
+    let mut seed = 0xfeed_2026_1130_0042u64;
+    let mut rand = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n.max(1)
+    };
+    for i in 0..400 {
+        let tc = ["60+1", "30", "40/120+1:60+1", "20d3", "20b3", "-"][i % 6];
+        let mut g = game(tc);
+        let mut t = 0u64;
+        for _ in 0..300 {
+            if g.is_over() {
+                break;
+            }
+            t += rand(3000);
+            let by = g.position().turn();
+            let command = match rand(20) {
+                0 => Command::OfferDraw { by },
+                1 => Command::AcceptDraw { by },
+                2 => Command::DeclineDraw {
+                    by: if rand(2) == 0 { by } else { !by },
+                },
+                3 => Command::ClaimDraw {
+                    by,
+                    with_move: None,
+                },
+                4 if rand(10) == 0 => Command::Resign { by },
+                5 if rand(10) == 0 => Command::Abort { by },
+                _ => {
+                    let moves = g.position().legal_moves();
+                    let m = moves[rand(moves.len() as u64) as usize];
+                    Command::Move {
+                        by,
+                        text: MoveText::Uci(m.to_uci().to_string()),
+                        offer_draw: rand(8) == 0,
+                    }
+                }
+            };
+            let before = g.moves().len();
+            match g.apply(command, t) {
+                Ok(_) => {}
+                Err(_) => assert_eq!(g.moves().len(), before, "a refusal changes nothing"),
+            }
+            let clock = g.clock();
+            for c in [White, Black] {
+                assert_eq!(clock.granted(c), clock.used(c) + clock.remaining(c));
+            }
+            if let Some(last) = g.moves().last() {
+                assert!(last.clock.is_none_or(|c| c > Duration::ZERO || tc == "-"));
+            }
+            if g.is_over() {
+                assert_eq!(
+                    g.apply(Command::Resign { by }, t),
+                    Err(GameError::GameIsOver)
+                );
+                assert_eq!(g.next_deadline(), None);
+            }
+        }
+    }
+}
