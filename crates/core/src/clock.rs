@@ -44,6 +44,9 @@ pub enum TimeControl {
     Untimed,
     /// Never empty.
     Periods(Vec<Period>),
+    /// An hourglass: each side starts with this much, and the time one side uses flows to
+    /// the other (the PGN standard's `*180`).
+    Sandclock(Duration),
 }
 
 /// Why a time-control text was refused.
@@ -83,10 +86,10 @@ impl TimeControl {
     /// Parses the PGN standard's TimeControl syntax (section 9.6.1): `-` (none), `300`
     /// (sudden death, seconds), `300+3` (increment), `40/5400+30:1800+30` (periods). Delay is
     /// not in the standard; Rookery writes `300d5` for simple delay and `300b5` for
-    /// Bronstein delay (see docs/RULES.md).
+    /// Bronstein delay (see docs/RULES.md). `*180` is a sandclock.
     ///
     /// # Errors
-    /// `?` (unknown), `*180` (sandclock) and malformed text.
+    /// `?` (unknown: there is nothing to play by) and malformed text.
     pub fn from_pgn(text: &str) -> Result<TimeControl, TimeControlError> {
         parse(text, Unit::Seconds)
     }
@@ -116,7 +119,7 @@ impl TimeControl {
     /// The period a side plays in after `index` periods began (the last repeats).
     pub fn period(&self, index: usize) -> Option<&Period> {
         match self {
-            TimeControl::Untimed => None,
+            TimeControl::Untimed | TimeControl::Sandclock(_) => None,
             TimeControl::Periods(p) => p.get(index).or_else(|| p.last()),
         }
     }
@@ -131,8 +134,13 @@ fn parse(text: &str, unit: Unit) -> Result<TimeControl, TimeControlError> {
     match t {
         "-" => return Ok(TimeControl::Untimed),
         "?" | "" => return Err(err("unknown time control")),
-        _ if t.starts_with('*') => return Err(err("sandclock controls are not supported")),
         _ => {}
+    }
+    if let Some(rest) = t.strip_prefix('*') {
+        return match duration(rest, unit) {
+            Some(d) if !d.is_zero() => Ok(TimeControl::Sandclock(d)),
+            _ => Err(err("a sandclock needs a number of seconds")),
+        };
     }
     let mut periods = Vec::new();
     for field in t.split(':') {
@@ -200,9 +208,6 @@ fn duration(text: &str, unit: Unit) -> Option<Duration> {
 }
 
 fn format(tc: &TimeControl, unit: Unit) -> String {
-    let TimeControl::Periods(periods) = tc else {
-        return "-".to_owned();
-    };
     let number = |d: Duration, unit: Unit| {
         let ms = d.as_millis() as f64;
         let v = match unit {
@@ -212,6 +217,11 @@ fn format(tc: &TimeControl, unit: Unit) -> String {
         // Whole numbers without a point; otherwise as few decimals as needed.
         let s = format!("{v:.4}");
         s.trim_end_matches('0').trim_end_matches('.').to_owned()
+    };
+    let periods = match tc {
+        TimeControl::Untimed => return "-".to_owned(),
+        TimeControl::Sandclock(d) => return format!("*{}", number(*d, unit)),
+        TimeControl::Periods(p) => p,
     };
     let fields: Vec<String> = periods
         .iter()
@@ -269,7 +279,10 @@ pub struct Clock {
 
 impl Clock {
     pub fn new(control: TimeControl) -> Clock {
-        let base = control.period(0).map_or(Duration::ZERO, |p| p.base);
+        let base = match &control {
+            TimeControl::Sandclock(d) => *d,
+            _ => control.period(0).map_or(Duration::ZERO, |p| p.base),
+        };
         Clock {
             control,
             remaining: ByColor {
@@ -314,6 +327,9 @@ impl Clock {
     /// How long `color` may think on the move in progress before the flag falls: the time
     /// left, plus a simple delay. `None` when untimed.
     pub fn allowance(&self, color: Color) -> Option<Duration> {
+        if let TimeControl::Sandclock(_) = self.control {
+            return Some(self.remaining[color]);
+        }
         let period = self.current_period(color)?;
         let delay = match period.delay {
             Some(Delay {
@@ -337,6 +353,17 @@ impl Clock {
     /// # Errors
     /// [`FlagFell`] when `elapsed` reached the allowance; nothing changes then.
     pub fn press(&mut self, color: Color, elapsed: Duration) -> Result<(), FlagFell> {
+        if let TimeControl::Sandclock(_) = self.control {
+            if elapsed >= self.remaining[color] {
+                return Err(FlagFell);
+            }
+            // The sand one side lets run falls to the other side.
+            self.used[color] += elapsed;
+            self.remaining[color] -= elapsed;
+            self.granted[!color] += elapsed;
+            self.remaining[!color] += elapsed;
+            return Ok(());
+        }
         let Some(period) = self.current_period(color).cloned() else {
             return Ok(());
         };

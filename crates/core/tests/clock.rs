@@ -52,7 +52,7 @@ fn pgn_time_control_syntax_reads_and_writes_every_form_of_r6() {
 fn malformed_time_controls_are_refused_with_the_reason() {
     for (text, reason) in [
         ("?", "unknown time control"),
-        ("*180", "sandclock controls are not supported"),
+        ("*", "a sandclock needs a number of seconds"),
         ("abc", "base time must be a number"),
         ("0/300", "a period needs at least one move"),
         ("0", "a period needs some time"),
@@ -202,4 +202,15 @@ fn the_books_balance_on_random_games() {
             }
         }
     }
+}
+
+#[test]
+fn a_sandclock_gives_the_time_one_side_uses_to_the_other() {
+    let mut clock = Clock::new(TimeControl::from_pgn("*180").unwrap());
+    clock.press(White, secs(30)).unwrap();
+    assert_eq!(
+        (clock.remaining(White), clock.remaining(Black)),
+        (secs(150), secs(210))
+    );
+    assert_eq!(clock.press(Black, secs(210)), Err(FlagFell));
 }

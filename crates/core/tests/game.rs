@@ -163,10 +163,25 @@ fn r4_4_an_en_passant_chance_makes_a_different_position() {
     let start = Position::from_fen("4k1n1/8/8/8/3p4/8/4P3/4K1N1 w - - 0 1").unwrap();
     let mut g = Game::new(start, TimeControl::Untimed);
     let t = play(&mut g, "e4 Nf6 Nf3 Ng8 Ng1 Nf6 Nf3 Ng8 Ng1", 0);
-    let err = g.apply(Command::ClaimDraw { by: Black, with_move: None }, t).unwrap_err();
+    let err = g
+        .apply(
+            Command::ClaimDraw {
+                by: Black,
+                with_move: None,
+            },
+            t,
+        )
+        .unwrap_err();
     assert_eq!(err, GameError::NoThreefold { occurrences: 2 });
     let t = play(&mut g, "Nf6 Nf3 Ng8 Ng1", t);
-    g.apply(Command::ClaimDraw { by: Black, with_move: None }, t).unwrap();
+    g.apply(
+        Command::ClaimDraw {
+            by: Black,
+            with_move: None,
+        },
+        t,
+    )
+    .unwrap();
     assert_eq!(over(&g).1, Termination::ThreefoldRepetitionClaimed);
 }
 
@@ -459,7 +474,7 @@ fn random_games_keep_every_invariant() {
         seed % n.max(1)
     };
     for i in 0..400 {
-        let tc = ["60+1", "30", "40/120+1:60+1", "20d3", "20b3", "-"][i % 6];
+        let tc = ["60+1", "30", "40/120+1:60+1", "20d3", "20b3", "-", "*20"][i % 7];
         let mut g = game(tc);
         let mut t = 0u64;
         for _ in 0..300 {
