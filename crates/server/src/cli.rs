@@ -1,19 +1,47 @@
-//! Command-line arguments.
+//! Command-line arguments (and their environment variables).
 
+use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-/// Rookery: a self-hostable chess server.
+/// Rookery: a self-hostable chess server. Without a command, it serves.
 #[derive(Debug, Parser)]
 #[command(name = "rookery", version, about)]
 pub(crate) struct Cli {
+    #[command(flatten)]
+    pub(crate) config: Config,
     #[command(subcommand)]
-    pub(crate) command: Command,
+    pub(crate) command: Option<Command>,
+}
+
+/// Where to listen and which database to use.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct Config {
+    /// Address to listen on.
+    #[arg(
+        long,
+        env = "ROOKERY_LISTEN",
+        default_value = "127.0.0.1:8080",
+        global = true
+    )]
+    pub(crate) listen: SocketAddr,
+    /// Database URL: `sqlite://FILE` (created on first run) or `postgres://...`.
+    #[arg(
+        long,
+        env = "DATABASE_URL",
+        default_value = "sqlite://rookery.db",
+        global = true
+    )]
+    pub(crate) database_url: String,
 }
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
+    /// Run the server (the default).
+    Serve,
+    /// Apply the database migrations and exit.
+    Migrate,
     /// Work with PGN files.
     Pgn {
         #[command(subcommand)]

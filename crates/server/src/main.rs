@@ -1,7 +1,9 @@
-//! `rookery`: the command line of the Rookery chess server.
+//! `rookery`: the Rookery chess server and its command line.
 
 mod cli;
+mod http;
 mod pgn_check;
+mod store;
 
 use std::process::ExitCode;
 
@@ -10,8 +12,41 @@ use clap::Parser;
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     match cli.command {
-        cli::Command::Pgn {
+        Some(cli::Command::Pgn {
             command: cli::PgnCommand::Check(args),
-        } => pgn_check::run(&args),
+        }) => pgn_check::run(&args),
+        Some(cli::Command::Migrate) => runtime(migrate(cli.config)),
+        Some(cli::Command::Serve) | None => runtime(http::serve(cli.config)),
     }
+}
+
+/// Runs a server task on a multi-threaded runtime, with logs.
+fn runtime(task: impl std::future::Future<Output = Result<(), String>>) -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+        )
+        .init();
+    let rt = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("rookery: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match rt.block_on(task) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn migrate(config: cli::Config) -> Result<(), String> {
+    store::Store::open(&config.database_url)
+        .await
+        .map_err(|e| e.to_string())?;
+    tracing::info!(database = %config.database_url, "migrations applied");
+    Ok(())
 }

@@ -1,0 +1,79 @@
+//! The HTTP side: application state, the router, and serving with graceful shutdown.
+
+use axum::routing::get;
+use axum::{Json, Router};
+use tokio::net::TcpListener;
+
+use crate::cli::Config;
+use crate::store::Store;
+use crate::store::writer::MoveWriter;
+
+/// What every handler may use: cheap-to-clone handles only.
+#[derive(Debug, Clone)]
+pub(crate) struct AppState {
+    /// The database.
+    pub(crate) store: Store,
+    /// The group-commit writer moves go through (used by the game rooms, being built).
+    #[allow(dead_code)]
+    pub(crate) moves: MoveWriter,
+}
+
+pub(crate) fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/api/health", get(health))
+        .with_state(state)
+}
+
+/// `GET /api/health`: the server answers and its database with it.
+#[derive(Debug, serde::Serialize)]
+struct Health {
+    ok: bool,
+}
+
+async fn health(axum::extract::State(state): axum::extract::State<AppState>) -> Json<Health> {
+    let ok = sqlx::query("SELECT 1")
+        .execute(state.store.pool())
+        .await
+        .is_ok();
+    Json(Health { ok })
+}
+
+/// Opens the store, applies migrations, and serves until Ctrl-C or SIGTERM.
+pub(crate) async fn serve(config: Config) -> Result<(), String> {
+    let store = Store::open(&config.database_url)
+        .await
+        .map_err(|e| e.to_string())?;
+    let moves = MoveWriter::start(store.clone());
+    let app = router(AppState { store, moves });
+    let listener = TcpListener::bind(config.listen)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
+    let address = listener.local_addr().map_err(|e| e.to_string())?;
+    tracing::info!(%address, database = %config.database_url, "rookery listening");
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown_signal())
+        .await
+        .map_err(|e| e.to_string())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutting down");
+}

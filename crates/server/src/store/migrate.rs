@@ -1,0 +1,57 @@
+//! Schema migrations, embedded in the binary and applied in order at start (and by
+//! `rookery migrate`). A migration is never edited once released; a change is a new file.
+
+use sqlx::{AnyPool, Executor, Row};
+
+use super::StoreError;
+
+/// (version, name, SQL), in order.
+const MIGRATIONS: &[(i64, &str, &str)] = &[(
+    1,
+    "games_and_moves",
+    include_str!("../../../../migrations/0001_games_and_moves.sql"),
+)];
+
+pub(crate) async fn run(pool: &AnyPool) -> Result<(), StoreError> {
+    pool.execute(
+        "CREATE TABLE IF NOT EXISTS rookery_migrations (\
+         version BIGINT PRIMARY KEY, name TEXT NOT NULL)",
+    )
+    .await?;
+    for &(version, name, sql) in MIGRATIONS {
+        let done = sqlx::query("SELECT version FROM rookery_migrations WHERE version = $1")
+            .bind(version)
+            .fetch_optional(pool)
+            .await?;
+        if done.is_some_and(|r| r.try_get::<i64, _>(0).is_ok()) {
+            continue;
+        }
+        let mut tx = pool.begin().await?;
+        for statement in statements(sql) {
+            (&mut *tx).execute(sqlx::AssertSqlSafe(statement)).await?;
+        }
+        sqlx::query("INSERT INTO rookery_migrations (version, name) VALUES ($1, $2)")
+            .bind(version)
+            .bind(name)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        tracing::info!(version, name, "migration applied");
+    }
+    Ok(())
+}
+
+/// The statements of a migration file: `--` comments removed (they may hold semicolons),
+/// then split at semicolons. Migrations hold no string literals with `--` or `;`.
+fn statements(sql: &str) -> Vec<String> {
+    let code: String = sql
+        .lines()
+        .map(|l| l.split_once("--").map_or(l, |(code, _)| code))
+        .collect::<Vec<_>>()
+        .join("\n");
+    code.split(';')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect()
+}

@@ -1,0 +1,362 @@
+//! Storage through sqlx: embedded SQLite by default, PostgreSQL in production, one code path
+//! (sqlx's `Any` driver) and one test-suite for both. Moves are written by a group-commit
+//! writer (`writer.rs`): a move is acknowledged only once its transaction committed.
+
+// The rooms and HTTP API that use the rest of the store are being built (issue 5); until
+// then the store is exercised by its test-suite below.
+#![cfg_attr(not(test), allow(dead_code))]
+
+mod migrate;
+pub(crate) mod writer;
+
+use std::time::Duration;
+
+use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::{AnyPool, Executor, Row};
+
+/// Which database is behind the pool (SQL is shared; connection set-up differs).
+#[derive(Debug, Copy, Clone, PartialEq, Eq)]
+pub(crate) enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// A store failure, with the database's own message for the logs.
+#[derive(Debug)]
+pub(crate) struct StoreError(pub(crate) String);
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "store: {}", self.0)
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> StoreError {
+        StoreError(e.to_string())
+    }
+}
+
+/// A game as created.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct NewGame {
+    pub(crate) id: String,
+    pub(crate) created_at: i64,
+    pub(crate) start_fen: Option<String>,
+    pub(crate) time_control: String,
+    pub(crate) white_name: String,
+    pub(crate) black_name: String,
+}
+
+/// One move as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct StoredMove {
+    pub(crate) game_id: String,
+    pub(crate) ply: i64,
+    pub(crate) uci: String,
+    pub(crate) san: String,
+    pub(crate) clock_ms: Option<i64>,
+    pub(crate) at_ms: i64,
+}
+
+/// A game row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct GameRow {
+    pub(crate) game: NewGame,
+    pub(crate) status: String,
+    pub(crate) result: Option<String>,
+    pub(crate) termination: Option<String>,
+    pub(crate) finished_at: Option<i64>,
+}
+
+/// The database: a cheap-to-clone handle around the pool.
+#[derive(Debug, Clone)]
+pub(crate) struct Store {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+impl Store {
+    /// Connects (creating a SQLite file if needed) and applies the migrations.
+    pub(crate) async fn open(url: &str) -> Result<Store, StoreError> {
+        install_default_drivers();
+        let (backend, url) = if url.starts_with("sqlite:") {
+            let url = if url.contains('?') {
+                url.to_owned()
+            } else {
+                format!("{url}?mode=rwc")
+            };
+            (Backend::Sqlite, url)
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            (Backend::Postgres, url.to_owned())
+        } else {
+            return Err(StoreError(format!(
+                "unsupported database URL {url:?} (sqlite: or postgres:)"
+            )));
+        };
+        let pool = AnyPoolOptions::new()
+            .max_connections(if backend == Backend::Sqlite { 4 } else { 8 })
+            .acquire_timeout(Duration::from_secs(10))
+            .after_connect(move |conn, _meta| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        // WAL lets readers run beside the writer; FULL makes a commit durable
+                        // on power loss, not only on a crash of the process.
+                        conn.execute("PRAGMA journal_mode = WAL").await?;
+                        conn.execute("PRAGMA synchronous = FULL").await?;
+                        conn.execute("PRAGMA foreign_keys = ON").await?;
+                        conn.execute("PRAGMA busy_timeout = 5000").await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect(&url)
+            .await?;
+        let store = Store { pool, backend };
+        migrate::run(&store.pool).await?;
+        Ok(store)
+    }
+
+    pub(crate) fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    pub(crate) fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    pub(crate) async fn create_game(&self, g: &NewGame) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO games (id, created_at, start_fen, time_control, white_name, black_name, status) \
+             VALUES ($1, $2, $3, $4, $5, $6, 'live')",
+        )
+        .bind(&g.id)
+        .bind(g.created_at)
+        .bind(g.start_fen.clone())
+        .bind(&g.time_control)
+        .bind(&g.white_name)
+        .bind(&g.black_name)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    pub(crate) async fn finish_game(
+        &self,
+        id: &str,
+        result: &str,
+        termination: &str,
+        at: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE games SET status = 'over', result = $1, termination = $2, finished_at = $3 \
+             WHERE id = $4",
+        )
+        .bind(result)
+        .bind(termination)
+        .bind(at)
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    pub(crate) async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
+        let row = sqlx::query(
+            "SELECT id, created_at, start_fen, time_control, white_name, black_name, status, \
+             result, termination, finished_at FROM games WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| game_row(&r)).transpose()
+    }
+
+    /// Every game not finished, oldest first: what a restart loads back into rooms.
+    pub(crate) async fn live_games(&self) -> Result<Vec<GameRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, created_at, start_fen, time_control, white_name, black_name, status, \
+             result, termination, finished_at FROM games WHERE status = 'live' ORDER BY created_at, id",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(game_row).collect()
+    }
+
+    /// The moves of a game in order.
+    pub(crate) async fn moves(&self, id: &str) -> Result<Vec<StoredMove>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT game_id, ply, uci, san, clock_ms, at_ms FROM moves WHERE game_id = $1 ORDER BY ply",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(StoredMove {
+                    game_id: r.try_get(0)?,
+                    ply: r.try_get(1)?,
+                    uci: r.try_get(2)?,
+                    san: r.try_get(3)?,
+                    clock_ms: r.try_get(4)?,
+                    at_ms: r.try_get(5)?,
+                })
+            })
+            .collect()
+    }
+}
+
+fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow, StoreError> {
+    Ok(GameRow {
+        game: NewGame {
+            id: r.try_get(0)?,
+            created_at: r.try_get(1)?,
+            start_fen: r.try_get(2)?,
+            time_control: r.try_get(3)?,
+            white_name: r.try_get(4)?,
+            black_name: r.try_get(5)?,
+        },
+        status: r.try_get(6)?,
+        result: r.try_get(7)?,
+        termination: r.try_get(8)?,
+        finished_at: r.try_get(9)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    //! One test-suite for both backends: SQLite always, PostgreSQL when
+    //! `ROOKERY_TEST_POSTGRES` names a server (CI sets it), in a fresh database of its own.
+
+    use super::writer::MoveWriter;
+    use super::*;
+
+    fn game(id: &str, at: i64) -> NewGame {
+        NewGame {
+            id: id.to_owned(),
+            created_at: at,
+            start_fen: None,
+            time_control: "300+3".into(),
+            white_name: "Anna".into(),
+            black_name: "Bo".into(),
+        }
+    }
+
+    async fn suite(url: &str, backend: Backend) {
+        let store = Store::open(url).await.unwrap();
+        assert_eq!(store.backend(), backend);
+        // Migrations are applied once; opening again changes nothing.
+        let store2 = Store::open(url).await.unwrap();
+        drop(store2);
+
+        store.create_game(&game("g1", 1)).await.unwrap();
+        let mut with_fen = game("g2", 2);
+        with_fen.start_fen = Some("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".into());
+        store.create_game(&with_fen).await.unwrap();
+        assert_eq!(store.game("g2").await.unwrap().unwrap().game, with_fen);
+        assert!(store.game("nope").await.unwrap().is_none());
+
+        // Many rooms append at once: every acknowledged move is there, in order.
+        let writer = MoveWriter::start(store.clone());
+        let mut tasks = Vec::new();
+        for g in 0..20 {
+            let id = format!("c{g}");
+            store.create_game(&game(&id, 10 + g)).await.unwrap();
+            let writer = writer.clone();
+            tasks.push(tokio::spawn(async move {
+                for ply in 1..=30i64 {
+                    let m = StoredMove {
+                        game_id: id.clone(),
+                        ply,
+                        uci: "e2e4".into(),
+                        san: "e4".into(),
+                        clock_ms: (ply % 2 == 0).then_some(1000 * ply),
+                        at_ms: ply,
+                    };
+                    writer.append(m).await.unwrap();
+                }
+            }));
+        }
+        for t in tasks {
+            t.await.unwrap();
+        }
+        for g in 0..20 {
+            let moves = store.moves(&format!("c{g}")).await.unwrap();
+            assert_eq!(moves.len(), 30);
+            assert!(moves.iter().enumerate().all(|(i, m)| m.ply == i as i64 + 1));
+            assert_eq!(moves[1].clock_ms, Some(2000));
+            assert_eq!(moves[0].clock_ms, None);
+        }
+
+        // A move that cannot be stored is not acknowledged.
+        let dup = StoredMove {
+            game_id: "c0".into(),
+            ply: 1,
+            uci: "d2d4".into(),
+            san: "d4".into(),
+            clock_ms: None,
+            at_ms: 99,
+        };
+        assert!(writer.append(dup).await.is_err());
+        assert_eq!(store.moves("c0").await.unwrap()[0].uci, "e2e4");
+
+        // Finished games leave the live list that recovery loads.
+        assert_eq!(store.live_games().await.unwrap().len(), 22);
+        store.finish_game("g1", "1-0", "Normal", 5).await.unwrap();
+        let live = store.live_games().await.unwrap();
+        assert_eq!(live.len(), 21);
+        assert_eq!(live[0].game.id, "g2");
+        let over = store.game("g1").await.unwrap().unwrap();
+        assert_eq!(
+            (
+                over.status.as_str(),
+                over.result.as_deref(),
+                over.termination.as_deref(),
+                over.finished_at
+            ),
+            ("over", Some("1-0"), Some("Normal"), Some(5))
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn store_suite_on_sqlite() {
+        let dir = std::env::temp_dir().join(format!("rookery-store-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("test.db");
+        let _ = std::fs::remove_file(&file);
+        suite(&format!("sqlite://{}", file.display()), Backend::Sqlite).await;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn store_suite_on_postgres() {
+        let Ok(admin_url) = std::env::var("ROOKERY_TEST_POSTGRES") else {
+            // Straight to stderr, past the test harness's capture, so the skip is seen.
+            use std::io::Write as _;
+            let _ = std::io::stderr().write_all(
+                b"SKIPPED: store_suite_on_postgres (set ROOKERY_TEST_POSTGRES=postgres://...)\n",
+            );
+            return;
+        };
+        install_default_drivers();
+        let admin = AnyPool::connect(&admin_url).await.unwrap();
+        let name = format!("rookery_test_{}_{}", std::process::id(), rand_suffix());
+        let create = format!("CREATE DATABASE {name}");
+        admin.execute(sqlx::AssertSqlSafe(create)).await.unwrap();
+        let url = match admin_url.rsplit_once('/') {
+            Some((base, _)) => format!("{base}/{name}"),
+            None => panic!("ROOKERY_TEST_POSTGRES needs a database path"),
+        };
+        suite(&url, Backend::Postgres).await;
+        let drop = format!("DROP DATABASE {name} WITH (FORCE)");
+        admin.execute(sqlx::AssertSqlSafe(drop)).await.unwrap();
+    }
+
+    fn rand_suffix() -> u64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos().into())
+    }
+}

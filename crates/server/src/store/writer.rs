@@ -1,0 +1,87 @@
+//! Group commit: one writer task drains the moves waiting from every room and commits them in
+//! one transaction, then wakes each waiter. Under load one fsync serves many moves, so
+//! durability does not cap throughput at one fsync per move (DESIGN: One move, end to end).
+
+use tokio::sync::{mpsc, oneshot};
+
+use super::{Store, StoreError, StoredMove};
+
+/// At most this many moves share one transaction.
+const MAX_BATCH: usize = 512;
+
+struct Pending {
+    record: StoredMove,
+    done: oneshot::Sender<Result<(), String>>,
+}
+
+/// A cheap-to-clone handle for appending moves.
+#[derive(Debug, Clone)]
+pub(crate) struct MoveWriter {
+    queue: mpsc::Sender<Pending>,
+}
+
+impl std::fmt::Debug for Pending {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pending")
+            .field("record", &self.record)
+            .finish()
+    }
+}
+
+impl MoveWriter {
+    /// Starts the writer task on the current runtime.
+    pub(crate) fn start(store: Store) -> MoveWriter {
+        let (queue, rx) = mpsc::channel(8192);
+        tokio::spawn(run(store, rx));
+        MoveWriter { queue }
+    }
+
+    /// Appends a move and returns once it is committed.
+    ///
+    /// # Errors
+    /// The commit failed or the writer stopped; the move is then not stored.
+    pub(crate) async fn append(&self, record: StoredMove) -> Result<(), StoreError> {
+        let (done, wait) = oneshot::channel();
+        self.queue
+            .send(Pending { record, done })
+            .await
+            .map_err(|_| StoreError("the move writer has stopped".into()))?;
+        wait.await
+            .map_err(|_| StoreError("the move writer has stopped".into()))?
+            .map_err(StoreError)
+    }
+}
+
+async fn run(store: Store, mut rx: mpsc::Receiver<Pending>) {
+    let mut batch = Vec::with_capacity(MAX_BATCH);
+    while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
+        let outcome = commit(&store, &batch).await.map_err(|e| e.to_string());
+        if let Err(e) = &outcome {
+            tracing::error!(error = %e, moves = batch.len(), "group commit failed");
+        }
+        for pending in batch.drain(..) {
+            // A waiter that went away has nobody to tell.
+            let _ = pending.done.send(outcome.clone());
+        }
+    }
+}
+
+async fn commit(store: &Store, batch: &[Pending]) -> Result<(), StoreError> {
+    let mut tx = store.pool().begin().await?;
+    for p in batch {
+        let m = &p.record;
+        sqlx::query(
+            "INSERT INTO moves (game_id, ply, uci, san, clock_ms, at_ms) VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(&m.game_id)
+        .bind(m.ply)
+        .bind(&m.uci)
+        .bind(&m.san)
+        .bind(m.clock_ms)
+        .bind(m.at_ms)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}

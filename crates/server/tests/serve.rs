@@ -1,0 +1,86 @@
+//! `rookery serve` and `rookery migrate` on an embedded SQLite file: the README's run command.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn temp_db(name: &str) -> (std::path::PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("rookery-serve-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let url = format!("sqlite://{}", dir.join("rookery.db").display());
+    (dir, url)
+}
+
+fn get(port: u16, path: &str) -> Option<String> {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    s.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
+    let mut out = String::new();
+    s.read_to_string(&mut out).ok()?;
+    Some(out)
+}
+
+#[test]
+fn serves_on_a_fresh_sqlite_file() {
+    let (dir, url) = temp_db("serve");
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let _server = Server(
+        Command::new(env!("CARGO_BIN_EXE_rookery"))
+            .args([
+                "--listen",
+                &format!("127.0.0.1:{port}"),
+                "--database-url",
+                &url,
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let response = loop {
+        if let Some(r) = get(port, "/api/health") {
+            break r;
+        }
+        assert!(Instant::now() < deadline, "the server did not answer");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(response.ends_with(r#"{"ok":true}"#), "{response}");
+    assert!(dir.join("rookery.db").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn migrate_creates_the_schema_and_can_run_twice() {
+    let (dir, url) = temp_db("migrate");
+    for _ in 0..2 {
+        let status = Command::new(env!("CARGO_BIN_EXE_rookery"))
+            .args(["migrate", "--database-url", &url])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
