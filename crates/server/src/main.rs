@@ -3,6 +3,7 @@
 mod cli;
 mod http;
 mod pgn_check;
+mod room;
 mod store;
 
 use std::process::ExitCode;
