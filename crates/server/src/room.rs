@@ -315,6 +315,8 @@ mod tests {
             time_control: tc.into(),
             white_name: "w".into(),
             black_name: "b".into(),
+            white_seat: None,
+            black_seat: None,
         };
         store.create_game(&game).await.unwrap();
         let writer = MoveWriter::start(store.clone());

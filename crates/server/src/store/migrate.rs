@@ -6,11 +6,18 @@ use sqlx::{AnyPool, Executor, Row};
 use super::StoreError;
 
 /// (version, name, SQL), in order.
-const MIGRATIONS: &[(i64, &str, &str)] = &[(
-    1,
-    "games_and_moves",
-    include_str!("../../../../migrations/0001_games_and_moves.sql"),
-)];
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (
+        1,
+        "games_and_moves",
+        include_str!("../../../../migrations/0001_games_and_moves.sql"),
+    ),
+    (
+        2,
+        "seats",
+        include_str!("../../../../migrations/0002_seats.sql"),
+    ),
+];
 
 pub(crate) async fn run(pool: &AnyPool) -> Result<(), StoreError> {
     pool.execute(

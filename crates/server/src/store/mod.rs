@@ -48,6 +48,9 @@ pub(crate) struct NewGame {
     pub(crate) time_control: String,
     pub(crate) white_name: String,
     pub(crate) black_name: String,
+    /// Seat tokens; `None` while the seat is open.
+    pub(crate) white_seat: Option<String>,
+    pub(crate) black_seat: Option<String>,
 }
 
 /// One move as stored.
@@ -129,8 +132,8 @@ impl Store {
 
     pub(crate) async fn create_game(&self, g: &NewGame) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT INTO games (id, created_at, start_fen, time_control, white_name, black_name, status) \
-             VALUES ($1, $2, $3, $4, $5, $6, 'live')",
+            "INSERT INTO games (id, created_at, start_fen, time_control, white_name, black_name, \
+             white_seat, black_seat, status) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'live')",
         )
         .bind(&g.id)
         .bind(g.created_at)
@@ -138,6 +141,8 @@ impl Store {
         .bind(&g.time_control)
         .bind(&g.white_name)
         .bind(&g.black_name)
+        .bind(g.white_seat.clone())
+        .bind(g.black_seat.clone())
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -163,10 +168,32 @@ impl Store {
         Ok(())
     }
 
+    /// Takes the open seat of `color` for `token` under `name`; false if it was taken.
+    pub(crate) async fn take_seat(
+        &self,
+        id: &str,
+        white: bool,
+        token: &str,
+        name: &str,
+    ) -> Result<bool, StoreError> {
+        let sql = if white {
+            "UPDATE games SET white_seat = $1, white_name = $2 WHERE id = $3 AND white_seat IS NULL"
+        } else {
+            "UPDATE games SET black_seat = $1, black_name = $2 WHERE id = $3 AND black_seat IS NULL"
+        };
+        let done = sqlx::query(sql)
+            .bind(token)
+            .bind(name)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     pub(crate) async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
         let row = sqlx::query(
             "SELECT id, created_at, start_fen, time_control, white_name, black_name, status, \
-             result, termination, finished_at FROM games WHERE id = $1",
+             result, termination, finished_at, white_seat, black_seat FROM games WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -178,7 +205,7 @@ impl Store {
     pub(crate) async fn live_games(&self) -> Result<Vec<GameRow>, StoreError> {
         let rows = sqlx::query(
             "SELECT id, created_at, start_fen, time_control, white_name, black_name, status, \
-             result, termination, finished_at FROM games WHERE status = 'live' ORDER BY created_at, id",
+             result, termination, finished_at, white_seat, black_seat FROM games WHERE status = 'live' ORDER BY created_at, id",
         )
         .fetch_all(&self.pool)
         .await?;
@@ -217,6 +244,8 @@ fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow, StoreError> {
             time_control: r.try_get(3)?,
             white_name: r.try_get(4)?,
             black_name: r.try_get(5)?,
+            white_seat: r.try_get(10)?,
+            black_seat: r.try_get(11)?,
         },
         status: r.try_get(6)?,
         result: r.try_get(7)?,
@@ -241,6 +270,8 @@ mod tests {
             time_control: "300+3".into(),
             white_name: "Anna".into(),
             black_name: "Bo".into(),
+            white_seat: Some("t-white".into()),
+            black_seat: None,
         }
     }
 
@@ -301,6 +332,16 @@ mod tests {
         };
         assert!(writer.append(dup).await.is_err());
         assert_eq!(store.moves("c0").await.unwrap()[0].uci, "e2e4");
+
+        // An open seat is taken once.
+        assert!(store.take_seat("g1", false, "t-black", "Cy").await.unwrap());
+        assert!(!store.take_seat("g1", false, "t-other", "Di").await.unwrap());
+        assert!(!store.take_seat("g1", true, "t-other", "Di").await.unwrap());
+        let g1 = store.game("g1").await.unwrap().unwrap().game;
+        assert_eq!(
+            (g1.black_seat.as_deref(), g1.black_name.as_str()),
+            (Some("t-black"), "Cy")
+        );
 
         // Finished games leave the live list that recovery loads.
         assert_eq!(store.live_games().await.unwrap().len(), 22);
