@@ -293,6 +293,14 @@ impl Game {
         })
     }
 
+    /// Restarts the running clock at `now` without charging the time since it last ran: the
+    /// policy for a server restart (docs/RULES.md R6), so nobody loses on time to downtime.
+    pub fn resume(&mut self, now: Millis) {
+        if self.turn_started.is_some() && !self.is_over() {
+            self.turn_started = Some(now);
+        }
+    }
+
     /// When the side to move's flag falls, if its clock runs.
     pub fn next_deadline(&self) -> Option<Millis> {
         if self.is_over() {

@@ -527,3 +527,14 @@ fn random_games_keep_every_invariant() {
         }
     }
 }
+
+#[test]
+fn resuming_after_a_restart_charges_nothing_for_the_downtime() {
+    let mut g = game("60+0");
+    let t = play(&mut g, "e4 e5", 0);
+    // The server went down at t + 10 s and came back at t + 100 s.
+    g.resume(t + 100_000);
+    assert_eq!(g.next_deadline(), Some(t + 100_000 + 60_000));
+    g.apply(san(White, "Nf3"), t + 105_000).unwrap();
+    assert_eq!(g.clock().remaining(White), Duration::from_secs(55));
+}

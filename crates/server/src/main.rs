@@ -2,8 +2,10 @@
 
 mod cli;
 mod http;
+mod identity;
 mod pgn_check;
 mod room;
+mod rooms;
 mod store;
 
 use std::process::ExitCode;

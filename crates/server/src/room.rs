@@ -254,6 +254,7 @@ impl Room {
                             san: san.clone(),
                             clock_ms: played.clock.map(|c| c.as_millis() as i64),
                             at_ms: played.at as i64,
+                            elapsed_ms: played.elapsed.as_millis() as i64,
                         })
                         .await?;
                 }

@@ -1,10 +1,15 @@
 //! The HTTP side: application state, the router, and serving with graceful shutdown.
 
-use axum::routing::get;
+mod error;
+mod games;
+
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
 use axum::{Json, Router};
 use tokio::net::TcpListener;
 
 use crate::cli::Config;
+use crate::rooms::Rooms;
 use crate::store::Store;
 use crate::store::writer::MoveWriter;
 
@@ -13,14 +18,23 @@ use crate::store::writer::MoveWriter;
 pub(crate) struct AppState {
     /// The database.
     pub(crate) store: Store,
-    /// The group-commit writer moves go through (used by the game rooms, being built).
-    #[allow(dead_code)]
-    pub(crate) moves: MoveWriter,
+    /// The live game rooms.
+    pub(crate) rooms: Rooms,
 }
+
+/// Request bodies are small JSON documents.
+const MAX_BODY: usize = 64 * 1024;
 
 pub(crate) fn router(state: AppState) -> Router {
     Router::new()
         .route("/api/health", get(health))
+        .route("/api/games", post(games::create))
+        .route("/api/games/{id}", get(games::show))
+        .route("/api/games/{id}/join", post(games::join))
+        .route("/api/games/{id}/move", post(games::play))
+        .route("/api/games/{id}/{action}", post(games::action))
+        .route("/game/export/{id}", get(games::export))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
 }
 
@@ -43,8 +57,10 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
     let store = Store::open(&config.database_url)
         .await
         .map_err(|e| e.to_string())?;
-    let moves = MoveWriter::start(store.clone());
-    let app = router(AppState { store, moves });
+    let rooms = Rooms::new(store.clone(), MoveWriter::start(store.clone()));
+    let recovered = rooms.recover().await.map_err(|e| e.to_string())?;
+    tracing::info!(games = recovered, "live games loaded back into rooms");
+    let app = router(AppState { store, rooms });
     let listener = TcpListener::bind(config.listen)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;

@@ -17,6 +17,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "seats",
         include_str!("../../../../migrations/0002_seats.sql"),
     ),
+    (
+        3,
+        "move_elapsed",
+        include_str!("../../../../migrations/0003_move_elapsed.sql"),
+    ),
 ];
 
 pub(crate) async fn run(pool: &AnyPool) -> Result<(), StoreError> {
@@ -61,4 +66,22 @@ fn statements(sql: &str) -> Vec<String> {
         .filter(|s| !s.is_empty())
         .map(str::to_owned)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_migration_file_is_registered_in_order() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../migrations");
+        let mut files: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".sql"))
+            .collect();
+        files.sort();
+        assert_eq!(files.len(), super::MIGRATIONS.len(), "{files:?}");
+        for (file, (version, name, _)) in files.iter().zip(super::MIGRATIONS) {
+            assert_eq!(file, &format!("{version:04}_{name}.sql"));
+        }
+    }
 }

@@ -62,6 +62,8 @@ pub(crate) struct StoredMove {
     pub(crate) san: String,
     pub(crate) clock_ms: Option<i64>,
     pub(crate) at_ms: i64,
+    /// Thinking time charged for the move (replays the clocks exactly after a restart).
+    pub(crate) elapsed_ms: i64,
 }
 
 /// A game row.
@@ -215,7 +217,8 @@ impl Store {
     /// The moves of a game in order.
     pub(crate) async fn moves(&self, id: &str) -> Result<Vec<StoredMove>, StoreError> {
         let rows = sqlx::query(
-            "SELECT game_id, ply, uci, san, clock_ms, at_ms FROM moves WHERE game_id = $1 ORDER BY ply",
+            "SELECT game_id, ply, uci, san, clock_ms, at_ms, elapsed_ms FROM moves \
+             WHERE game_id = $1 ORDER BY ply",
         )
         .bind(id)
         .fetch_all(&self.pool)
@@ -229,6 +232,7 @@ impl Store {
                     san: r.try_get(3)?,
                     clock_ms: r.try_get(4)?,
                     at_ms: r.try_get(5)?,
+                    elapsed_ms: r.try_get(6)?,
                 })
             })
             .collect()
@@ -305,6 +309,7 @@ mod tests {
                         san: "e4".into(),
                         clock_ms: (ply % 2 == 0).then_some(1000 * ply),
                         at_ms: ply,
+                        elapsed_ms: ply * 10,
                     };
                     writer.append(m).await.unwrap();
                 }
@@ -319,6 +324,7 @@ mod tests {
             assert!(moves.iter().enumerate().all(|(i, m)| m.ply == i as i64 + 1));
             assert_eq!(moves[1].clock_ms, Some(2000));
             assert_eq!(moves[0].clock_ms, None);
+            assert_eq!(moves[29].elapsed_ms, 300);
         }
 
         // A move that cannot be stored is not acknowledged.
@@ -329,6 +335,7 @@ mod tests {
             san: "d4".into(),
             clock_ms: None,
             at_ms: 99,
+            elapsed_ms: 0,
         };
         assert!(writer.append(dup).await.is_err());
         assert_eq!(store.moves("c0").await.unwrap()[0].uci, "e2e4");

@@ -71,7 +71,8 @@ async fn commit(store: &Store, batch: &[Pending]) -> Result<(), StoreError> {
     for p in batch {
         let m = &p.record;
         sqlx::query(
-            "INSERT INTO moves (game_id, ply, uci, san, clock_ms, at_ms) VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO moves (game_id, ply, uci, san, clock_ms, at_ms, elapsed_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .bind(&m.game_id)
         .bind(m.ply)
@@ -79,6 +80,7 @@ async fn commit(store: &Store, batch: &[Pending]) -> Result<(), StoreError> {
         .bind(&m.san)
         .bind(m.clock_ms)
         .bind(m.at_ms)
+        .bind(m.elapsed_ms)
         .execute(&mut *tx)
         .await?;
     }

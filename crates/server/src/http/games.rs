@@ -1,0 +1,370 @@
+//! The game API: create, join, state, commands, list and PGN export (docs/API.md).
+
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::header::{CONTENT_TYPE, COOKIE, SET_COOKIE};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use rookery_core::clock::TimeControl;
+use rookery_core::game::{Command, Game, MoveText};
+use rookery_core::{Color, Position};
+use serde::{Deserialize, Serialize};
+
+use super::AppState;
+use super::error::{ApiError, ApiJson};
+use crate::identity;
+use crate::room::now_ms;
+use crate::store::{GameRow, NewGame};
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct CreateGame {
+    /// Friendly form: "5+3", "40/90+30:30+30", "15d5", "untimed".
+    time_control: String,
+    /// "white", "black" or "random" (the default).
+    #[serde(default)]
+    color: Option<String>,
+    /// A start position other than the standard one.
+    #[serde(default)]
+    fen: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub(crate) struct Seated {
+    id: String,
+    url: String,
+    color: &'static str,
+    name: String,
+}
+
+fn seat_cookie(id: &str, token: &str) -> String {
+    format!("rk_{id}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000")
+}
+
+/// The seat token this browser holds for game `id`.
+fn seat_token(headers: &HeaderMap, id: &str) -> Option<String> {
+    let name = format!("rk_{id}");
+    headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(|cookies| {
+            cookies.split(';').find_map(|c| {
+                let (k, v) = c.trim().split_once('=')?;
+                (k == name).then(|| v.to_owned())
+            })
+        })
+}
+
+/// Which color the holder of this browser's cookie plays in `row`, if any.
+fn seat_of(headers: &HeaderMap, row: &GameRow) -> Option<Color> {
+    let token = seat_token(headers, &row.game.id)?;
+    let holds = |seat: &Option<String>| {
+        seat.as_deref()
+            .is_some_and(|s| identity::same_token(s, &token))
+    };
+    if holds(&row.game.white_seat) {
+        Some(Color::White)
+    } else if holds(&row.game.black_seat) {
+        Some(Color::Black)
+    } else {
+        None
+    }
+}
+
+fn seated(id: String, color: Color, name: String, token: &str, status: StatusCode) -> Response {
+    let body = Seated {
+        url: format!("/game/{id}"),
+        id: id.clone(),
+        color: color.name(),
+        name,
+    };
+    (status, [(SET_COOKIE, seat_cookie(&id, token))], Json(body)).into_response()
+}
+
+/// `POST /api/games`: creates a game; the creator takes a seat, the other stays open for
+/// whoever opens the challenge link first.
+pub(crate) async fn create(
+    State(state): State<AppState>,
+    ApiJson(req): ApiJson<CreateGame>,
+) -> Result<Response, ApiError> {
+    let control = TimeControl::from_friendly(&req.time_control)
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
+    let start = match req.fen.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
+        Some(fen) => Position::from_fen(fen)
+            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, format!("bad FEN: {e}")))?,
+        None => Position::new(),
+    };
+    let color = match req.color.as_deref().unwrap_or("random") {
+        "white" => Color::White,
+        "black" => Color::Black,
+        "random" => Color::from_white(identity::seat_token().as_bytes()[0] % 2 == 0),
+        other => {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                format!("color {other:?}: choose white, black or random"),
+            ));
+        }
+    };
+    let (id, token, name) = (
+        identity::game_id(),
+        identity::seat_token(),
+        identity::display_name(),
+    );
+    let (white, black) = match color {
+        Color::White => ((name.clone(), Some(token.clone())), ("?".to_owned(), None)),
+        Color::Black => (("?".to_owned(), None), (name.clone(), Some(token.clone()))),
+    };
+    let row = NewGame {
+        id: id.clone(),
+        created_at: now_ms() as i64,
+        start_fen: (start != Position::new()).then(|| start.fen()),
+        time_control: control.to_pgn(),
+        white_name: white.0,
+        black_name: black.0,
+        white_seat: white.1,
+        black_seat: black.1,
+    };
+    state.store.create_game(&row).await?;
+    state.rooms.open(&id, Game::new(start, control));
+    Ok(seated(id, color, name, &token, StatusCode::CREATED))
+}
+
+/// `POST /api/games/{id}/join`: takes the open seat.
+pub(crate) async fn join(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let row = state
+        .store
+        .game(&id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("game"))?;
+    if let Some(color) = seat_of(&headers, &row) {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!("you already play {color} in this game"),
+        ));
+    }
+    let open = match (&row.game.white_seat, &row.game.black_seat) {
+        (None, _) => Color::White,
+        (_, None) => Color::Black,
+        _ => return Err(ApiError::new(StatusCode::CONFLICT, "both seats are taken")),
+    };
+    let (token, name) = (identity::seat_token(), identity::display_name());
+    if !state
+        .store
+        .take_seat(&id, open == Color::White, &token, &name)
+        .await?
+    {
+        return Err(ApiError::new(StatusCode::CONFLICT, "both seats are taken"));
+    }
+    Ok(seated(id, open, name, &token, StatusCode::OK))
+}
+
+#[derive(Debug, Serialize)]
+pub(crate) struct GameState {
+    id: String,
+    v: u64,
+    status: &'static str,
+    fen: String,
+    turn: &'static str,
+    san: Vec<String>,
+    uci: Vec<String>,
+    /// Milliseconds left per side (`null` untimed).
+    clocks: Clocks,
+    time_control: String,
+    white: String,
+    black: String,
+    result: Option<String>,
+    termination: Option<String>,
+    /// The color this browser plays, if any.
+    you: Option<&'static str>,
+}
+
+#[derive(Debug, Serialize)]
+struct Clocks {
+    white: Option<u64>,
+    black: Option<u64>,
+}
+
+/// `GET /api/games/{id}`.
+pub(crate) async fn show(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<GameState>, ApiError> {
+    let row = state
+        .store
+        .game(&id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("game"))?;
+    let (v, game) = match state.rooms.get(&id).await? {
+        Some(room) => room.snapshot().await?,
+        None => (0, state.rooms.replay(&row).await?),
+    };
+    let clocks = game.clocks_at(now_ms());
+    let (result, termination) = match game.result() {
+        Some((r, t)) => (Some(r.as_str().to_owned()), Some(t.as_str().to_owned())),
+        None => (row.result.clone(), row.termination.clone()),
+    };
+    Ok(Json(GameState {
+        id,
+        v,
+        status: if result.is_some() { "over" } else { "live" },
+        fen: game.position().fen(),
+        turn: game.position().turn().name(),
+        san: game.moves().iter().map(|m| m.san.to_string()).collect(),
+        uci: game
+            .moves()
+            .iter()
+            .map(|m| m.m.to_uci().to_string())
+            .collect(),
+        clocks: Clocks {
+            white: clocks.white.map(|d| d.as_millis() as u64),
+            black: clocks.black.map(|d| d.as_millis() as u64),
+        },
+        time_control: row.game.time_control.clone(),
+        white: row.game.white_name.clone(),
+        black: row.game.black_name.clone(),
+        result,
+        termination,
+        you: seat_of(&headers, &row).map(Color::name),
+    }))
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct MoveRequest {
+    /// UCI (`e2e4`, `e7e8q`, `e1h1`) or SAN.
+    #[serde(alias = "uci", alias = "san")]
+    m: String,
+    #[serde(default)]
+    offer_draw: bool,
+}
+
+#[derive(Debug, Serialize)]
+pub(crate) struct Done {
+    v: u64,
+}
+
+async fn command_for(
+    state: &AppState,
+    id: &str,
+    headers: &HeaderMap,
+    make: impl FnOnce(Color) -> Command,
+) -> Result<Json<Done>, ApiError> {
+    let row = state
+        .store
+        .game(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("game"))?;
+    let color = seat_of(headers, &row)
+        .ok_or_else(|| ApiError::new(StatusCode::FORBIDDEN, "you have no seat in this game"))?;
+    let room = state
+        .rooms
+        .get(id)
+        .await?
+        .ok_or_else(|| ApiError::new(StatusCode::CONFLICT, "the game is over"))?;
+    let v = room.apply(make(color)).await?;
+    Ok(Json(Done { v }))
+}
+
+/// `POST /api/games/{id}/move`.
+pub(crate) async fn play(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    ApiJson(req): ApiJson<MoveRequest>,
+) -> Result<Json<Done>, ApiError> {
+    let text = if req.m.len() >= 4
+        && req.m.as_bytes()[1].is_ascii_digit()
+        && req.m.as_bytes()[3].is_ascii_digit()
+    {
+        MoveText::Uci(req.m)
+    } else {
+        MoveText::San(req.m)
+    };
+    command_for(&state, &id, &headers, |by| Command::Move {
+        by,
+        text,
+        offer_draw: req.offer_draw,
+    })
+    .await
+}
+
+/// `POST /api/games/{id}/{action}`: resign, abort, draw/offer, draw/accept, draw/decline,
+/// draw/claim.
+pub(crate) async fn action(
+    State(state): State<AppState>,
+    Path((id, action)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Json<Done>, ApiError> {
+    let make: fn(Color) -> Command = match action.as_str() {
+        "resign" => |by| Command::Resign { by },
+        "abort" => |by| Command::Abort { by },
+        "offer-draw" => |by| Command::OfferDraw { by },
+        "accept-draw" => |by| Command::AcceptDraw { by },
+        "decline-draw" => |by| Command::DeclineDraw { by },
+        "claim-draw" => |by| Command::ClaimDraw {
+            by,
+            with_move: None,
+        },
+        _ => return Err(ApiError::not_found("action")),
+    };
+    command_for(&state, &id, &headers, make).await
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct ExportQuery {
+    #[serde(default = "yes")]
+    clocks: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// `GET /game/export/{id}`: the PGN of a game (a live one up to its last move).
+pub(crate) async fn export(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<ExportQuery>,
+) -> Result<Response, ApiError> {
+    let row = state
+        .store
+        .game(&id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("game"))?;
+    let game = match state.rooms.get(&id).await? {
+        Some(room) => room.snapshot().await?.1,
+        None => state.rooms.replay(&row).await?,
+    };
+    let mut record = game.to_record();
+    record.tags.set("Event", "Rookery game");
+    record.tags.set("Site", format!("/game/{id}"));
+    record.tags.set("White", row.game.white_name.as_str());
+    record.tags.set("Black", row.game.black_name.as_str());
+    if let (Some(result), None) = (row.result.as_deref(), game.result()) {
+        // Over in the store, replayed without its end (e.g. resigned): the store knows.
+        record.result = rookery_core::pgn::GameResult::parse(result).unwrap_or(record.result);
+        if let Some(t) = row.termination.as_deref() {
+            let tag = if t == "time forfeit" {
+                "Time forfeit"
+            } else {
+                "Normal"
+            };
+            record.tags.set("Termination", tag);
+        }
+    }
+    if !q.clocks {
+        for m in &mut record.moves {
+            m.clock = None;
+        }
+    }
+    let pgn = rookery_core::pgn::write(&record);
+    Ok((
+        [(CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8")],
+        pgn,
+    )
+        .into_response())
+}
