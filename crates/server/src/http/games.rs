@@ -56,7 +56,7 @@ fn seat_token(headers: &HeaderMap, id: &str) -> Option<String> {
 }
 
 /// Which color the holder of this browser's cookie plays in `row`, if any.
-fn seat_of(headers: &HeaderMap, row: &GameRow) -> Option<Color> {
+pub(crate) fn seat_of(headers: &HeaderMap, row: &GameRow) -> Option<Color> {
     let token = seat_token(headers, &row.game.id)?;
     let holds = |seat: &Option<String>| {
         seat.as_deref()

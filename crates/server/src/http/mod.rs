@@ -2,6 +2,7 @@
 
 mod error;
 mod games;
+mod socket;
 
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
@@ -34,6 +35,7 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/games/{id}/move", post(games::play))
         .route("/api/games/{id}/{action}", post(games::action))
         .route("/game/export/{id}", get(games::export))
+        .route("/game/{id}/socket", get(socket::upgrade))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
 }

@@ -1,0 +1,306 @@
+//! The game WebSocket (docs/PROTOCOL.md): `GET /game/{id}/socket?v=N`. Frames are
+//! `{"t": type, "d": data}`. Players send commands; everyone receives the room's events,
+//! each with its version `v`. A client that reconnects with `?v=N` gets what it missed, or a
+//! full state frame. Unknown or malformed frames get an error frame and change nothing; frames
+//! over 4 KiB and floods (more than 20 frames a second) are refused without touching the room.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use futures_util::{SinkExt, StreamExt};
+use rookery_core::Color;
+use rookery_core::game::{Command, Event, Game, MoveText};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tokio::sync::{broadcast, mpsc};
+
+use super::AppState;
+use super::error::ApiError;
+use super::games::seat_of;
+use crate::room::{RoomHandle, Versioned, now_ms};
+
+/// Largest frame a client may send.
+const MAX_FRAME: usize = 4096;
+/// Frames per second a connection may send before it is told to slow down.
+const FRAMES_PER_SECOND: u32 = 20;
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct SocketQuery {
+    /// The last version this client has seen.
+    v: Option<u64>,
+}
+
+/// `GET /game/{id}/socket`.
+pub(crate) async fn upgrade(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<SocketQuery>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let row = state
+        .store
+        .game(&id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("game"))?;
+    let seat = seat_of(&headers, &row);
+    let room = state.rooms.get(&id).await?;
+    Ok(ws
+        .max_message_size(MAX_FRAME)
+        .max_frame_size(MAX_FRAME)
+        .on_upgrade(move |socket| connection(socket, room, seat, q.v)))
+}
+
+/// One connection: a writer task for outgoing frames, and this loop for incoming frames and
+/// the room's feed.
+async fn connection(
+    socket: WebSocket,
+    room: Option<RoomHandle>,
+    seat: Option<Color>,
+    since: Option<u64>,
+) {
+    let (mut sink, mut stream) = socket.split();
+    let (out, mut outgoing) = mpsc::channel::<String>(64);
+    let writer = tokio::spawn(async move {
+        while let Some(text) = outgoing.recv().await {
+            if sink.send(Message::Text(text.into())).await.is_err() {
+                break;
+            }
+        }
+        let _ = sink.close().await;
+    });
+    let Some(room) = room else {
+        let _ = out
+            .send(frame(
+                "error",
+                json!({"message": "the game is over or gone"}),
+            ))
+            .await;
+        drop(out);
+        let _ = writer.await;
+        return;
+    };
+    let Ok(sub) = room.subscribe(since.unwrap_or(u64::MAX)).await else {
+        return;
+    };
+    let mut feed = sub.feed;
+    let mut v = sub.v;
+    match (since, sub.missed) {
+        (Some(_), Some(missed)) => {
+            for e in missed {
+                v = e.v;
+                let _ = out.send(event_frame(&e, seat, None)).await;
+            }
+        }
+        _ => {
+            if let Ok((sv, game)) = room.snapshot().await {
+                v = sv;
+                let _ = out.send(state_frame(sv, &game, seat)).await;
+            }
+        }
+    }
+    let mut limiter = Limiter::new();
+    loop {
+        tokio::select! {
+            msg = stream.next() => {
+                let Some(Ok(msg)) = msg else { break };
+                let text = match msg {
+                    Message::Text(t) => t.to_string(),
+                    Message::Close(_) => break,
+                    Message::Ping(_) | Message::Pong(_) => continue,
+                    Message::Binary(_) => {
+                        let _ = out.send(error_frame("binary frames are not understood", None)).await;
+                        continue;
+                    }
+                };
+                if !limiter.allow() {
+                    let _ = out.send(error_frame("too many messages: slow down", None)).await;
+                    continue;
+                }
+                if let Some(reply) = handle(&room, seat, &text).await {
+                    let _ = out.send(reply).await;
+                }
+            }
+            event = feed.recv() => match event {
+                Ok(e) if e.v > v => {
+                    v = e.v;
+                    let game = if seat.is_some() { room.snapshot().await.ok().map(|s| s.1) } else { None };
+                    let _ = out.send(event_frame(&e, seat, game.as_ref())).await;
+                }
+                Ok(_) => {}
+                Err(broadcast::error::RecvError::Lagged(_)) => {
+                    // Too far behind for the feed: a full state puts the client right.
+                    if let Ok((sv, game)) = room.snapshot().await {
+                        v = sv;
+                        let _ = out.send(state_frame(sv, &game, seat)).await;
+                    }
+                }
+                Err(broadcast::error::RecvError::Closed) => break,
+            },
+        }
+    }
+    drop(out);
+    let _ = writer.await;
+}
+
+/// One client frame: a reply for the sender (ack or error), or nothing.
+async fn handle(room: &RoomHandle, seat: Option<Color>, text: &str) -> Option<String> {
+    let Ok(frame) = serde_json::from_str::<Value>(text) else {
+        return Some(error_frame(
+            "malformed frame: expected {\"t\": type, \"d\": data}",
+            None,
+        ));
+    };
+    let t = frame.get("t").and_then(Value::as_str).unwrap_or("");
+    let d = frame.get("d").cloned().unwrap_or(Value::Null);
+    let ack = d.get("a").and_then(Value::as_u64);
+    if t == "ping" {
+        return Some(frame_of("pong", Value::Null));
+    }
+    let Some(by) = seat else {
+        return Some(error_frame("spectators cannot play", ack));
+    };
+    let text_of = |d: &Value| {
+        d.get("u")
+            .and_then(Value::as_str)
+            .map(|u| MoveText::Uci(u.to_owned()))
+    };
+    let command = match t {
+        "move" => match text_of(&d) {
+            Some(text) => Command::Move {
+                by,
+                text,
+                offer_draw: d.get("draw").and_then(Value::as_bool).unwrap_or(false),
+            },
+            None => return Some(error_frame("a move needs \"u\", the move in UCI", ack)),
+        },
+        "offer-draw" => Command::OfferDraw { by },
+        "accept-draw" => Command::AcceptDraw { by },
+        "decline-draw" => Command::DeclineDraw { by },
+        "claim-draw" => Command::ClaimDraw {
+            by,
+            with_move: text_of(&d),
+        },
+        "resign" => Command::Resign { by },
+        "abort" => Command::Abort { by },
+        other => return Some(error_frame(&format!("unknown frame type {other:?}"), ack)),
+    };
+    Some(match room.apply(command).await {
+        Ok(v) => frame_of("ack", json!({"a": ack, "v": v})),
+        Err(e) => error_frame(&e.to_string(), ack),
+    })
+}
+
+fn frame_of(t: &str, d: Value) -> String {
+    json!({"t": t, "d": d}).to_string()
+}
+
+fn frame(t: &str, d: Value) -> String {
+    frame_of(t, d)
+}
+
+fn error_frame(message: &str, ack: Option<u64>) -> String {
+    frame_of("error", json!({"message": message, "a": ack}))
+}
+
+fn clocks_json(clocks: rookery_core::ByColor<Option<Duration>>) -> Value {
+    json!({
+        "white": clocks.white.map(|d| d.as_millis() as u64),
+        "black": clocks.black.map(|d| d.as_millis() as u64),
+    })
+}
+
+/// Legal destinations by origin square, for the player to move (`{"e2": ["e3", "e4"]}`).
+fn dests(game: &Game, seat: Option<Color>) -> Option<Value> {
+    if game.is_over() || seat != Some(game.position().turn()) {
+        return None;
+    }
+    let mut map: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for m in game.position().legal_moves() {
+        let uci = m.to_uci();
+        let to = uci.to.to_string();
+        let list = map.entry(uci.from.to_string()).or_default();
+        if !list.contains(&to) {
+            list.push(to);
+        }
+    }
+    Some(json!(map))
+}
+
+fn state_frame(v: u64, game: &Game, seat: Option<Color>) -> String {
+    let result = game
+        .result()
+        .map(|(r, t)| json!({"result": r.as_str(), "termination": t.as_str()}));
+    let d = json!({
+        "fen": game.position().fen(),
+        "turn": game.position().turn().name(),
+        "san": game.moves().iter().map(|m| m.san.to_string()).collect::<Vec<_>>(),
+        "clocks": clocks_json(game.clocks_at(now_ms())),
+        "over": result,
+        "you": seat.map(Color::name),
+        "dests": dests(game, seat),
+    });
+    json!({"t": "state", "v": v, "d": d}).to_string()
+}
+
+fn event_frame(e: &Versioned, seat: Option<Color>, game: Option<&Game>) -> String {
+    let (t, d) = match &e.event {
+        Event::MovePlayed {
+            by,
+            ply,
+            san,
+            uci,
+            fen,
+            clocks,
+        } => (
+            "move",
+            json!({
+                "by": by.name(), "ply": ply, "san": san, "uci": uci, "fen": fen,
+                "clocks": clocks_json(*clocks),
+                "dests": game.and_then(|g| dests(g, seat)),
+            }),
+        ),
+        Event::DrawOffered { by } => ("draw-offered", json!({"by": by.name()})),
+        Event::DrawDeclined { by } => ("draw-declined", json!({"by": by.name()})),
+        Event::GameOver {
+            result,
+            termination,
+        } => (
+            "end",
+            json!({"result": result.as_str(), "termination": termination.as_str()}),
+        ),
+    };
+    json!({"t": t, "v": e.v, "d": d}).to_string()
+}
+
+/// A token bucket: `FRAMES_PER_SECOND` a second, bursts up to that many.
+struct Limiter {
+    tokens: f64,
+    last: Instant,
+}
+
+impl Limiter {
+    fn new() -> Limiter {
+        Limiter {
+            tokens: f64::from(FRAMES_PER_SECOND),
+            last: Instant::now(),
+        }
+    }
+
+    fn allow(&mut self) -> bool {
+        let now = Instant::now();
+        let refill = now.duration_since(self.last).as_secs_f64() * f64::from(FRAMES_PER_SECOND);
+        self.tokens = (self.tokens + refill).min(f64::from(FRAMES_PER_SECOND));
+        self.last = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}

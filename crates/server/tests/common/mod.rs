@@ -1,0 +1,130 @@
+//! Helpers shared by the server's integration tests: a server process on a free port and a
+//! minimal HTTP client over a raw socket.
+#![allow(dead_code, unreachable_pub)]
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub struct Server {
+    child: Child,
+    pub port: u16,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn start(url: &str) -> Server {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new(env!("CARGO_BIN_EXE_rookery"))
+        .args([
+            "--listen",
+            &format!("127.0.0.1:{port}"),
+            "--database-url",
+            url,
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let server = Server { child, port };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while request(&server, "GET", "/api/health", None, None).is_none() {
+        assert!(Instant::now() < deadline, "the server did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    server
+}
+
+pub struct Reply {
+    pub status: u16,
+    pub cookie: Option<String>,
+    pub body: String,
+}
+
+pub fn request(
+    s: &Server,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+    body: Option<&str>,
+) -> Option<Reply> {
+    let mut stream = TcpStream::connect(("127.0.0.1", s.port)).ok()?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .ok()?;
+    let body = body.unwrap_or("");
+    let cookie = cookie
+        .map(|c| format!("Cookie: {c}\r\n"))
+        .unwrap_or_default();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n{cookie}\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .ok()?;
+    let mut raw = String::new();
+    stream.read_to_string(&mut raw).ok()?;
+    let (head, body) = raw.split_once("\r\n\r\n")?;
+    let status = head.split(' ').nth(1)?.parse().ok()?;
+    let cookie = head
+        .lines()
+        .find_map(|l| l.strip_prefix("set-cookie: "))
+        .map(|c| c.split(';').next().unwrap_or("").to_owned());
+    // Bodies here are small: chunked encoding, if any, is one chunk.
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        body.split_once("\r\n")
+            .map_or("", |(_, b)| b)
+            .rsplit_once("\r\n0\r\n")
+            .map_or(body, |(b, _)| b)
+            .to_owned()
+    } else {
+        body.to_owned()
+    };
+    Some(Reply {
+        status,
+        cookie,
+        body,
+    })
+}
+
+pub fn call(
+    s: &Server,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+    body: Option<&str>,
+) -> Reply {
+    request(s, method, path, cookie, body).expect("the server answers")
+}
+
+pub fn field<'a>(json: &'a str, name: &str) -> &'a str {
+    let key = format!("\"{name}\":");
+    let rest = &json[json
+        .find(&key)
+        .unwrap_or_else(|| panic!("{name} in {json}"))
+        + key.len()..];
+    let rest = rest.trim_start_matches('"');
+    &rest[..rest.find(['"', ',', '}']).unwrap()]
+}
+
+pub fn temp_url(name: &str) -> (std::path::PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("rookery-it-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let url = format!("sqlite://{}", dir.join("rookery.db").display());
+    (dir, url)
+}

@@ -1,0 +1,180 @@
+//! The game WebSocket over real sockets: two players and a spectator; acks, versions, the
+//! end; refusals of spectators, junk and unknown frames; reconnecting with `?v=N`.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{call, field, start, temp_url};
+use futures_util::{SinkExt, StreamExt};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn connect(port: u16, id: &str, cookie: Option<&str>, v: Option<u64>) -> Ws {
+    let query = v.map(|v| format!("?v={v}")).unwrap_or_default();
+    let mut req = format!("ws://127.0.0.1:{port}/game/{id}/socket{query}")
+        .into_client_request()
+        .unwrap();
+    if let Some(c) = cookie {
+        req.headers_mut().insert("Cookie", c.parse().unwrap());
+    }
+    tokio_tungstenite::connect_async(req).await.unwrap().0
+}
+
+async fn next(ws: &mut Ws) -> serde_json::Value {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(5), ws.next())
+            .await
+            .expect("a frame in time")
+            .expect("the socket is open")
+            .unwrap();
+        if let Message::Text(t) = msg {
+            return serde_json::from_str(t.as_str()).unwrap();
+        }
+    }
+}
+
+async fn send(ws: &mut Ws, text: &str) {
+    ws.send(Message::Text(text.into())).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_and_a_spectator_see_every_move_and_the_end() {
+    let (dir, url) = temp_url("ws");
+    let s = start(&url);
+    let created = call(
+        &s,
+        "POST",
+        "/api/games",
+        None,
+        Some(r#"{"time_control":"5+3","color":"white"}"#),
+    );
+    let id = field(&created.body, "id").to_owned();
+    let white = created.cookie.unwrap();
+    let black = call(&s, "POST", &format!("/api/games/{id}/join"), None, None)
+        .cookie
+        .unwrap();
+
+    let mut w = connect(s.port, &id, Some(&white), None).await;
+    let mut b = connect(s.port, &id, Some(&black), None).await;
+    let mut spectator = connect(s.port, &id, None, None).await;
+    for (ws, you) in [(&mut w, "white"), (&mut b, "black")] {
+        let state = next(ws).await;
+        assert_eq!(
+            (state["t"].as_str(), state["d"]["you"].as_str()),
+            (Some("state"), Some(you))
+        );
+    }
+    let state = next(&mut spectator).await;
+    assert!(
+        state["d"]["dests"].is_null(),
+        "spectators get no destinations"
+    );
+
+    // Refusals: they get an error frame and the game does not move.
+    send(&mut spectator, r#"{"t":"move","d":{"u":"e2e4","a":1}}"#).await;
+    assert_eq!(
+        next(&mut spectator).await["d"]["message"],
+        "spectators cannot play"
+    );
+    send(&mut w, "not json").await;
+    assert_eq!(next(&mut w).await["t"], "error");
+    send(&mut w, r#"{"t":"dance"}"#).await;
+    assert_eq!(
+        next(&mut w).await["d"]["message"],
+        "unknown frame type \"dance\""
+    );
+    send(&mut b, r#"{"t":"move","d":{"u":"e7e5","a":9}}"#).await;
+    let e = next(&mut b).await;
+    assert_eq!(
+        (e["d"]["message"].as_str(), e["d"]["a"].as_u64()),
+        (Some("it is not your turn"), Some(9))
+    );
+
+    let moves = [
+        ("f2f3", true),
+        ("e7e5", false),
+        ("g2g4", true),
+        ("d8h4", false),
+    ];
+    for (i, (uci, white_moves)) in moves.iter().enumerate() {
+        let player = if *white_moves { &mut w } else { &mut b };
+        send(
+            player,
+            &format!(r#"{{"t":"move","d":{{"u":"{uci}","a":{i}}}}}"#),
+        )
+        .await;
+        // The sender gets its ack and the event, in either order; everyone gets the event.
+        let mut got_ack = false;
+        let mut got_move = false;
+        while !(got_ack && got_move) {
+            let f = next(player).await;
+            match f["t"].as_str() {
+                Some("ack") => got_ack = f["d"]["a"] == i,
+                Some("move") => got_move = f["d"]["uci"] == *uci && f["v"] == i + 1,
+                other => panic!("unexpected {other:?}: {f}"),
+            }
+        }
+        let seen = next(&mut spectator).await;
+        assert_eq!(
+            (seen["t"].as_str(), seen["v"].as_u64()),
+            (Some("move"), Some(i as u64 + 1))
+        );
+    }
+    let end = next(&mut spectator).await;
+    assert_eq!(
+        (end["t"].as_str(), end["d"]["termination"].as_str()),
+        (Some("end"), Some("checkmate"))
+    );
+
+    // A reconnecting watcher that saw up to v=2 gets v=3.. (two moves and the end).
+    let mut late = connect(s.port, &id, None, Some(2)).await;
+    let vs: Vec<u64> = [
+        next(&mut late).await,
+        next(&mut late).await,
+        next(&mut late).await,
+    ]
+    .iter()
+    .map(|f| f["v"].as_u64().unwrap())
+    .collect();
+    assert_eq!(vs, [3, 4, 5]);
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn floods_are_refused_without_harm_to_the_room() {
+    let (dir, url) = temp_url("flood");
+    let s = start(&url);
+    let created = call(
+        &s,
+        "POST",
+        "/api/games",
+        None,
+        Some(r#"{"time_control":"untimed","color":"white"}"#),
+    );
+    let id = field(&created.body, "id").to_owned();
+    let white = created.cookie.unwrap();
+    let mut w = connect(s.port, &id, Some(&white), None).await;
+    next(&mut w).await;
+    for _ in 0..60 {
+        send(&mut w, r#"{"t":"ping"}"#).await;
+    }
+    let mut slowed = false;
+    for _ in 0..60 {
+        let f = next(&mut w).await;
+        slowed |= f["d"]["message"] == "too many messages: slow down";
+    }
+    assert!(slowed, "a flood is told to slow down");
+    // An oversized frame closes that connection, and the room goes on.
+    let _ = w.send(Message::Text("x".repeat(10_000).into())).await;
+    let state = call(&s, "GET", &format!("/api/games/{id}"), None, None);
+    assert_eq!(state.status, 200);
+    let mut again = connect(s.port, &id, Some(&white), None).await;
+    assert_eq!(next(&mut again).await["t"], "state");
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}
