@@ -42,6 +42,12 @@ pub(crate) enum Command {
     Serve,
     /// Apply the database migrations and exit.
     Migrate,
+    /// Import finished games from PGN files (each game whole, or not at all).
+    Import {
+        /// PGN files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
     /// Work with PGN files.
     Pgn {
         #[command(subcommand)]

@@ -3,6 +3,7 @@
 mod cli;
 mod http;
 mod identity;
+mod import;
 mod pgn_check;
 mod room;
 mod rooms;
@@ -19,6 +20,19 @@ fn main() -> ExitCode {
             command: cli::PgnCommand::Check(args),
         }) => pgn_check::run(&args),
         Some(cli::Command::Migrate) => runtime(migrate(cli.config)),
+        Some(cli::Command::Import { files }) => {
+            let url = cli.config.database_url.clone();
+            let mut status = ExitCode::from(2);
+            let code = runtime(async {
+                status = import::run(&url, &files).await?;
+                Ok(())
+            });
+            if code == ExitCode::SUCCESS {
+                status
+            } else {
+                code
+            }
+        }
         Some(cli::Command::Serve) | None => runtime(http::serve(cli.config)),
     }
 }

@@ -180,3 +180,87 @@ fn bad_requests_get_json_errors() {
     drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn import_lists_and_player_exports() {
+    let (dir, url) = temp_url("import");
+    let s = start(&url);
+    let pgn = "[White \"Anna\"]\n[Black \"Bo\"]\n[Result \"0-1\"]\n[TimeControl \"300+3\"]\n\n\
+               1. f3 { [%clk 0:05:00] } e5 2. g4 Qh4# 0-1\n";
+    let r = call(&s, "POST", "/api/import", None, Some(pgn));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let id = field(&r.body, "id").to_owned();
+    let exported = call(&s, "GET", &format!("/game/export/{id}"), None, None).body;
+    assert!(
+        exported.contains("[White \"Anna\"]")
+            && exported.contains("1. f3 { [%clk 0:05:00] } 1... e5 2. g4 Qh4# 0-1"),
+        "{exported}"
+    );
+
+    // An invalid game stores nothing and says where it went wrong.
+    let bad = call(
+        &s,
+        "POST",
+        "/api/import",
+        None,
+        Some("[White \"X\"]\n\n1. e4 e5 2. Ke3 *"),
+    );
+    assert_eq!(bad.status, 400);
+    assert_eq!(
+        bad.body,
+        r#"{"error":"game 1 (X - ?), ply 3 (2. Ke3): no legal move matches Ke3"}"#
+    );
+
+    // The form field works as well as the raw body.
+    let form = "pgn=%5BWhite%20%22Anna%22%5D%0A%0A1.%20e4%20e5%201-0";
+    let mut raw = std::net::TcpStream::connect(("127.0.0.1", s.port)).unwrap();
+    use std::io::{Read, Write};
+    write!(
+        raw,
+        "POST /api/import HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\
+         Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{form}",
+        form.len()
+    )
+    .unwrap();
+    let mut reply = String::new();
+    raw.read_to_string(&mut reply).unwrap();
+    assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+
+    let all = call(&s, "GET", "/api/games/user/Anna", None, None).body;
+    assert_eq!(all.matches("[Event ").count(), 2, "{all}");
+    let live = call(
+        &s,
+        "POST",
+        "/api/games",
+        None,
+        Some(r#"{"time_control":"3+2"}"#),
+    );
+    let live_id = field(&live.body, "id").to_owned();
+    let list = call(&s, "GET", "/api/games", None, None).body;
+    assert!(list.contains(&live_id) && !list.contains(&id), "{list}");
+    assert!(list.contains(r#""open":true"#), "{list}");
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_import_command_takes_valid_games_and_reports_the_rest() {
+    let (dir, url) = temp_url("import-cli");
+    let file = dir.join("games.pgn");
+    std::fs::write(
+        &file,
+        "1. e4 e5 1-0\n\n1. e4 e5 2. Ke3 *\n\n[White \"Z\"]\n\n1. d4 d5 *\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rookery"))
+        .args(["import", "--database-url", &url])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stdout.contains("imported 2 games, rejected 1"), "{stdout}");
+    assert!(stderr.contains("ply 3 (2. Ke3)"), "{stderr}");
+    let _ = std::fs::remove_dir_all(dir);
+}

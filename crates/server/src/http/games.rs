@@ -335,36 +335,134 @@ pub(crate) async fn export(
         .game(&id)
         .await?
         .ok_or_else(|| ApiError::not_found("game"))?;
-    let game = match state.rooms.get(&id).await? {
-        Some(room) => room.snapshot().await?.1,
-        None => state.rooms.replay(&row).await?,
-    };
-    let mut record = game.to_record();
-    record.tags.set("Event", "Rookery game");
-    record.tags.set("Site", format!("/game/{id}"));
-    record.tags.set("White", row.game.white_name.as_str());
-    record.tags.set("Black", row.game.black_name.as_str());
-    if let (Some(result), None) = (row.result.as_deref(), game.result()) {
-        // Over in the store, replayed without its end (e.g. resigned): the store knows.
-        record.result = rookery_core::pgn::GameResult::parse(result).unwrap_or(record.result);
-        if let Some(t) = row.termination.as_deref() {
-            let tag = if t == "time forfeit" {
-                "Time forfeit"
-            } else {
-                "Normal"
-            };
-            record.tags.set("Termination", tag);
-        }
-    }
-    if !q.clocks {
-        for m in &mut record.moves {
-            m.clock = None;
-        }
-    }
-    let pgn = rookery_core::pgn::write(&record);
+    let pgn = pgn_of(&state, &row, q.clocks).await?;
     Ok((
         [(CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8")],
         pgn,
     )
         .into_response())
+}
+
+/// The PGN text of a stored game, from its room if it is live.
+pub(crate) async fn pgn_of(
+    state: &AppState,
+    row: &GameRow,
+    clocks: bool,
+) -> Result<String, ApiError> {
+    let id = &row.game.id;
+    let game = match state.rooms.get(id).await? {
+        Some(room) => room.snapshot().await?.1,
+        None => state.rooms.replay(row).await?,
+    };
+    let mut record = game.to_record();
+    // The stored clocks are the record (for imported games, the ones they came with).
+    let stored = state.store.moves(id).await?;
+    for (rm, sm) in record.moves.iter_mut().zip(&stored) {
+        rm.clock = sm.clock_ms.map(|ms| std::time::Duration::from_millis(ms as u64));
+    }
+    record.tags.set("Event", "Rookery game");
+    record.tags.set("Site", format!("/game/{id}"));
+    record.tags.set("White", row.game.white_name.as_str());
+    record.tags.set("Black", row.game.black_name.as_str());
+    if let (Some(result), None) = (row.result.as_deref(), game.result()) {
+        // Over in the store, replayed without its end (resigned, imported): the store knows.
+        record.result = rookery_core::pgn::GameResult::parse(result).unwrap_or(record.result);
+        if let Some(t) = row.termination.as_deref() {
+            let tag = match t {
+                "time forfeit" | "Time forfeit" => "Time forfeit",
+                "aborted" | "Abandoned" => "Abandoned",
+                _ => "Normal",
+            };
+            record.tags.set("Termination", tag);
+        }
+    }
+    if !clocks {
+        for m in &mut record.moves {
+            m.clock = None;
+        }
+    }
+    Ok(rookery_core::pgn::write(&record))
+}
+
+#[derive(Debug, Serialize)]
+pub(crate) struct Listed {
+    id: String,
+    white: String,
+    black: String,
+    time_control: String,
+    /// Whether a seat is still open (a seek anyone may join).
+    open: bool,
+}
+
+/// `GET /api/games`: live games, to join (open seats) or to watch.
+pub(crate) async fn list(State(state): State<AppState>) -> Result<Json<Vec<Listed>>, ApiError> {
+    let rows = state.store.live_games().await?;
+    Ok(Json(
+        rows.into_iter()
+            .map(|r| Listed {
+                open: r.game.white_seat.is_none() || r.game.black_seat.is_none(),
+                id: r.game.id,
+                white: r.game.white_name,
+                black: r.game.black_name,
+                time_control: r.game.time_control,
+            })
+            .collect(),
+    ))
+}
+
+/// `GET /api/games/user/{name}`: every finished game of a player, as one PGN.
+pub(crate) async fn user_games(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+    Query(q): Query<ExportQuery>,
+) -> Result<Response, ApiError> {
+    let mut out = String::new();
+    for row in state.store.finished_games_of(&name).await? {
+        out.push_str(&pgn_of(&state, &row, q.clocks).await?);
+    }
+    Ok((
+        [(CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8")],
+        out,
+    )
+        .into_response())
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct ImportForm {
+    pgn: String,
+}
+
+#[derive(Debug, Serialize)]
+pub(crate) struct Imported {
+    id: String,
+    url: String,
+}
+
+/// `POST /api/import`: a finished game from PGN (form field `pgn`, or the raw body); the first
+/// game of the text. 400 with the reader's error, naming ply and move, when it is not valid.
+pub(crate) async fn import(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: String,
+) -> Result<Json<Imported>, ApiError> {
+    let is_form = headers
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
+    let text = if is_form {
+        let form: ImportForm = serde_urlencoded::from_str(&body)
+            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, format!("bad form: {e}")))?;
+        form.pgn
+    } else {
+        body
+    };
+    let record = rookery_core::pgn::Reader::new(text.as_bytes())
+        .next()
+        .ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "no game in the PGN"))?
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
+    let id = crate::import::store_record(&state.store, &record).await?;
+    Ok(Json(Imported {
+        url: format!("/game/{id}"),
+        id,
+    }))
 }

@@ -29,7 +29,9 @@ const MAX_BODY: usize = 64 * 1024;
 pub(crate) fn router(state: AppState) -> Router {
     Router::new()
         .route("/api/health", get(health))
-        .route("/api/games", post(games::create))
+        .route("/api/games", post(games::create).get(games::list))
+        .route("/api/games/user/{name}", get(games::user_games))
+        .route("/api/import", post(games::import))
         .route("/api/games/{id}", get(games::show))
         .route("/api/games/{id}/join", post(games::join))
         .route("/api/games/{id}/move", post(games::play))

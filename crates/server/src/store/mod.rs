@@ -203,6 +203,52 @@ impl Store {
         row.map(|r| game_row(&r)).transpose()
     }
 
+    /// Finished games in which `name` played, oldest first.
+    pub(crate) async fn finished_games_of(&self, name: &str) -> Result<Vec<GameRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, created_at, start_fen, time_control, white_name, black_name, status, \
+             result, termination, finished_at, white_seat, black_seat FROM games \
+             WHERE status = 'over' AND (white_name = $1 OR black_name = $2) ORDER BY created_at, id",
+        )
+        .bind(name)
+        .bind(name)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(game_row).collect()
+    }
+
+    /// Stores a finished game and all its moves in one transaction: all of it or nothing.
+    pub(crate) async fn import_game(
+        &self,
+        g: &NewGame,
+        moves: &[StoredMove],
+        result: &str,
+        termination: &str,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO games (id, created_at, start_fen, time_control, white_name, black_name, \
+             status, result, termination, finished_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, 'over', $7, $8, $9)",
+        )
+        .bind(&g.id)
+        .bind(g.created_at)
+        .bind(g.start_fen.clone())
+        .bind(&g.time_control)
+        .bind(&g.white_name)
+        .bind(&g.black_name)
+        .bind(result)
+        .bind(termination)
+        .bind(g.created_at)
+        .execute(&mut *tx)
+        .await?;
+        for m in moves {
+            writer::insert_move(&mut tx, m).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
     /// Every game not finished, oldest first: what a restart loads back into rooms.
     pub(crate) async fn live_games(&self) -> Result<Vec<GameRow>, StoreError> {
         let rows = sqlx::query(

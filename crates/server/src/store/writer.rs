@@ -69,21 +69,29 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Pending>) {
 async fn commit(store: &Store, batch: &[Pending]) -> Result<(), StoreError> {
     let mut tx = store.pool().begin().await?;
     for p in batch {
-        let m = &p.record;
-        sqlx::query(
-            "INSERT INTO moves (game_id, ply, uci, san, clock_ms, at_ms, elapsed_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        )
-        .bind(&m.game_id)
-        .bind(m.ply)
-        .bind(&m.uci)
-        .bind(&m.san)
-        .bind(m.clock_ms)
-        .bind(m.at_ms)
-        .bind(m.elapsed_ms)
-        .execute(&mut *tx)
-        .await?;
+        insert_move(&mut tx, &p.record).await?;
     }
     tx.commit().await?;
+    Ok(())
+}
+
+/// Inserts one move inside a transaction.
+pub(crate) async fn insert_move(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    m: &StoredMove,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO moves (game_id, ply, uci, san, clock_ms, at_ms, elapsed_ms) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(&m.game_id)
+    .bind(m.ply)
+    .bind(&m.uci)
+    .bind(&m.san)
+    .bind(m.clock_ms)
+    .bind(m.at_ms)
+    .bind(m.elapsed_ms)
+    .execute(&mut **tx)
+    .await?;
     Ok(())
 }
