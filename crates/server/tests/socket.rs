@@ -178,3 +178,48 @@ async fn floods_are_refused_without_harm_to_the_room() {
     drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_who_stops_moving_loses_on_time_with_no_further_message() {
+    let (dir, url) = temp_url("flag");
+    let s = start(&url);
+    // 0.02 minutes: 1.2 seconds, no increment.
+    let created = call(
+        &s,
+        "POST",
+        "/api/games",
+        None,
+        Some(r#"{"time_control":"0.02+0","color":"white"}"#),
+    );
+    let id = field(&created.body, "id").to_owned();
+    let white = created.cookie.unwrap();
+    let black = call(&s, "POST", &format!("/api/games/{id}/join"), None, None)
+        .cookie
+        .unwrap();
+    let mut spectator = connect(s.port, &id, None, None).await;
+    next(&mut spectator).await;
+    for (cookie, m) in [(&white, "e2e4"), (&black, "e7e5")] {
+        let r = call(
+            &s,
+            "POST",
+            &format!("/api/games/{id}/move"),
+            Some(cookie),
+            Some(&format!(r#"{{"m":"{m}"}}"#)),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    next(&mut spectator).await;
+    next(&mut spectator).await;
+    // White's clock runs now; nobody sends anything more.
+    let end = next(&mut spectator).await;
+    assert_eq!(end["t"], "end", "{end}");
+    assert_eq!(
+        (
+            end["d"]["result"].as_str(),
+            end["d"]["termination"].as_str()
+        ),
+        (Some("0-1"), Some("time forfeit"))
+    );
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}

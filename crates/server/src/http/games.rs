@@ -358,7 +358,9 @@ pub(crate) async fn pgn_of(
     // The stored clocks are the record (for imported games, the ones they came with).
     let stored = state.store.moves(id).await?;
     for (rm, sm) in record.moves.iter_mut().zip(&stored) {
-        rm.clock = sm.clock_ms.map(|ms| std::time::Duration::from_millis(ms as u64));
+        rm.clock = sm
+            .clock_ms
+            .map(|ms| std::time::Duration::from_millis(ms as u64));
     }
     record.tags.set("Event", "Rookery game");
     record.tags.set("Site", format!("/game/{id}"));
