@@ -4,6 +4,7 @@ mod cli;
 mod http;
 mod identity;
 mod import;
+mod metrics;
 mod pgn_check;
 mod room;
 mod rooms;

@@ -15,6 +15,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use rookery_core::game::{Command, Event, Game, GameError, Millis};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
+use std::sync::atomic::Ordering;
+
+use crate::metrics::METRICS;
 use crate::store::writer::MoveWriter;
 use crate::store::{Store, StoreError, StoredMove};
 
@@ -107,6 +110,9 @@ impl RoomHandle {
     pub(crate) fn spawn(id: String, game: Game, store: Store, writer: MoveWriter) -> RoomHandle {
         let (tx, rx) = mpsc::channel(256);
         let (feed, _) = broadcast::channel(256);
+        if !game.is_over() {
+            METRICS.live_games.fetch_add(1, Ordering::Relaxed);
+        }
         let room = Room {
             id,
             game,
@@ -229,6 +235,8 @@ impl Room {
 
     /// The core decides on a copy; the copy becomes the game only once stored.
     async fn apply(&mut self, command: Command) -> Result<u64, RoomError> {
+        let started = std::time::Instant::now();
+        let is_move = matches!(command, Command::Move { .. });
         let mut next = self.game.clone();
         let events = next.apply(command, now_ms()).map_err(RoomError::Game)?;
         self.persist(&next, &events)
@@ -236,6 +244,9 @@ impl Room {
             .map_err(RoomError::Store)?;
         self.game = next;
         self.publish(events);
+        if is_move {
+            METRICS.move_latency.observe(started.elapsed());
+        }
         Ok(self.v)
     }
 
@@ -279,6 +290,9 @@ impl Room {
 
     fn publish(&mut self, events: Vec<Event>) {
         for event in events {
+            if matches!(event, Event::GameOver { .. }) {
+                METRICS.live_games.fetch_sub(1, Ordering::Relaxed);
+            }
             self.v += 1;
             let versioned = Versioned { v: self.v, event };
             if self.history.len() == HISTORY {

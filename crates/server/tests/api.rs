@@ -83,6 +83,17 @@ fn two_players_play_to_mate_and_the_pgn_says_so() {
     );
     assert!(pgn.body.contains("Qh4# { [%clk"), "{}", pgn.body);
     assert!(pgn.body.contains("[TimeControl \"300+3\"]"), "{}", pgn.body);
+    let metrics = call(&s, "GET", "/metrics", None, None).body;
+    assert!(metrics.contains("rookery_moves_total 4\n"), "{metrics}");
+    assert!(metrics.contains("rookery_live_games 0\n"), "{metrics}");
+    assert!(
+        metrics.contains("rookery_move_latency_seconds_count 4\n"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("# TYPE rookery_store_commit_seconds histogram"),
+        "{metrics}"
+    );
     let bare = call(
         &s,
         "GET",

@@ -29,6 +29,7 @@ const MAX_BODY: usize = 64 * 1024;
 pub(crate) fn router(state: AppState) -> Router {
     Router::new()
         .route("/api/health", get(health))
+        .route("/metrics", get(crate::metrics::render))
         .route("/api/games", post(games::create).get(games::list))
         .route("/api/games/user/{name}", get(games::user_games))
         .route("/api/import", post(games::import))

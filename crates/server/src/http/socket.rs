@@ -21,6 +21,9 @@ use tokio::sync::{broadcast, mpsc};
 use super::AppState;
 use super::error::ApiError;
 use super::games::seat_of;
+use std::sync::atomic::Ordering;
+
+use crate::metrics::METRICS;
 use crate::room::{RoomHandle, Versioned, now_ms};
 
 /// Largest frame a client may send.
@@ -58,6 +61,17 @@ pub(crate) async fn upgrade(
 /// One connection: a writer task for outgoing frames, and this loop for incoming frames and
 /// the room's feed.
 async fn connection(
+    socket: WebSocket,
+    room: Option<RoomHandle>,
+    seat: Option<Color>,
+    since: Option<u64>,
+) {
+    METRICS.sockets.fetch_add(1, Ordering::Relaxed);
+    serve_socket(socket, room, seat, since).await;
+    METRICS.sockets.fetch_sub(1, Ordering::Relaxed);
+}
+
+async fn serve_socket(
     socket: WebSocket,
     room: Option<RoomHandle>,
     seat: Option<Color>,

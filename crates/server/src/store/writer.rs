@@ -5,6 +5,7 @@
 use tokio::sync::{mpsc, oneshot};
 
 use super::{Store, StoreError, StoredMove};
+use crate::metrics::METRICS;
 
 /// At most this many moves share one transaction.
 const MAX_BATCH: usize = 512;
@@ -55,7 +56,14 @@ impl MoveWriter {
 async fn run(store: Store, mut rx: mpsc::Receiver<Pending>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
+        let started = std::time::Instant::now();
         let outcome = commit(&store, &batch).await.map_err(|e| e.to_string());
+        METRICS.commit_latency.observe(started.elapsed());
+        if outcome.is_ok() {
+            METRICS
+                .moves
+                .fetch_add(batch.len() as u64, std::sync::atomic::Ordering::Relaxed);
+        }
         if let Err(e) = &outcome {
             tracing::error!(error = %e, moves = batch.len(), "group commit failed");
         }
