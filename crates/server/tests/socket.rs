@@ -223,3 +223,52 @@ async fn a_player_who_stops_moving_loses_on_time_with_no_further_message() {
     drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_closes_sockets_with_a_reason_and_exits_cleanly() {
+    let (dir, url) = temp_url("shutdown");
+    let mut s = start(&url);
+    let created = call(
+        &s,
+        "POST",
+        "/api/games",
+        None,
+        Some(r#"{"time_control":"5+3"}"#),
+    );
+    let id = field(&created.body, "id").to_owned();
+    let mut ws = connect(s.port, &id, None, None).await;
+    next(&mut ws).await;
+    let pid = s.child.id().to_string();
+    assert!(
+        std::process::Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let close = loop {
+        match tokio::time::timeout(Duration::from_secs(5), ws.next())
+            .await
+            .expect("closed in time")
+        {
+            Some(Ok(Message::Close(frame))) => break frame,
+            Some(Ok(_)) => {}
+            other => panic!("expected a close frame, got {other:?}"),
+        }
+    };
+    let reason = close.map(|f| f.reason.to_string()).unwrap_or_default();
+    assert_eq!(reason, "the server is restarting; reconnect in a moment");
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = s.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server did not exit"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(status.success(), "{status}");
+    let _ = std::fs::remove_dir_all(dir);
+}

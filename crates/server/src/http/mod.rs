@@ -21,6 +21,8 @@ pub(crate) struct AppState {
     pub(crate) store: Store,
     /// The live game rooms.
     pub(crate) rooms: Rooms,
+    /// Becomes true when the server shuts down: sockets then close with a reason.
+    pub(crate) shutdown: tokio::sync::watch::Receiver<bool>,
 }
 
 /// Request bodies are small JSON documents.
@@ -65,14 +67,23 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
     let rooms = Rooms::new(store.clone(), MoveWriter::start(store.clone()));
     let recovered = rooms.recover().await.map_err(|e| e.to_string())?;
     tracing::info!(games = recovered, "live games loaded back into rooms");
-    let app = router(AppState { store, rooms });
+    let (stopping, shutdown) = tokio::sync::watch::channel(false);
+    let app = router(AppState {
+        store,
+        rooms,
+        shutdown,
+    });
     let listener = TcpListener::bind(config.listen)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
     let address = listener.local_addr().map_err(|e| e.to_string())?;
     tracing::info!(%address, database = %config.database_url, "rookery listening");
     axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal())
+        .with_graceful_shutdown(async move {
+            shutdown_signal().await;
+            // Stop accepting (axum does), and tell every socket to close.
+            let _ = stopping.send(true);
+        })
         .await
         .map_err(|e| e.to_string())
 }

@@ -52,10 +52,11 @@ pub(crate) async fn upgrade(
         .ok_or_else(|| ApiError::not_found("game"))?;
     let seat = seat_of(&headers, &row);
     let room = state.rooms.get(&id).await?;
+    let shutdown = state.shutdown.clone();
     Ok(ws
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
-        .on_upgrade(move |socket| connection(socket, room, seat, q.v)))
+        .on_upgrade(move |socket| connection(socket, room, seat, q.v, shutdown)))
 }
 
 /// One connection: a writer task for outgoing frames, and this loop for incoming frames and
@@ -65,9 +66,10 @@ async fn connection(
     room: Option<RoomHandle>,
     seat: Option<Color>,
     since: Option<u64>,
+    shutdown: tokio::sync::watch::Receiver<bool>,
 ) {
     METRICS.sockets.fetch_add(1, Ordering::Relaxed);
-    serve_socket(socket, room, seat, since).await;
+    serve_socket(socket, room, seat, since, shutdown).await;
     METRICS.sockets.fetch_sub(1, Ordering::Relaxed);
 }
 
@@ -76,14 +78,24 @@ async fn serve_socket(
     room: Option<RoomHandle>,
     seat: Option<Color>,
     since: Option<u64>,
+    mut shutdown: tokio::sync::watch::Receiver<bool>,
 ) {
     let (mut sink, mut stream) = socket.split();
     let (out, mut outgoing) = mpsc::channel::<String>(64);
+    let (closing, close_reason) = tokio::sync::oneshot::channel::<&'static str>();
     let writer = tokio::spawn(async move {
         while let Some(text) = outgoing.recv().await {
             if sink.send(Message::Text(text.into())).await.is_err() {
                 break;
             }
+        }
+        // A reason, if the server closes the socket on purpose.
+        if let Ok(reason) = close_reason.await {
+            let frame = axum::extract::ws::CloseFrame {
+                code: 1001,
+                reason: reason.into(),
+            };
+            let _ = sink.send(Message::Close(Some(frame))).await;
         }
         let _ = sink.close().await;
     });
@@ -118,8 +130,15 @@ async fn serve_socket(
         }
     }
     let mut limiter = Limiter::new();
+    let mut closing = Some(closing);
     loop {
         tokio::select! {
+            _ = shutdown.changed() => {
+                if let Some(c) = closing.take() {
+                    let _ = c.send("the server is restarting; reconnect in a moment");
+                }
+                break;
+            }
             msg = stream.next() => {
                 let Some(Ok(msg)) = msg else { break };
                 let text = match msg {

@@ -8,7 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 pub struct Server {
-    child: Child,
+    pub child: Child,
     pub port: u16,
 }
 
