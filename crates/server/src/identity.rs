@@ -47,6 +47,11 @@ pub(crate) fn display_name() -> String {
     )
 }
 
+/// A fair coin (for "random" colors).
+pub(crate) fn coin() -> bool {
+    random_bytes::<1>()[0] & 1 == 0
+}
+
 /// Compares two tokens in time that does not depend on where they differ.
 pub(crate) fn same_token(a: &str, b: &str) -> bool {
     a.len() == b.len()

@@ -189,10 +189,12 @@ impl Room {
                     let mut next = self.game.clone();
                     let (events, _) = next.tick(now_ms());
                     if !events.is_empty() {
-                        // A flag that cannot be stored is tried again on the next loop.
                         if self.persist(&next, &events).await.is_ok() {
                             self.game = next;
                             self.publish(events);
+                        } else {
+                            // The store is down: try the flag again shortly, without spinning.
+                            tokio::time::sleep(Duration::from_millis(250)).await;
                         }
                     }
                 }

@@ -97,7 +97,7 @@ pub(crate) async fn create(
     let color = match req.color.as_deref().unwrap_or("random") {
         "white" => Color::White,
         "black" => Color::Black,
-        "random" => Color::from_white(identity::seat_token().as_bytes()[0] % 2 == 0),
+        "random" => Color::from_white(identity::coin()),
         other => {
             return Err(ApiError::new(
                 StatusCode::BAD_REQUEST,
@@ -276,14 +276,8 @@ pub(crate) async fn play(
     headers: HeaderMap,
     ApiJson(req): ApiJson<MoveRequest>,
 ) -> Result<Json<Done>, ApiError> {
-    let text = if req.m.len() >= 4
-        && req.m.as_bytes()[1].is_ascii_digit()
-        && req.m.as_bytes()[3].is_ascii_digit()
-    {
-        MoveText::Uci(req.m)
-    } else {
-        MoveText::San(req.m)
-    };
+    // The SAN reader takes UCI too (`e2e4`, `e7e8q`, `e1h1`), so one path serves both.
+    let text = MoveText::San(req.m);
     command_for(&state, &id, &headers, |by| Command::Move {
         by,
         text,
