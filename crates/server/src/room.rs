@@ -108,6 +108,17 @@ pub(crate) fn now_ms() -> Millis {
 impl RoomHandle {
     /// Starts the task of game `id`.
     pub(crate) fn spawn(id: String, game: Game, store: Store, writer: MoveWriter) -> RoomHandle {
+        RoomHandle::spawn_with(id, game, store, writer, IDLE_ABORT)
+    }
+
+    /// As [`RoomHandle::spawn`], with the idle time after which an unstarted game is aborted.
+    pub(crate) fn spawn_with(
+        id: String,
+        game: Game,
+        store: Store,
+        writer: MoveWriter,
+        idle_abort: Duration,
+    ) -> RoomHandle {
         let (tx, rx) = mpsc::channel(256);
         let (feed, _) = broadcast::channel(256);
         if !game.is_over() {
@@ -121,6 +132,8 @@ impl RoomHandle {
             v: 0,
             history: VecDeque::new(),
             feed,
+            idle_abort,
+            last_activity: tokio::time::Instant::now(),
         };
         tokio::spawn(room.run(rx));
         RoomHandle { tx }
@@ -166,14 +179,27 @@ struct Room {
     v: u64,
     history: VecDeque<Versioned>,
     feed: broadcast::Sender<Versioned>,
+    /// An unstarted game with no move for this long is aborted (as lichess does).
+    idle_abort: Duration,
+    /// When the last move was made (or the room opened).
+    last_activity: tokio::time::Instant,
 }
+
+/// How long a game that has not started may wait for a move before it is aborted.
+const IDLE_ABORT: Duration = Duration::from_secs(600);
 
 impl Room {
     async fn run(mut self, mut rx: mpsc::Receiver<RoomCmd>) {
         loop {
-            let deadline = self.game.next_deadline().map(|d| {
+            let flag = self.game.next_deadline().map(|d| {
                 tokio::time::Instant::now() + Duration::from_millis(d.saturating_sub(now_ms()))
             });
+            let abort = (!self.game.has_started() && !self.game.is_over())
+                .then(|| self.last_activity + self.idle_abort);
+            let deadline = match (flag, abort) {
+                (Some(f), Some(a)) => Some(f.min(a)),
+                (f, a) => f.or(a),
+            };
             let sleep = async {
                 match deadline {
                     Some(at) => tokio::time::sleep_until(at).await,
@@ -187,7 +213,11 @@ impl Room {
                 },
                 () = sleep => {
                     let mut next = self.game.clone();
-                    let (events, _) = next.tick(now_ms());
+                    let (mut events, _) = next.tick(now_ms());
+                    if events.is_empty() && abort.is_some_and(|a| tokio::time::Instant::now() >= a) {
+                        let by = next.position().turn();
+                        events = next.apply(Command::Abort { by }, now_ms()).unwrap_or_default();
+                    }
                     if !events.is_empty() {
                         if self.persist(&next, &events).await.is_ok() {
                             self.game = next;
@@ -247,6 +277,7 @@ impl Room {
         self.game = next;
         self.publish(events);
         if is_move {
+            self.last_activity = tokio::time::Instant::now();
             METRICS.move_latency.observe(started.elapsed());
         }
         Ok(self.v)
@@ -325,7 +356,15 @@ mod tests {
         let store = Store::open(&format!("sqlite://{}", dir.join("t.db").display()))
             .await
             .unwrap();
-        let game = NewGame {
+        store.create_game(&test_game(tc)).await.unwrap();
+        let writer = MoveWriter::start(store.clone());
+        let g = Game::new(Position::new(), TimeControl::from_pgn(tc).unwrap());
+        let room = RoomHandle::spawn("g".into(), g, store.clone(), writer);
+        (store, room, dir)
+    }
+
+    fn test_game(tc: &str) -> NewGame {
+        NewGame {
             id: "g".into(),
             created_at: 0,
             start_fen: None,
@@ -334,12 +373,7 @@ mod tests {
             black_name: "b".into(),
             white_seat: None,
             black_seat: None,
-        };
-        store.create_game(&game).await.unwrap();
-        let writer = MoveWriter::start(store.clone());
-        let g = Game::new(Position::new(), TimeControl::from_pgn(tc).unwrap());
-        let room = RoomHandle::spawn("g".into(), g, store.clone(), writer);
-        (store, room, dir)
+        }
     }
 
     fn mv(by: rookery_core::Color, san: &str) -> Command {
@@ -403,6 +437,41 @@ mod tests {
         assert!(matches!(&missed[0].event, Event::MovePlayed { san, .. } if san == "e5"));
         // A version from the future cannot be served from history: resync.
         assert!(room.subscribe(99).await.unwrap().missed.is_none());
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_game_nobody_plays_is_aborted_after_the_idle_time() {
+        let (store, _room, dir) = setup("idle", "-").await;
+        let writer = MoveWriter::start(store.clone());
+        let mut second = NewGame {
+            id: "h".into(),
+            ..test_game("-")
+        };
+        second.id = "h".into();
+        store.create_game(&second).await.unwrap();
+        let g = Game::new(Position::new(), TimeControl::Untimed);
+        let room = RoomHandle::spawn_with(
+            "h".into(),
+            g,
+            store.clone(),
+            writer,
+            Duration::from_millis(200),
+        );
+        room.apply(mv(White, "e4")).await.unwrap();
+        let mut sub = room.subscribe(1).await.unwrap();
+        let end = tokio::time::timeout(Duration::from_secs(5), sub.feed.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            end.event,
+            Event::GameOver {
+                result: GameResult::Unknown,
+                termination: Termination::Aborted
+            }
+        );
+        assert_eq!(store.game("h").await.unwrap().unwrap().status, "over");
         let _ = std::fs::remove_dir_all(dir);
     }
 
