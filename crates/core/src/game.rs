@@ -51,6 +51,12 @@ pub enum Command {
     Resign {
         by: Color,
     },
+    /// The opponent left on their own turn and has been away `opponent_away` (the caller
+    /// measures presence; the rule of how long is enough is here).
+    ClaimVictory {
+        by: Color,
+        opponent_away: Duration,
+    },
     Abort {
         by: Color,
     },
@@ -69,6 +75,8 @@ pub enum Termination {
     FiftyMovesClaimed,
     Agreement,
     Resignation,
+    /// The opponent left on their own turn and did not come back.
+    Abandonment,
     /// A flag fell; a loss, or a draw when the other side cannot mate (R6).
     TimeForfeit,
     Aborted,
@@ -87,6 +95,7 @@ impl Termination {
             Termination::FiftyMovesClaimed => "fifty-move rule",
             Termination::Agreement => "agreement",
             Termination::Resignation => "resignation",
+            Termination::Abandonment => "abandonment",
             Termination::TimeForfeit => "time forfeit",
             Termination::Aborted => "aborted",
         }
@@ -137,6 +146,10 @@ pub enum GameError {
     },
     AbortTooLate,
     ResignTooEarly,
+    /// A victory claim too early, or on one's own turn.
+    OpponentNotGone {
+        wait: Duration,
+    },
 }
 
 impl std::fmt::Display for GameError {
@@ -168,6 +181,11 @@ impl std::fmt::Display for GameError {
             GameError::AbortTooLate => {
                 f.write_str("both sides have moved: the game can be resigned, not aborted")
             }
+            GameError::OpponentNotGone { wait } => write!(
+                f,
+                "your opponent may still come back: a win can be claimed after {} s away on their turn",
+                wait.as_secs()
+            ),
             GameError::ResignTooEarly => {
                 f.write_str("the game has not started: it can be aborted, not resigned")
             }
@@ -301,6 +319,18 @@ impl Game {
         }
     }
 
+    /// How long a player must be gone on their own turn before the opponent may claim the
+    /// win: a tenth of the base time, between 15 and 60 seconds (60 untimed), as lichess
+    /// scales it by speed.
+    pub fn abandonment_wait(&self) -> Duration {
+        let base = match self.clock.control() {
+            TimeControl::Periods(p) => p[0].base + p[0].increment * 40,
+            TimeControl::Sandclock(d) => *d,
+            TimeControl::Untimed => return Duration::from_secs(60),
+        };
+        (base / 10).clamp(Duration::from_secs(15), Duration::from_secs(60))
+    }
+
     /// When the side to move's flag falls, if its clock runs.
     pub fn next_deadline(&self) -> Option<Millis> {
         if self.is_over() {
@@ -378,6 +408,21 @@ impl Game {
                 Ok(self.decline())
             }
             Command::ClaimDraw { by, with_move } => self.claim(by, with_move.as_ref(), now),
+            Command::ClaimVictory { by, opponent_away } => {
+                let wait = self.abandonment_wait();
+                if self.position.turn() == by || !self.has_started() || opponent_away < wait {
+                    return Err(GameError::OpponentNotGone { wait });
+                }
+                // As on flag fall (R6): a win, or a draw when the claimant cannot mate.
+                let result = if !self.position.can_mate(by) {
+                    GameResult::Draw
+                } else if by == Color::White {
+                    GameResult::WhiteWins
+                } else {
+                    GameResult::BlackWins
+                };
+                Ok(self.end(result, Termination::Abandonment))
+            }
             Command::Resign { by } => {
                 if !self.has_started() {
                     return Err(GameError::ResignTooEarly);

@@ -538,3 +538,33 @@ fn resuming_after_a_restart_charges_nothing_for_the_downtime() {
     g.apply(san(White, "Nf3"), t + 105_000).unwrap();
     assert_eq!(g.clock().remaining(White), Duration::from_secs(55));
 }
+
+#[test]
+fn the_opponent_of_a_player_gone_on_their_turn_may_claim_the_win() {
+    let mut g = game("180+2");
+    let t = play(&mut g, "e4 e5", 0);
+    // 180 s + 40 x 2 s = 260 s: a tenth is 26 s.
+    assert_eq!(g.abandonment_wait(), Duration::from_secs(26));
+    let claim = |away| Command::ClaimVictory {
+        by: Black,
+        opponent_away: Duration::from_secs(away),
+    };
+    let err = g.apply(claim(10), t).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "your opponent may still come back: a win can be claimed after 26 s away on their turn"
+    );
+    // Not on one's own turn.
+    assert!(
+        g.apply(
+            Command::ClaimVictory {
+                by: White,
+                opponent_away: Duration::from_secs(99)
+            },
+            t
+        )
+        .is_err()
+    );
+    g.apply(claim(30), t).unwrap();
+    assert_eq!(over(&g), (GameResult::BlackWins, Termination::Abandonment));
+}

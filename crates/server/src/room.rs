@@ -13,6 +13,7 @@ use std::collections::VecDeque;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rookery_core::game::{Command, Event, Game, GameError, Millis};
+use rookery_core::{ByColor, Color};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use std::sync::atomic::Ordering;
@@ -28,7 +29,20 @@ const HISTORY: usize = 128;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Versioned {
     pub(crate) v: u64,
-    pub(crate) event: Event,
+    pub(crate) event: RoomEvent,
+}
+
+/// What a room publishes: the game's events, and players coming and going.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum RoomEvent {
+    Game(Event),
+    /// A player's last connection closed, or a first one opened. `claim_after` is how long
+    /// the opponent must wait, once the player is gone on their turn, to claim the win.
+    Presence {
+        color: Color,
+        connected: bool,
+        claim_after: Duration,
+    },
 }
 
 /// Why the room refused a command.
@@ -73,6 +87,11 @@ pub(crate) struct Subscription {
 }
 
 enum RoomCmd {
+    /// A player's connection opened (`true`) or closed.
+    Presence {
+        color: Color,
+        connected: bool,
+    },
     Apply {
         command: Command,
         reply: oneshot::Sender<Result<u64, RoomError>>,
@@ -134,6 +153,8 @@ impl RoomHandle {
             feed,
             idle_abort,
             last_activity: tokio::time::Instant::now(),
+            connections: ByColor::default(),
+            gone_since: ByColor::default(),
         };
         tokio::spawn(room.run(rx));
         RoomHandle { tx }
@@ -157,6 +178,11 @@ impl RoomHandle {
             .await
             .map_err(|_| RoomError::Closed)?;
         answer.await.map_err(|_| RoomError::Closed)
+    }
+
+    /// A player's connection opened or closed.
+    pub(crate) async fn presence(&self, color: Color, connected: bool) {
+        let _ = self.tx.send(RoomCmd::Presence { color, connected }).await;
     }
 
     /// The game as it stands, with its version.
@@ -183,6 +209,10 @@ struct Room {
     idle_abort: Duration,
     /// When the last move was made (or the room opened).
     last_activity: tokio::time::Instant,
+    /// Open connections of each player.
+    connections: ByColor<u32>,
+    /// Since when each player has had no connection (`None`: connected, or never was).
+    gone_since: ByColor<Option<tokio::time::Instant>>,
 }
 
 /// How long a game that has not started may wait for a move before it is aborted.
@@ -259,6 +289,24 @@ impl Room {
                     feed,
                 });
             }
+            RoomCmd::Presence { color, connected } => {
+                let before = self.connections[color];
+                self.connections[color] = if connected {
+                    before + 1
+                } else {
+                    before.saturating_sub(1)
+                };
+                let now_gone = self.connections[color] == 0;
+                if (before == 0) != now_gone {
+                    self.gone_since[color] = now_gone.then(tokio::time::Instant::now);
+                    let claim_after = self.game.abandonment_wait();
+                    self.publish_room(RoomEvent::Presence {
+                        color,
+                        connected: !now_gone,
+                        claim_after,
+                    });
+                }
+            }
             RoomCmd::Snapshot { reply } => {
                 let _ = reply.send((self.v, self.game.clone()));
             }
@@ -266,8 +314,12 @@ impl Room {
     }
 
     /// The core decides on a copy; the copy becomes the game only once stored.
-    async fn apply(&mut self, command: Command) -> Result<u64, RoomError> {
+    async fn apply(&mut self, mut command: Command) -> Result<u64, RoomError> {
         let started = std::time::Instant::now();
+        // The room measures presence; the core judges whether it is long enough.
+        if let Command::ClaimVictory { by, opponent_away } = &mut command {
+            *opponent_away = self.gone_since[!*by].map_or(Duration::ZERO, |t| t.elapsed());
+        }
         let is_move = matches!(command, Command::Move { .. });
         let mut next = self.game.clone();
         let events = next.apply(command, now_ms()).map_err(RoomError::Game)?;
@@ -326,15 +378,20 @@ impl Room {
             if matches!(event, Event::GameOver { .. }) {
                 METRICS.live_games.fetch_sub(1, Ordering::Relaxed);
             }
-            self.v += 1;
-            let versioned = Versioned { v: self.v, event };
-            if self.history.len() == HISTORY {
-                self.history.pop_front();
-            }
-            self.history.push_back(versioned.clone());
-            // Nobody listening is fine.
-            let _ = self.feed.send(versioned);
+            self.publish_room(RoomEvent::Game(event));
         }
+    }
+
+    /// Gives an event the next version, keeps it in the history and sends it out.
+    fn publish_room(&mut self, event: RoomEvent) {
+        self.v += 1;
+        let versioned = Versioned { v: self.v, event };
+        if self.history.len() == HISTORY {
+            self.history.pop_front();
+        }
+        self.history.push_back(versioned.clone());
+        // Nobody listening is fine.
+        let _ = self.feed.send(versioned);
     }
 }
 
@@ -401,10 +458,10 @@ mod tests {
         assert!(seen.windows(2).all(|w| w[1].v == w[0].v + 1));
         assert_eq!(
             seen[4].event,
-            Event::GameOver {
+            RoomEvent::Game(Event::GameOver {
                 result: GameResult::BlackWins,
                 termination: Termination::Checkmate
-            }
+            })
         );
         let row = store.game("g").await.unwrap().unwrap();
         assert_eq!(
@@ -434,7 +491,9 @@ mod tests {
         assert_eq!(sub.v, 2);
         let missed = sub.missed.unwrap();
         assert_eq!(missed.len(), 1);
-        assert!(matches!(&missed[0].event, Event::MovePlayed { san, .. } if san == "e5"));
+        assert!(
+            matches!(&missed[0].event, RoomEvent::Game(Event::MovePlayed { san, .. }) if san == "e5")
+        );
         // A version from the future cannot be served from history: resync.
         assert!(room.subscribe(99).await.unwrap().missed.is_none());
         let _ = std::fs::remove_dir_all(dir);
@@ -466,10 +525,10 @@ mod tests {
             .unwrap();
         assert_eq!(
             end.event,
-            Event::GameOver {
+            RoomEvent::Game(Event::GameOver {
                 result: GameResult::Unknown,
                 termination: Termination::Aborted
-            }
+            })
         );
         assert_eq!(store.game("h").await.unwrap().unwrap().status, "over");
         let _ = std::fs::remove_dir_all(dir);
@@ -485,10 +544,10 @@ mod tests {
         let over = tokio::time::timeout(Duration::from_secs(5), async {
             loop {
                 let e = sub.feed.recv().await.unwrap();
-                if let Event::GameOver {
+                if let RoomEvent::Game(Event::GameOver {
                     result,
                     termination,
-                } = e.event
+                }) = e.event
                 {
                     return (result, termination);
                 }

@@ -24,7 +24,17 @@ async fn connect(port: u16, id: &str, cookie: Option<&str>, v: Option<u64>) -> W
     tokio_tungstenite::connect_async(req).await.unwrap().0
 }
 
+/// The next frame, players coming and going aside.
 async fn next(ws: &mut Ws) -> serde_json::Value {
+    loop {
+        let f = next_any(ws).await;
+        if f["t"] != "presence" {
+            return f;
+        }
+    }
+}
+
+async fn next_any(ws: &mut Ws) -> serde_json::Value {
     loop {
         let msg = tokio::time::timeout(Duration::from_secs(5), ws.next())
             .await
@@ -32,6 +42,9 @@ async fn next(ws: &mut Ws) -> serde_json::Value {
             .expect("the socket is open")
             .unwrap();
         if let Message::Text(t) = msg {
+            if std::env::var_os("ROOKERY_TEST_LOG").is_some() {
+                eprintln!("frame: {t}");
+            }
             return serde_json::from_str(t.as_str()).unwrap();
         }
     }
@@ -100,6 +113,7 @@ async fn two_players_and_a_spectator_see_every_move_and_the_end() {
         ("g2g4", true),
         ("d8h4", false),
     ];
+    let mut versions = Vec::new();
     for (i, (uci, white_moves)) in moves.iter().enumerate() {
         let player = if *white_moves { &mut w } else { &mut b };
         send(
@@ -108,30 +122,36 @@ async fn two_players_and_a_spectator_see_every_move_and_the_end() {
         )
         .await;
         // The sender gets its ack and the event, in either order; everyone gets the event.
-        let mut got_ack = false;
-        let mut got_move = false;
-        while !(got_ack && got_move) {
+        let (mut acked, mut moved) = (None, None);
+        while acked.is_none() || moved.is_none() {
             let f = next(player).await;
             match f["t"].as_str() {
-                Some("ack") => got_ack = f["d"]["a"] == i,
-                Some("move") => got_move = f["d"]["uci"] == *uci && f["v"] == i + 1,
+                Some("ack") if f["d"]["a"] == i => acked = f["d"]["v"].as_u64(),
+                Some("move") if f["d"]["uci"] == *uci => moved = f["v"].as_u64(),
+                // The opponent's earlier move, not read until now.
+                Some("move") => {}
                 other => panic!("unexpected {other:?}: {f}"),
             }
         }
+        // The ack carries the room version after everything the move caused (the end too).
+        assert!(acked >= moved, "{acked:?} {moved:?}");
         let seen = next(&mut spectator).await;
         assert_eq!(
             (seen["t"].as_str(), seen["v"].as_u64()),
-            (Some("move"), Some(i as u64 + 1))
+            (Some("move"), moved)
         );
+        versions.push(moved.unwrap());
     }
+    assert!(versions.windows(2).all(|w| w[0] < w[1]), "{versions:?}");
     let end = next(&mut spectator).await;
     assert_eq!(
         (end["t"].as_str(), end["d"]["termination"].as_str()),
         (Some("end"), Some("checkmate"))
     );
+    let last = end["v"].as_u64().unwrap();
 
-    // A reconnecting watcher that saw up to v=2 gets v=3.. (two moves and the end).
-    let mut late = connect(s.port, &id, None, Some(2)).await;
+    // A reconnecting watcher that saw up to the second move gets the rest: two moves, the end.
+    let mut late = connect(s.port, &id, None, Some(versions[1])).await;
     let vs: Vec<u64> = [
         next(&mut late).await,
         next(&mut late).await,
@@ -140,7 +160,7 @@ async fn two_players_and_a_spectator_see_every_move_and_the_end() {
     .iter()
     .map(|f| f["v"].as_u64().unwrap())
     .collect();
-    assert_eq!(vs, [3, 4, 5]);
+    assert_eq!(vs, [versions[2], versions[3], last]);
     drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -270,5 +290,52 @@ async fn shutdown_closes_sockets_with_a_reason_and_exits_cleanly() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
     assert!(status.success(), "{status}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_opponent_hears_when_a_player_leaves_and_cannot_claim_at_once() {
+    let (dir, url) = temp_url("presence");
+    let s = start(&url);
+    let created = call(
+        &s,
+        "POST",
+        "/api/games",
+        None,
+        Some(r#"{"time_control":"5+3","color":"white"}"#),
+    );
+    let id = field(&created.body, "id").to_owned();
+    let white = created.cookie.unwrap();
+    let black = call(&s, "POST", &format!("/api/games/{id}/join"), None, None)
+        .cookie
+        .unwrap();
+    for (cookie, m) in [(&white, "e2e4"), (&black, "e7e5"), (&white, "g1f3")] {
+        call(
+            &s,
+            "POST",
+            &format!("/api/games/{id}/move"),
+            Some(cookie),
+            Some(&format!(r#"{{"m":"{m}"}}"#)),
+        );
+    }
+    let mut w = connect(s.port, &id, Some(&white), None).await;
+    let b = connect(s.port, &id, Some(&black), None).await;
+    drop(b);
+    // White hears Black arrive and leave (on Black's turn).
+    let gone = loop {
+        let f = next_any(&mut w).await;
+        if f["t"] == "presence" && f["d"]["color"] == "black" && f["d"]["connected"] == false {
+            break f;
+        }
+    };
+    // 300 s + 40 x 3 s = 420 s: a tenth, 42 s.
+    assert_eq!(gone["d"]["claim_after_ms"], 42_000);
+    send(&mut w, r#"{"t":"claim-victory","d":{"a":5}}"#).await;
+    let e = next(&mut w).await;
+    assert_eq!(
+        e["d"]["message"],
+        "your opponent may still come back: a win can be claimed after 42 s away on their turn"
+    );
+    drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -24,7 +24,7 @@ use super::games::seat_of;
 use std::sync::atomic::Ordering;
 
 use crate::metrics::METRICS;
-use crate::room::{RoomHandle, Versioned, now_ms};
+use crate::room::{RoomEvent, RoomHandle, Versioned, now_ms};
 
 /// Largest frame a client may send.
 const MAX_FRAME: usize = 4096;
@@ -69,7 +69,14 @@ async fn connection(
     shutdown: tokio::sync::watch::Receiver<bool>,
 ) {
     METRICS.sockets.fetch_add(1, Ordering::Relaxed);
+    let player = room.clone().zip(seat);
+    if let Some((room, color)) = &player {
+        room.presence(*color, true).await;
+    }
     serve_socket(socket, room, seat, since, shutdown).await;
+    if let Some((room, color)) = &player {
+        room.presence(*color, false).await;
+    }
     METRICS.sockets.fetch_sub(1, Ordering::Relaxed);
 }
 
@@ -106,7 +113,7 @@ async fn serve_socket(
                 json!({"message": "the game is over or gone"}),
             ))
             .await;
-        drop(out);
+        drop((out, closing));
         let _ = writer.await;
         return;
     };
@@ -176,7 +183,8 @@ async fn serve_socket(
             },
         }
     }
-    drop(out);
+    // Dropping both ends lets the writer finish (with no close reason unless one was sent).
+    drop((out, closing));
     let _ = writer.await;
 }
 
@@ -219,6 +227,11 @@ async fn handle(room: &RoomHandle, seat: Option<Color>, text: &str) -> Option<St
             with_move: text_of(&d),
         },
         "resign" => Command::Resign { by },
+        // The room fills in how long the opponent has been away.
+        "claim-victory" => Command::ClaimVictory {
+            by,
+            opponent_away: Duration::ZERO,
+        },
         "abort" => Command::Abort { by },
         other => return Some(error_frame(&format!("unknown frame type {other:?}"), ack)),
     };
@@ -282,14 +295,14 @@ fn state_frame(v: u64, game: &Game, seat: Option<Color>) -> String {
 
 fn event_frame(e: &Versioned, seat: Option<Color>, game: Option<&Game>) -> String {
     let (t, d) = match &e.event {
-        Event::MovePlayed {
+        RoomEvent::Game(Event::MovePlayed {
             by,
             ply,
             san,
             uci,
             fen,
             clocks,
-        } => (
+        }) => (
             "move",
             json!({
                 "by": by.name(), "ply": ply, "san": san, "uci": uci, "fen": fen,
@@ -297,14 +310,26 @@ fn event_frame(e: &Versioned, seat: Option<Color>, game: Option<&Game>) -> Strin
                 "dests": game.and_then(|g| dests(g, seat)),
             }),
         ),
-        Event::DrawOffered { by } => ("draw-offered", json!({"by": by.name()})),
-        Event::DrawDeclined { by } => ("draw-declined", json!({"by": by.name()})),
-        Event::GameOver {
+        RoomEvent::Game(Event::DrawOffered { by }) => ("draw-offered", json!({"by": by.name()})),
+        RoomEvent::Game(Event::DrawDeclined { by }) => ("draw-declined", json!({"by": by.name()})),
+        RoomEvent::Game(Event::GameOver {
             result,
             termination,
-        } => (
+        }) => (
             "end",
             json!({"result": result.as_str(), "termination": termination.as_str()}),
+        ),
+        RoomEvent::Presence {
+            color,
+            connected,
+            claim_after,
+        } => (
+            "presence",
+            json!({
+                "color": color.name(),
+                "connected": connected,
+                "claim_after_ms": claim_after.as_millis() as u64,
+            }),
         ),
     };
     json!({"t": t, "v": e.v, "d": d}).to_string()

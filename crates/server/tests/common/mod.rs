@@ -33,7 +33,11 @@ pub fn start(url: &str) -> Server {
             url,
         ])
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(if std::env::var_os("ROOKERY_TEST_LOG").is_some() {
+            Stdio::inherit()
+        } else {
+            Stdio::null()
+        })
         .spawn()
         .unwrap();
     let server = Server { child, port };
