@@ -5,7 +5,6 @@ use std::fs::File;
 use std::io::BufReader;
 use std::process::ExitCode;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rookery_core::Position;
 use rookery_core::clock::TimeControl;
 use rookery_core::pgn::{GameRecord, Reader};
@@ -59,16 +58,7 @@ pub(crate) async fn run(
     files: &[std::path::PathBuf],
 ) -> Result<ExitCode, String> {
     let store = Store::open(database_url).await.map_err(|e| e.to_string())?;
-    let total: u64 = files
-        .iter()
-        .filter_map(|p| std::fs::metadata(p).ok())
-        .map(|m| m.len())
-        .sum();
-    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = crate::pgn_check::files_bar(files, "{msg}");
     let (mut imported, mut rejected) = (0usize, 0usize);
     for path in files {
         let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;

@@ -62,18 +62,23 @@ fn progress_bar(args: &CheckArgs) -> Option<ProgressBar> {
     if args.json || !std::io::stderr().is_terminal() {
         return None;
     }
-    let total: u64 = args
-        .files
+    Some(files_bar(&args.files, "{bytes_per_sec} eta {eta}"))
+}
+
+/// A bar over the total size of `files`, drawn on stderr (hidden when it is no terminal),
+/// with `extra` after the byte counts.
+pub(crate) fn files_bar(files: &[std::path::PathBuf], extra: &str) -> ProgressBar {
+    let total: u64 = files
         .iter()
         .filter_map(|p| std::fs::metadata(p).ok())
         .map(|m| m.len())
         .sum();
     let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
     bar.set_style(
-        ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}")
+        ProgressStyle::with_template(&format!("{{bar:40}} {{bytes}}/{{total_bytes}} {extra}"))
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    Some(bar)
+    bar
 }
 
 fn json_line(game: usize, item: &Result<GameRecord, PgnError>) -> String {
