@@ -358,8 +358,12 @@ pub(crate) async fn pgn_of(
     }
     record.tags.set("Event", "Rookery game");
     record.tags.set("Site", format!("/game/{id}"));
+    let (date, time) = utc_date_time(row.game.created_at);
+    record.tags.set("Date", date.as_str());
     record.tags.set("White", row.game.white_name.as_str());
     record.tags.set("Black", row.game.black_name.as_str());
+    record.tags.set("UTCDate", date);
+    record.tags.set("UTCTime", time);
     if let (Some(result), None) = (row.result.as_deref(), game.result()) {
         // Over in the store, replayed without its end (resigned, imported): the store knows.
         record.result = rookery_core::pgn::GameResult::parse(result).unwrap_or(record.result);
@@ -461,4 +465,44 @@ pub(crate) async fn import(
         url: format!("/game/{id}"),
         id,
     }))
+}
+
+/// `YYYY.MM.DD` and `HH:MM:SS` (UTC) of a time in ms since the Unix epoch, as PGN writes them.
+fn utc_date_time(ms: i64) -> (String, String) {
+    let secs = ms.div_euclid(1000);
+    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (
+        format!("{year:04}.{month:02}.{day:02}"),
+        format!("{:02}:{:02}:{:02}", rest / 3600, rest / 60 % 60, rest % 60),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::utc_date_time;
+
+    #[test]
+    fn pgn_dates_in_utc() {
+        assert_eq!(utc_date_time(0), ("1970.01.01".into(), "00:00:00".into()));
+        // 2026-11-30 07:15:30 UTC.
+        assert_eq!(
+            utc_date_time(1_796_022_930_000),
+            ("2026.11.30".into(), "07:15:30".into())
+        );
+        // 2000-02-29 23:59:59 UTC, a leap day.
+        assert_eq!(
+            utc_date_time(951_868_799_000),
+            ("2000.02.29".into(), "23:59:59".into())
+        );
+    }
 }
