@@ -43,6 +43,10 @@ pub(crate) enum RoomEvent {
         connected: bool,
         claim_after: Duration,
     },
+    /// How many spectators watch now.
+    Watchers {
+        n: u32,
+    },
 }
 
 /// Why the room refused a command.
@@ -91,6 +95,10 @@ enum RoomCmd {
     Presence {
         color: Color,
         connected: bool,
+    },
+    /// A spectator's connection opened (`true`) or closed.
+    Watcher {
+        joined: bool,
     },
     Apply {
         command: Command,
@@ -155,6 +163,7 @@ impl RoomHandle {
             last_activity: tokio::time::Instant::now(),
             connections: ByColor::default(),
             gone_since: ByColor::default(),
+            watchers: 0,
         };
         tokio::spawn(room.run(rx));
         RoomHandle { tx }
@@ -185,6 +194,11 @@ impl RoomHandle {
         let _ = self.tx.send(RoomCmd::Presence { color, connected }).await;
     }
 
+    /// A spectator's connection opened or closed.
+    pub(crate) async fn watcher(&self, joined: bool) {
+        let _ = self.tx.send(RoomCmd::Watcher { joined }).await;
+    }
+
     /// The game as it stands, with its version.
     pub(crate) async fn snapshot(&self) -> Result<(u64, Game), RoomError> {
         let (reply, answer) = oneshot::channel();
@@ -213,6 +227,8 @@ struct Room {
     connections: ByColor<u32>,
     /// Since when each player has had no connection (`None`: connected, or never was).
     gone_since: ByColor<Option<tokio::time::Instant>>,
+    /// Open spectator connections.
+    watchers: u32,
 }
 
 /// How long a game that has not started may wait for a move before it is aborted.
@@ -306,6 +322,14 @@ impl Room {
                         claim_after,
                     });
                 }
+            }
+            RoomCmd::Watcher { joined } => {
+                self.watchers = if joined {
+                    self.watchers + 1
+                } else {
+                    self.watchers.saturating_sub(1)
+                };
+                self.publish_room(RoomEvent::Watchers { n: self.watchers });
             }
             RoomCmd::Snapshot { reply } => {
                 let _ = reply.send((self.v, self.game.clone()));

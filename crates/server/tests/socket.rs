@@ -24,11 +24,11 @@ async fn connect(port: u16, id: &str, cookie: Option<&str>, v: Option<u64>) -> W
     tokio_tungstenite::connect_async(req).await.unwrap().0
 }
 
-/// The next frame, players coming and going aside.
+/// The next frame, players and watchers coming and going aside.
 async fn next(ws: &mut Ws) -> serde_json::Value {
     loop {
         let f = next_any(ws).await;
-        if f["t"] != "presence" {
+        if f["t"] != "presence" && f["t"] != "watchers" {
             return f;
         }
     }
@@ -294,7 +294,7 @@ async fn shutdown_closes_sockets_with_a_reason_and_exits_cleanly() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_opponent_hears_when_a_player_leaves_and_cannot_claim_at_once() {
+async fn players_hear_who_leaves_and_who_watches_and_cannot_claim_at_once() {
     let (dir, url) = temp_url("presence");
     let s = start(&url);
     let created = call(
@@ -328,6 +328,15 @@ async fn the_opponent_hears_when_a_player_leaves_and_cannot_claim_at_once() {
             break f;
         }
     };
+    // A watcher arrives: the room counts it.
+    let _watcher = connect(s.port, &id, None, None).await;
+    loop {
+        let f = next_any(&mut w).await;
+        if f["t"] == "watchers" {
+            assert_eq!(f["d"]["n"], 1);
+            break;
+        }
+    }
     // 300 s + 40 x 3 s = 420 s: a tenth, 42 s.
     assert_eq!(gone["d"]["claim_after_ms"], 42_000);
     send(&mut w, r#"{"t":"claim-victory","d":{"a":5}}"#).await;

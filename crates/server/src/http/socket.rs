@@ -69,14 +69,10 @@ async fn connection(
     shutdown: tokio::sync::watch::Receiver<bool>,
 ) {
     METRICS.sockets.fetch_add(1, Ordering::Relaxed);
-    let player = room.clone().zip(seat);
-    if let Some((room, color)) = &player {
-        room.presence(*color, true).await;
-    }
-    serve_socket(socket, room, seat, since, shutdown).await;
-    if let Some((room, color)) = &player {
-        room.presence(*color, false).await;
-    }
+    // Players come and go as presence; everyone else counts as a watcher.
+    announce(room.as_ref(), seat, true).await;
+    serve_socket(socket, room.clone(), seat, since, shutdown).await;
+    announce(room.as_ref(), seat, false).await;
     METRICS.sockets.fetch_sub(1, Ordering::Relaxed);
 }
 
@@ -186,6 +182,15 @@ async fn serve_socket(
     // Dropping both ends lets the writer finish (with no close reason unless one was sent).
     drop((out, closing));
     let _ = writer.await;
+}
+
+/// Tells the room a connection opened or closed: a player's presence, or a watcher.
+async fn announce(room: Option<&RoomHandle>, seat: Option<Color>, joined: bool) {
+    match (room, seat) {
+        (Some(room), Some(color)) => room.presence(color, joined).await,
+        (Some(room), None) => room.watcher(joined).await,
+        (None, _) => {}
+    }
 }
 
 /// One client frame: a reply for the sender (ack or error), or nothing.
@@ -319,6 +324,7 @@ fn event_frame(e: &Versioned, seat: Option<Color>, game: Option<&Game>) -> Strin
             "end",
             json!({"result": result.as_str(), "termination": termination.as_str()}),
         ),
+        RoomEvent::Watchers { n } => ("watchers", json!({"n": n})),
         RoomEvent::Presence {
             color,
             connected,
