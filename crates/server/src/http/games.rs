@@ -36,6 +36,15 @@ pub(crate) struct Seated {
     name: String,
 }
 
+/// The stored row of game `id`, or 404.
+pub(crate) async fn game_row(state: &AppState, id: &str) -> Result<GameRow, ApiError> {
+    state
+        .store
+        .game(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("game"))
+}
+
 fn seat_cookie(id: &str, token: &str) -> String {
     format!("rk_{id}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000")
 }
@@ -135,11 +144,7 @@ pub(crate) async fn join(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let row = state
-        .store
-        .game(&id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("game"))?;
+    let row = game_row(&state, &id).await?;
     if let Some(color) = seat_of(&headers, &row) {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
@@ -194,11 +199,7 @@ pub(crate) async fn show(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<GameState>, ApiError> {
-    let row = state
-        .store
-        .game(&id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("game"))?;
+    let row = game_row(&state, &id).await?;
     let (v, game) = match state.rooms.get(&id).await? {
         Some(room) => room.snapshot().await?,
         None => (0, state.rooms.replay(&row).await?),
@@ -253,11 +254,7 @@ async fn command_for(
     headers: &HeaderMap,
     make: impl FnOnce(Color) -> Command,
 ) -> Result<Json<Done>, ApiError> {
-    let row = state
-        .store
-        .game(id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("game"))?;
+    let row = game_row(state, id).await?;
     let color = seat_of(headers, &row)
         .ok_or_else(|| ApiError::new(StatusCode::FORBIDDEN, "you have no seat in this game"))?;
     let room = state
@@ -324,11 +321,7 @@ pub(crate) async fn export(
     Path(id): Path<String>,
     Query(q): Query<ExportQuery>,
 ) -> Result<Response, ApiError> {
-    let row = state
-        .store
-        .game(&id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("game"))?;
+    let row = game_row(&state, &id).await?;
     let pgn = pgn_of(&state, &row, q.clocks).await?;
     Ok((
         [(CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8")],

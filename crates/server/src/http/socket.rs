@@ -20,7 +20,7 @@ use tokio::sync::{broadcast, mpsc};
 
 use super::AppState;
 use super::error::ApiError;
-use super::games::seat_of;
+use super::games::{game_row, seat_of};
 use std::sync::atomic::Ordering;
 
 use crate::metrics::METRICS;
@@ -45,11 +45,7 @@ pub(crate) async fn upgrade(
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    let row = state
-        .store
-        .game(&id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("game"))?;
+    let row = game_row(&state, &id).await?;
     let seat = seat_of(&headers, &row);
     let room = state.rooms.get(&id).await?;
     let shutdown = state.shutdown.clone();

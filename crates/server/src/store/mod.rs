@@ -14,6 +14,14 @@ use std::time::Duration;
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Executor, Row};
 
+/// The columns of a game row, in the order `game_row` reads them.
+macro_rules! game_columns {
+    () => {
+        "id, created_at, start_fen, time_control, white_name, black_name, status, result, \
+         termination, finished_at, white_seat, black_seat"
+    };
+}
+
 /// Which database is behind the pool (SQL is shared; connection set-up differs).
 #[derive(Debug, Copy, Clone, PartialEq, Eq)]
 pub(crate) enum Backend {
@@ -193,10 +201,11 @@ impl Store {
     }
 
     pub(crate) async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
-        let row = sqlx::query(
-            "SELECT id, created_at, start_fen, time_control, white_name, black_name, status, \
-             result, termination, finished_at, white_seat, black_seat FROM games WHERE id = $1",
-        )
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            game_columns!(),
+            " FROM games WHERE id = $1"
+        ))
         .bind(id)
         .fetch_optional(&self.pool)
         .await?;
@@ -205,11 +214,12 @@ impl Store {
 
     /// Finished games in which `name` played, oldest first.
     pub(crate) async fn finished_games_of(&self, name: &str) -> Result<Vec<GameRow>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT id, created_at, start_fen, time_control, white_name, black_name, status, \
-             result, termination, finished_at, white_seat, black_seat FROM games \
-             WHERE status = 'over' AND (white_name = $1 OR black_name = $2) ORDER BY created_at, id",
-        )
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            game_columns!(),
+            " FROM games WHERE status = 'over' AND (white_name = $1 OR black_name = $2) \
+                 ORDER BY created_at, id"
+        ))
         .bind(name)
         .bind(name)
         .fetch_all(&self.pool)
@@ -251,10 +261,11 @@ impl Store {
 
     /// Every game not finished, oldest first: what a restart loads back into rooms.
     pub(crate) async fn live_games(&self) -> Result<Vec<GameRow>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT id, created_at, start_fen, time_control, white_name, black_name, status, \
-             result, termination, finished_at, white_seat, black_seat FROM games WHERE status = 'live' ORDER BY created_at, id",
-        )
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            game_columns!(),
+            " FROM games WHERE status = 'live' ORDER BY created_at, id"
+        ))
         .fetch_all(&self.pool)
         .await?;
         rows.iter().map(game_row).collect()
