@@ -5,10 +5,6 @@
 //! clock: it sleeps until the core's next deadline, so a flag falls even if nobody sends
 //! anything (DESIGN: One move, end to end).
 
-// The HTTP and WebSocket side that drives rooms is being built (issue 5); until then rooms
-// are exercised by their tests below.
-#![cfg_attr(not(test), allow(dead_code))]
-
 use std::collections::VecDeque;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 

@@ -5,7 +5,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{call, field, start, temp_url};
+use common::{call, field, http_move, new_game, start, temp_url};
 use futures_util::{SinkExt, StreamExt};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -58,18 +58,7 @@ async fn send(ws: &mut Ws, text: &str) {
 async fn two_players_and_a_spectator_see_every_move_and_the_end() {
     let (dir, url) = temp_url("ws");
     let s = start(&url);
-    let created = call(
-        &s,
-        "POST",
-        "/api/games",
-        None,
-        Some(r#"{"time_control":"5+3","color":"white"}"#),
-    );
-    let id = field(&created.body, "id").to_owned();
-    let white = created.cookie.unwrap();
-    let black = call(&s, "POST", &format!("/api/games/{id}/join"), None, None)
-        .cookie
-        .unwrap();
+    let (id, white, black) = new_game(&s, r#"{"time_control":"5+3","color":"white"}"#);
 
     let mut w = connect(s.port, &id, Some(&white), None).await;
     let mut b = connect(s.port, &id, Some(&black), None).await;
@@ -204,28 +193,11 @@ async fn a_player_who_stops_moving_loses_on_time_with_no_further_message() {
     let (dir, url) = temp_url("flag");
     let s = start(&url);
     // 0.02 minutes: 1.2 seconds, no increment.
-    let created = call(
-        &s,
-        "POST",
-        "/api/games",
-        None,
-        Some(r#"{"time_control":"0.02+0","color":"white"}"#),
-    );
-    let id = field(&created.body, "id").to_owned();
-    let white = created.cookie.unwrap();
-    let black = call(&s, "POST", &format!("/api/games/{id}/join"), None, None)
-        .cookie
-        .unwrap();
+    let (id, white, black) = new_game(&s, r#"{"time_control":"0.02+0","color":"white"}"#);
     let mut spectator = connect(s.port, &id, None, None).await;
     next(&mut spectator).await;
     for (cookie, m) in [(&white, "e2e4"), (&black, "e7e5")] {
-        let r = call(
-            &s,
-            "POST",
-            &format!("/api/games/{id}/move"),
-            Some(cookie),
-            Some(&format!(r#"{{"m":"{m}"}}"#)),
-        );
+        let r = http_move(&s, &id, cookie, m);
         assert_eq!(r.status, 200, "{}", r.body);
     }
     next(&mut spectator).await;
@@ -297,26 +269,9 @@ async fn shutdown_closes_sockets_with_a_reason_and_exits_cleanly() {
 async fn players_hear_who_leaves_and_who_watches_and_cannot_claim_at_once() {
     let (dir, url) = temp_url("presence");
     let s = start(&url);
-    let created = call(
-        &s,
-        "POST",
-        "/api/games",
-        None,
-        Some(r#"{"time_control":"5+3","color":"white"}"#),
-    );
-    let id = field(&created.body, "id").to_owned();
-    let white = created.cookie.unwrap();
-    let black = call(&s, "POST", &format!("/api/games/{id}/join"), None, None)
-        .cookie
-        .unwrap();
+    let (id, white, black) = new_game(&s, r#"{"time_control":"5+3","color":"white"}"#);
     for (cookie, m) in [(&white, "e2e4"), (&black, "e7e5"), (&white, "g1f3")] {
-        call(
-            &s,
-            "POST",
-            &format!("/api/games/{id}/move"),
-            Some(cookie),
-            Some(&format!(r#"{{"m":"{m}"}}"#)),
-        );
+        http_move(&s, &id, cookie, m);
     }
     let mut w = connect(s.port, &id, Some(&white), None).await;
     let b = connect(s.port, &id, Some(&black), None).await;

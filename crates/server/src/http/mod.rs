@@ -64,6 +64,7 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
     let store = Store::open(&config.database_url)
         .await
         .map_err(|e| e.to_string())?;
+    tracing::info!(backend = ?store.backend(), "database open, migrations applied");
     let rooms = Rooms::new(store.clone(), MoveWriter::start(store.clone()));
     let recovered = rooms.recover().await.map_err(|e| e.to_string())?;
     tracing::info!(games = recovered, "live games loaded back into rooms");

@@ -2,10 +2,6 @@
 //! (sqlx's `Any` driver) and one test-suite for both. Moves are written by a group-commit
 //! writer (`writer.rs`): a move is acknowledged only once its transaction committed.
 
-// The rooms and HTTP API that use the rest of the store are being built (issue 5); until
-// then the store is exercised by its test-suite below.
-#![cfg_attr(not(test), allow(dead_code))]
-
 mod migrate;
 pub(crate) mod writer;
 

@@ -132,3 +132,26 @@ pub fn temp_url(name: &str) -> (std::path::PathBuf, String) {
     let url = format!("sqlite://{}", dir.join("rookery.db").display());
     (dir, url)
 }
+
+/// Creates a game from `body` (the creator takes a seat) and lets a second browser join.
+/// Returns the game id, the creator's seat cookie and the joiner's.
+pub fn new_game(s: &Server, body: &str) -> (String, String, String) {
+    let created = call(s, "POST", "/api/games", None, Some(body));
+    assert_eq!(created.status, 201, "{}", created.body);
+    let id = field(&created.body, "id").to_owned();
+    let joined = call(s, "POST", &format!("/api/games/{id}/join"), None, None);
+    assert_eq!(joined.status, 200, "{}", joined.body);
+    (id, created.cookie.unwrap(), joined.cookie.unwrap())
+}
+
+/// Plays move `m` (UCI or SAN) over HTTP with a seat cookie.
+pub fn http_move(s: &Server, id: &str, cookie: &str, m: &str) -> Reply {
+    let body = format!(r#"{{"m":"{m}"}}"#);
+    call(
+        s,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        Some(cookie),
+        Some(&body),
+    )
+}
