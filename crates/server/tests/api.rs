@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Server, call, field, start, temp_url};
+use common::{Server, call, field, http_move, new_game, start, temp_url};
 
 #[test]
 fn two_players_play_to_mate_and_the_pgn_says_so() {
@@ -114,28 +114,8 @@ fn two_players_play_to_mate_and_the_pgn_says_so() {
 fn a_restarted_server_loads_live_games_back() {
     let (dir, url) = temp_url("restart");
     let s = start(&url);
-    let created = call(
-        &s,
-        "POST",
-        "/api/games",
-        None,
-        Some(r#"{"time_control":"untimed","color":"black"}"#),
-    );
-    let id = field(&created.body, "id").to_owned();
-    let black = created.cookie.unwrap();
-    let white = call(&s, "POST", &format!("/api/games/{id}/join"), None, None)
-        .cookie
-        .unwrap();
-    let mv = |s: &Server, cookie: &str, m: &str| {
-        call(
-            s,
-            "POST",
-            &format!("/api/games/{id}/move"),
-            Some(cookie),
-            Some(&format!(r#"{{"m":"{m}"}}"#)),
-        )
-        .status
-    };
+    let (id, black, white) = new_game(&s, r#"{"time_control":"untimed","color":"black"}"#);
+    let mv = |s: &Server, cookie: &str, m: &str| http_move(s, &id, cookie, m).status;
     assert_eq!(mv(&s, &white, "e4"), 200);
     assert_eq!(mv(&s, &black, "c5"), 200);
     drop(s);
