@@ -1,0 +1,204 @@
+//! Playing levels 1-8. The full engine is level 8; lower levels search less and choose among
+//! the better moves at random, with a temperature that falls and a cap on the loss allowed
+//! per move that tightens as the level rises, so weak levels err like weak players (a slightly
+//! worse move, a missed tactic) instead of throwing pieces away.
+
+use std::time::Duration;
+
+use rookery_core::{Move, Position};
+
+use crate::search::{Limits, MATE, Search};
+
+/// A small, fast pseudo-random generator (xorshift64*), seeded by the caller: the engine
+/// needs variety, not secrecy.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed | 1)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// A float in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// A playing level, 1 (a child's first opponent) to 8 (the full engine).
+#[derive(Debug, Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Level(u8);
+
+/// How a level plays.
+#[derive(Debug, Copy, Clone)]
+struct Style {
+    /// Deepest iteration (`None`: as deep as the time allows).
+    depth: Option<u32>,
+    /// Softmax temperature over move scores, in centipawns (0: always the best).
+    temperature: f64,
+    /// No move more than this many centipawns worse than the best is chosen.
+    max_loss: i32,
+    /// Least time to spend on a move, so the bot does not answer instantly.
+    min_think: Duration,
+}
+
+const STYLES: [Style; 8] = [
+    style(Some(1), 220.0, 450, 1500),
+    style(Some(1), 140.0, 300, 1200),
+    style(Some(2), 90.0, 200, 1000),
+    style(Some(2), 55.0, 120, 800),
+    style(Some(3), 35.0, 80, 600),
+    style(Some(4), 18.0, 40, 400),
+    style(Some(6), 6.0, 15, 200),
+    style(None, 0.0, 0, 0),
+];
+
+const fn style(depth: Option<u32>, temperature: f64, max_loss: i32, min_think_ms: u64) -> Style {
+    Style {
+        depth,
+        temperature,
+        max_loss,
+        min_think: Duration::from_millis(min_think_ms),
+    }
+}
+
+impl Level {
+    pub const MIN: Level = Level(1);
+    pub const MAX: Level = Level(8);
+
+    /// The level `n`, if it is 1 to 8.
+    pub fn new(n: u8) -> Option<Level> {
+        (1..=8).contains(&n).then_some(Level(n))
+    }
+
+    pub fn get(self) -> u8 {
+        self.0
+    }
+
+    fn style(self) -> Style {
+        STYLES[usize::from(self.0 - 1)]
+    }
+
+    /// The least time this level takes over a move, like a person would.
+    pub fn min_think(self) -> Duration {
+        self.style().min_think
+    }
+
+    /// Chooses a move in `pos` (reached after the positions `history`), spending at most
+    /// `budget` (`None`: no time limit beyond the level's depth). `None` only when there is
+    /// no legal move.
+    pub fn choose(
+        self,
+        search: &mut Search,
+        pos: &Position,
+        history: &[u64],
+        budget: Option<Duration>,
+        rng: &mut Rng,
+    ) -> Option<Move> {
+        let style = self.style();
+        let sampled = style.temperature > 0.0;
+        let limits = Limits {
+            depth: style.depth,
+            time: budget,
+            score_all: sampled,
+            ..Limits::default()
+        };
+        let found = search.run(pos, history, &limits);
+        if !sampled || found.root.len() < 2 {
+            return found.best;
+        }
+        let best = found.root[0].score.clamp(-2 * MATE, 2 * MATE);
+        let close: Vec<(Move, f64)> = found
+            .root
+            .iter()
+            .filter(|r| best - r.score <= style.max_loss)
+            .map(|r| {
+                let loss = f64::from((best - r.score).min(2000));
+                (r.m, (-loss / style.temperature).exp())
+            })
+            .collect();
+        let total: f64 = close.iter().map(|c| c.1).sum();
+        let mut x = rng.unit() * total;
+        for (m, w) in &close {
+            if x < *w {
+                return Some(*m);
+            }
+            x -= w;
+        }
+        found.best
+    }
+}
+
+/// How long to think with `remaining` on the clock, `increment` per move, and `moves_to_go`
+/// moves before the next time control (if known).
+pub fn budget(remaining: Duration, increment: Duration, moves_to_go: Option<u32>) -> Duration {
+    let share = remaining / moves_to_go.unwrap_or(30).clamp(1, 40).max(2);
+    let budget = share + increment * 3 / 4;
+    budget
+        .min(remaining / 3)
+        .max(Duration::from_millis(5).min(remaining / 2))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_level_plays_a_legal_move_and_the_top_one_does_not_blunder() {
+        let pos =
+            Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+                .unwrap();
+        let mut rng = Rng::new(7);
+        for n in 1..=8 {
+            let level = Level::new(n).unwrap();
+            let mut search = Search::new(1);
+            let m = level
+                .choose(
+                    &mut search,
+                    &pos,
+                    &[],
+                    Some(Duration::from_millis(200)),
+                    &mut rng,
+                )
+                .unwrap();
+            assert!(pos.is_legal(m), "level {n}");
+        }
+        assert!(Level::new(0).is_none() && Level::new(9).is_none());
+    }
+
+    #[test]
+    fn low_levels_vary_and_never_give_away_a_queen_for_nothing() {
+        // The queen is attacked by a pawn: many retreats are safe, some squares lose it.
+        // Even level 1 picks among the safe ones (the loss cap), and not always the same.
+        let pos = Position::from_fen("4k3/8/8/4p3/3Q4/8/8/4K3 w - - 0 1").unwrap();
+        let mut rng = Rng::new(42);
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..40 {
+            let mut search = Search::new(1);
+            let m = Level::MIN
+                .choose(&mut search, &pos, &[], None, &mut rng)
+                .unwrap();
+            seen.insert(m);
+            let after = pos.after(m);
+            // The queen is not left to be taken for free.
+            let reply = Search::new(1).run(&after, &[], &crate::Limits::depth(2));
+            assert!(reply.score < 600, "{m:?} loses the queen");
+        }
+        assert!(seen.len() > 3, "level 1 should vary: {seen:?}");
+    }
+
+    #[test]
+    fn budgets_stay_within_the_clock() {
+        let b = budget(Duration::from_secs(60), Duration::from_secs(1), None);
+        assert!(b > Duration::from_secs(2) && b < Duration::from_secs(4));
+        let b = budget(Duration::from_millis(90), Duration::ZERO, None);
+        assert!(b <= Duration::from_millis(30));
+    }
+}

@@ -1,0 +1,20 @@
+//! Rookery's chess engine: the search behind the bots (levels 1-8) and the `rookery-engine`
+//! UCI binary. It judges positions with `rookery-core` only: every move it considers comes
+//! from the core's legal move generator.
+//!
+//! ```
+//! use rookery_core::Position;
+//! use rookery_engine::{Limits, Search};
+//!
+//! let pos = Position::from_fen("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1").unwrap();
+//! let found = Search::new(1).run(&pos, &[], &Limits::depth(3));
+//! assert_eq!(found.best.unwrap().to_uci().to_string(), "a1a8");
+//! ```
+
+mod eval;
+mod level;
+mod search;
+
+pub use eval::evaluate;
+pub use level::{Level, Rng, budget};
+pub use search::{Found, Limits, MATE, RootMove, Search};

@@ -1,0 +1,637 @@
+//! Iterative-deepening principal-variation search with a transposition table, quiescence
+//! search, null-move pruning, late-move reductions, check extension, killer and history move
+//! ordering and aspiration windows. Draws by repetition, the fifty-move rule and dead
+//! positions are scored as 0.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rookery_core::{Move, MoveList, Position, Role};
+
+use crate::eval::evaluate;
+
+/// The score of giving mate now; mate in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+const INF: i32 = 32_000;
+/// Scores beyond this are mates.
+const MATE_BOUND: i32 = MATE - 1000;
+const MAX_PLY: usize = 128;
+
+/// When to stop searching. Unset limits do not apply; with none set the search goes to
+/// `MAX_PLY` and should be given a stop flag.
+#[derive(Debug, Clone, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub time: Option<Duration>,
+    /// Set from outside to stop as soon as possible (the best move so far is returned).
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Search every root move with a full window, so that each gets an exact score (the
+    /// weak levels choose among them); slower than the normal search.
+    pub score_all: bool,
+}
+
+impl Limits {
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    pub fn time(time: Duration) -> Limits {
+        Limits {
+            time: Some(time),
+            ..Limits::default()
+        }
+    }
+}
+
+/// A root move with its score at the deepest completed iteration (exact only with
+/// `Limits::score_all`; otherwise a bound for all but the best).
+#[derive(Debug, Copy, Clone, PartialEq, Eq)]
+pub struct RootMove {
+    pub m: Move,
+    pub score: i32,
+}
+
+/// What a search found.
+#[derive(Debug, Clone)]
+pub struct Found {
+    /// `None` only when the position has no legal move.
+    pub best: Option<Move>,
+    /// Centipawns for the side to move, or `MATE - plies` / `-(MATE - plies)`.
+    pub score: i32,
+    /// The deepest iteration completed.
+    pub depth: u32,
+    pub nodes: u64,
+    pub pv: Vec<Move>,
+    /// Root moves, best first.
+    pub root: Vec<RootMove>,
+}
+
+#[derive(Debug, Copy, Clone, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Debug, Copy, Clone)]
+struct Entry {
+    key: u64,
+    m: Option<Move>,
+    score: i32,
+    depth: i32,
+    bound: Bound,
+}
+
+/// A searcher: its transposition table and move-ordering memory persist between searches
+/// of the same game.
+#[derive(Debug)]
+pub struct Search {
+    tt: Vec<Option<Entry>>,
+    killers: Vec<[Option<Move>; 2]>,
+    history: Vec<i32>,
+    /// Positions before the current node (the game's, then the search path's).
+    keys: Vec<u64>,
+    nodes: u64,
+    started: Instant,
+    limits: Limits,
+    aborted: bool,
+}
+
+impl Search {
+    /// A searcher with a transposition table of about `mib` MiB.
+    pub fn new(mib: usize) -> Search {
+        let entries = (mib.max(1) << 20) / std::mem::size_of::<Option<Entry>>();
+        Search {
+            tt: vec![None; entries.next_power_of_two() / 2],
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![0; 64 * 64],
+            keys: Vec::new(),
+            nodes: 0,
+            started: Instant::now(),
+            limits: Limits::default(),
+            aborted: false,
+        }
+    }
+
+    /// Forgets everything learnt (a new game).
+    pub fn clear(&mut self) {
+        self.tt.iter_mut().for_each(|e| *e = None);
+        self.history.iter_mut().for_each(|h| *h = 0);
+    }
+
+    /// Searches `pos`, reached after the positions whose Zobrist keys are `history` (oldest
+    /// first; used to see repetitions), within `limits`.
+    pub fn run(&mut self, pos: &Position, history: &[u64], limits: &Limits) -> Found {
+        self.keys.clear();
+        self.keys.extend_from_slice(history);
+        self.nodes = 0;
+        self.started = Instant::now();
+        self.limits = limits.clone();
+        self.aborted = false;
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.history.iter_mut().for_each(|h| *h /= 8);
+
+        let mut root: Vec<RootMove> = pos
+            .legal_moves()
+            .into_iter()
+            .map(|m| RootMove { m, score: -INF })
+            .collect();
+        let mut found = Found {
+            best: root.first().map(|r| r.m),
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+            root: root.clone(),
+        };
+        if root.is_empty() {
+            found.score = if pos.is_check() { -MATE } else { 0 };
+            return found;
+        }
+        // Captures first for the first iteration.
+        root.sort_by_key(|r| -self.order_score(pos, r.m, None, 0));
+        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).max(1);
+        let mut previous = 0;
+        for depth in 1..=max_depth {
+            let score = if depth >= 4 && !limits.score_all {
+                self.aspiration(pos, &mut root, depth as i32, previous)
+            } else {
+                self.root_search(pos, &mut root, depth as i32, -INF, INF)
+            };
+            if self.aborted && depth > 1 {
+                break;
+            }
+            previous = score;
+            root.sort_by_key(|r| -r.score);
+            found.best = Some(root[0].m);
+            found.score = root[0].score;
+            found.depth = depth;
+            found.root = root.clone();
+            if self.aborted
+                || score.abs() >= MATE_BOUND && depth > 1 && (MATE - score.abs()) < depth as i32
+            {
+                break;
+            }
+            if let Some(t) = limits.time {
+                // The next iteration would most likely not finish.
+                if self.started.elapsed() > t / 2 {
+                    break;
+                }
+            }
+        }
+        found.nodes = self.nodes;
+        found.pv = self.principal_variation(pos, found.best);
+        found
+    }
+
+    fn aspiration(&mut self, pos: &Position, root: &mut [RootMove], depth: i32, guess: i32) -> i32 {
+        let mut delta = 40;
+        let (mut alpha, mut beta) = (guess - delta, guess + delta);
+        loop {
+            let score = self.root_search(pos, root, depth, alpha, beta);
+            if self.aborted {
+                return score;
+            }
+            if score <= alpha {
+                alpha = (alpha - delta).max(-INF);
+            } else if score >= beta {
+                beta = (beta + delta).min(INF);
+            } else {
+                return score;
+            }
+            delta *= 3;
+            if delta > 1000 {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
+    }
+
+    /// One iteration at the root; each root move's score is stored in `root`.
+    fn root_search(
+        &mut self,
+        pos: &Position,
+        root: &mut [RootMove],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let score_all = self.limits.score_all;
+        let mut best = -INF;
+        self.keys.push(pos.zobrist());
+        for (i, r) in root.iter_mut().enumerate() {
+            let child = pos.after(r.m);
+            let score = if score_all {
+                -self.negamax(&child, depth - 1, -INF, INF, 1, true)
+            } else if i == 0 {
+                -self.negamax(&child, depth - 1, -beta, -alpha, 1, true)
+            } else {
+                let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, true);
+                if s > alpha && s < beta {
+                    -self.negamax(&child, depth - 1, -beta, -alpha, 1, true)
+                } else {
+                    s
+                }
+            };
+            if self.aborted {
+                break;
+            }
+            r.score = if score > alpha || score_all || i == 0 {
+                score
+            } else {
+                // Only a bound: keep it below the best.
+                score.min(alpha) - 1
+            };
+            if score > best {
+                best = score;
+            }
+            if score > alpha && !score_all {
+                alpha = score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        self.keys.pop();
+        best
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if self.nodes & 1023 != 0 {
+            return self.aborted;
+        }
+        let limits = &self.limits;
+        if limits.nodes.is_some_and(|n| self.nodes >= n)
+            || limits.time.is_some_and(|t| self.started.elapsed() >= t)
+            || limits
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    fn is_draw(&self, pos: &Position) -> bool {
+        if pos.halfmoves() >= 100 || pos.is_insufficient_material() {
+            return true;
+        }
+        let key = pos.zobrist();
+        let n = self.keys.len();
+        let back = (pos.halfmoves() as usize).min(n);
+        (2..=back).step_by(2).any(|d| self.keys[n - d] == key)
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        (key as usize) & (self.tt.len() - 1)
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        mut depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        allow_null: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0;
+        }
+        if self.is_draw(pos) {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return evaluate(pos);
+        }
+        let in_check = pos.is_check();
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.quiesce(pos, alpha, beta, ply);
+        }
+        let key = pos.zobrist();
+        let slot = self.slot(key);
+        let mut tt_move = None;
+        if let Some(e) = self.tt[slot].filter(|e| e.key == key) {
+            tt_move = e.m;
+            if e.depth >= depth && beta - alpha == 1 {
+                let score = from_tt(e.score, ply);
+                match e.bound {
+                    Bound::Exact => return score,
+                    Bound::Lower if score >= beta => return score,
+                    Bound::Upper if score <= alpha => return score,
+                    _ => {}
+                }
+            }
+        }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -(MATE - ply as i32) } else { 0 };
+        }
+        let board = pos.board();
+        let has_pieces = (board.by_color(pos.turn()) & !board.pawns() & !board.kings()).nonempty();
+        if allow_null && !in_check && depth >= 3 && has_pieces && beta.abs() < MATE_BOUND {
+            if let Some(null) = pos.null_move() {
+                self.keys.push(key);
+                let r = 2 + depth / 6;
+                let score = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                self.keys.pop();
+                if self.aborted {
+                    return 0;
+                }
+                if score >= beta {
+                    return beta;
+                }
+            }
+        }
+
+        let mut ordered = self.ordered(pos, moves, tt_move, ply);
+        let original_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        self.keys.push(key);
+        for i in 0..ordered.len() {
+            let m = pick(&mut ordered, i);
+            let child = pos.after(m);
+            let quiet = pos.captured_role(m).is_none() && m.promotion().is_none();
+            let score = if i == 0 {
+                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true)
+            } else {
+                let reduce = if depth >= 3 && i >= 3 && quiet && !in_check && !child.is_check() {
+                    1 + i32::from(i >= 8) + i32::from(depth >= 8)
+                } else {
+                    0
+                };
+                let mut s = -self.negamax(
+                    &child,
+                    depth - 1 - reduce,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    true,
+                );
+                if s > alpha && reduce > 0 {
+                    s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, true);
+                }
+                if s > alpha && s < beta {
+                    s = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true);
+                }
+                s
+            };
+            if self.aborted {
+                self.keys.pop();
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                if quiet {
+                    let k = &mut self.killers[ply];
+                    if k[0] != Some(m) {
+                        k[1] = k[0];
+                        k[0] = Some(m);
+                    }
+                    let h = &mut self.history[m.from().index() * 64 + m.to().index()];
+                    *h = (*h + depth * depth).min(1 << 20);
+                }
+                break;
+            }
+        }
+        self.keys.pop();
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt[slot] = Some(Entry {
+            key,
+            m: best_move,
+            score: to_tt(best, ply),
+            depth,
+            bound,
+        });
+        best
+    }
+
+    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0;
+        }
+        let in_check = pos.is_check();
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -(MATE - ply as i32) } else { 0 };
+        }
+        if pos.is_insufficient_material() {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return evaluate(pos);
+        }
+        let mut best = -INF;
+        if !in_check {
+            let stand = evaluate(pos);
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+        }
+        let mut ordered: Vec<(Move, i32)> = moves
+            .into_iter()
+            .filter(|&m| {
+                in_check || pos.captured_role(m).is_some() || m.promotion() == Some(Role::Queen)
+            })
+            .map(|m| (m, self.order_score(pos, m, None, ply)))
+            .collect();
+        for i in 0..ordered.len() {
+            let m = pick(&mut ordered, i);
+            let score = -self.quiesce(&pos.after(m), -beta, -alpha, ply + 1);
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    fn ordered(
+        &self,
+        pos: &Position,
+        moves: MoveList,
+        tt_move: Option<Move>,
+        ply: usize,
+    ) -> Vec<(Move, i32)> {
+        moves
+            .into_iter()
+            .map(|m| (m, self.order_score(pos, m, tt_move, ply)))
+            .collect()
+    }
+
+    /// Higher first: the table's move, captures by most valuable victim and least valuable
+    /// attacker, promotions, killers, then by history.
+    fn order_score(&self, pos: &Position, m: Move, tt_move: Option<Move>, ply: usize) -> i32 {
+        if Some(m) == tt_move {
+            return 10_000_000;
+        }
+        if let Some(victim) = pos.captured_role(m) {
+            return 5_000_000 + 100 * role_value(victim) - role_value(m.role());
+        }
+        if let Some(p) = m.promotion() {
+            return 4_000_000 + role_value(p);
+        }
+        let k = self.killers[ply.min(MAX_PLY)];
+        if k[0] == Some(m) {
+            return 3_000_000;
+        }
+        if k[1] == Some(m) {
+            return 2_900_000;
+        }
+        self.history[m.from().index() * 64 + m.to().index()]
+    }
+
+    fn principal_variation(&self, pos: &Position, best: Option<Move>) -> Vec<Move> {
+        let mut pv = Vec::new();
+        let mut pos = *pos;
+        let mut next = best;
+        while let Some(m) = next {
+            if pv.len() >= 32 || !pos.is_legal(m) {
+                break;
+            }
+            pv.push(m);
+            pos = pos.after(m);
+            next = self.tt[self.slot(pos.zobrist())]
+                .filter(|e| e.key == pos.zobrist())
+                .and_then(|e| e.m);
+        }
+        pv
+    }
+}
+
+/// Moves the best-scored remaining entry to `i` (selection sort, one step at a time: most
+/// nodes cut off after a move or two).
+fn pick(list: &mut [(Move, i32)], i: usize) -> Move {
+    let mut best = i;
+    for j in i + 1..list.len() {
+        if list[j].1 > list[best].1 {
+            best = j;
+        }
+    }
+    list.swap(i, best);
+    list[i].0
+}
+
+fn role_value(role: Role) -> i32 {
+    match role {
+        Role::Pawn => 1,
+        Role::Knight => 3,
+        Role::Bishop => 3,
+        Role::Rook => 5,
+        Role::Queen => 9,
+        Role::King => 20,
+    }
+}
+
+/// Mate scores are stored relative to the node, read back relative to the root.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn best(fen: &str, depth: u32) -> Found {
+        let pos = Position::from_fen(fen).unwrap();
+        Search::new(4).run(&pos, &[], &Limits::depth(depth))
+    }
+
+    fn uci(m: Option<Move>) -> String {
+        m.unwrap().to_uci().to_string()
+    }
+
+    #[test]
+    fn finds_mate_in_one_and_two() {
+        let f = best("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", 3);
+        assert_eq!((uci(f.best), f.score), ("a1a8".to_owned(), MATE - 1));
+        // Mate in two with two rooks (1. Rb7 and 2. Ra8#): found as mate in three plies.
+        let f = best("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 5);
+        assert_eq!(f.score, MATE - 3);
+    }
+
+    #[test]
+    fn takes_a_hanging_queen_and_avoids_losing_its_own() {
+        let f = best("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", 4);
+        assert_eq!(uci(f.best), "d2d5");
+        assert!(f.score > 400);
+    }
+
+    #[test]
+    fn sees_stalemate_and_repetition_as_draws() {
+        // Black to move has no move: stalemate.
+        let f = best("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 3);
+        assert_eq!((f.best, f.score), (None, 0));
+        // A lone king is a draw whatever the search does.
+        let f = best("7k/8/6K1/8/8/8/8/8 w - - 0 1", 4);
+        assert_eq!(f.score, 0);
+    }
+
+    #[test]
+    fn a_stop_flag_or_node_limit_ends_the_search_with_a_legal_move() {
+        let pos = Position::new();
+        let stop = Arc::new(AtomicBool::new(true));
+        let limits = Limits {
+            stop: Some(stop),
+            ..Limits::default()
+        };
+        let f = Search::new(1).run(&pos, &[], &limits);
+        assert!(pos.is_legal(f.best.unwrap()));
+        let limits = Limits {
+            nodes: Some(5_000),
+            ..Limits::default()
+        };
+        let f = Search::new(1).run(&pos, &[], &limits);
+        assert!(f.nodes < 7_000 && pos.is_legal(f.best.unwrap()));
+    }
+}
