@@ -402,6 +402,14 @@ impl Clock {
         Ok(())
     }
 
+    /// What `color` gets back for a move in the current period at most: its increment, or
+    /// its delay (zero untimed or on a sandclock).
+    pub fn per_move(&self, color: Color) -> Duration {
+        self.current_period(color).map_or(Duration::ZERO, |p| {
+            p.increment + p.delay.map_or(Duration::ZERO, |d| d.time)
+        })
+    }
+
     /// Moves `color` still has to make before its next period begins.
     pub fn moves_to_go(&self, color: Color) -> Option<u32> {
         let period = self.current_period(color)?;

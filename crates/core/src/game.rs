@@ -100,6 +100,25 @@ impl Termination {
             Termination::Aborted => "aborted",
         }
     }
+
+    /// The termination [`Termination::as_str`] names.
+    pub fn parse(text: &str) -> Option<Termination> {
+        const ALL: [Termination; 12] = [
+            Termination::Checkmate,
+            Termination::Stalemate,
+            Termination::InsufficientMaterial,
+            Termination::FivefoldRepetition,
+            Termination::SeventyFiveMoves,
+            Termination::ThreefoldRepetitionClaimed,
+            Termination::FiftyMovesClaimed,
+            Termination::Agreement,
+            Termination::Resignation,
+            Termination::Abandonment,
+            Termination::TimeForfeit,
+            Termination::Aborted,
+        ];
+        ALL.into_iter().find(|t| t.as_str() == text)
+    }
 }
 
 /// What happened, with what a client needs to redraw without asking again.
@@ -316,6 +335,16 @@ impl Game {
     pub fn resume(&mut self, now: Millis) {
         if self.turn_started.is_some() && !self.is_over() {
             self.turn_started = Some(now);
+        }
+    }
+
+    /// Ends a game rebuilt from a record whose moves do not show its end (a resignation, an
+    /// agreement, a flag): the recorded result stands. Nothing changes if the moves ended
+    /// the game already, or if the result is `*` for anything but an abort.
+    pub fn restore_end(&mut self, result: GameResult, termination: Termination) {
+        let finished = result != GameResult::Unknown || termination == Termination::Aborted;
+        if self.result.is_none() && finished {
+            self.end(result, termination);
         }
     }
 

@@ -138,6 +138,16 @@ fn the_next_period_begins_after_the_required_number_of_moves() {
     clock.press(White, secs(60)).unwrap();
     assert_eq!(clock.remaining(White), secs(5400 - 40 * 30 + 1800));
     assert_eq!(clock.moves_to_go(White), None);
+    assert_eq!(clock.per_move(White), secs(30));
+}
+
+#[test]
+fn per_move_gain_is_the_increment_or_the_delay() {
+    let gain = |tc: &str| Clock::new(TimeControl::from_friendly(tc).unwrap()).per_move(White);
+    assert_eq!(gain("5+3"), secs(3));
+    assert_eq!(gain("15d5"), secs(5));
+    assert_eq!(gain("15b5"), secs(5));
+    assert_eq!(gain("untimed"), secs(0));
 }
 
 #[test]

@@ -73,6 +73,35 @@ fn r4_resignation_loses_and_a_finished_game_accepts_no_command() {
 }
 
 #[test]
+fn a_replayed_game_takes_its_recorded_end_unless_the_moves_ended_it() {
+    // A resignation does not show in the moves: the record's end is restored.
+    let mut g = game("300+2");
+    play(&mut g, "e4 e5", 0);
+    g.restore_end(GameResult::BlackWins, Termination::Resignation);
+    assert_eq!(over(&g), (GameResult::BlackWins, Termination::Resignation));
+    assert_eq!(g.next_deadline(), None, "no clock runs in a finished game");
+    // A mate on the board is the end, whatever a record says.
+    let mut g = game("-");
+    play(&mut g, "f3 e5 g4 Qh4#", 0);
+    g.restore_end(GameResult::Draw, Termination::Agreement);
+    assert_eq!(over(&g), (GameResult::BlackWins, Termination::Checkmate));
+    // `*` ends a game only as an abort.
+    let mut g = game("-");
+    g.restore_end(GameResult::Unknown, Termination::Resignation);
+    assert!(g.result().is_none());
+    g.restore_end(GameResult::Unknown, Termination::Aborted);
+    assert_eq!(over(&g), (GameResult::Unknown, Termination::Aborted));
+    for t in [
+        Termination::Checkmate,
+        Termination::SeventyFiveMoves,
+        Termination::Aborted,
+    ] {
+        assert_eq!(Termination::parse(t.as_str()), Some(t));
+    }
+    assert_eq!(Termination::parse("Normal"), None);
+}
+
+#[test]
 fn r4_2_a_dead_position_is_drawn_at_once() {
     let mut g = Game::new(
         Position::from_fen("4k3/8/8/8/8/8/3n4/4K3 w - - 0 1").unwrap(),

@@ -48,6 +48,11 @@ pub(crate) fn display_name() -> String {
 }
 
 /// A fair coin (for "random" colors).
+/// A random 64-bit seed (for the bots' choices).
+pub(crate) fn seed() -> u64 {
+    u64::from_le_bytes(random_bytes::<8>())
+}
+
 pub(crate) fn coin() -> bool {
     random_bytes::<1>()[0] & 1 == 0
 }

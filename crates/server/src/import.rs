@@ -29,6 +29,7 @@ pub(crate) async fn store_record(store: &Store, record: &GameRecord) -> Result<S
         black_name: tag("Black").unwrap_or("?").to_owned(),
         white_seat: None,
         black_seat: None,
+        ..NewGame::default()
     };
     let moves: Vec<StoredMove> = record
         .moves

@@ -1,5 +1,6 @@
 //! `rookery`: the Rookery chess server and its command line.
 
+mod bot;
 mod cli;
 mod http;
 mod identity;

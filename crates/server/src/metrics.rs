@@ -61,6 +61,8 @@ impl Histogram {
 pub(crate) struct Metrics {
     pub(crate) live_games: AtomicI64,
     pub(crate) sockets: AtomicI64,
+    /// Open rooms: live games, and finished ones still lingering.
+    pub(crate) rooms: AtomicI64,
     pub(crate) moves: AtomicU64,
     /// From a move reaching its room to its acknowledgement (commit included).
     pub(crate) move_latency: Histogram,
@@ -71,6 +73,7 @@ pub(crate) struct Metrics {
 pub(crate) static METRICS: Metrics = Metrics {
     live_games: AtomicI64::new(0),
     sockets: AtomicI64::new(0),
+    rooms: AtomicI64::new(0),
     moves: AtomicU64::new(0),
     move_latency: Histogram::new(),
     commit_latency: Histogram::new(),
@@ -98,6 +101,13 @@ pub(crate) async fn render() -> ([(axum::http::HeaderName, &'static str); 1], St
         "Open game WebSockets.",
         "gauge",
         m.sockets.load(Ordering::Relaxed).to_string(),
+    );
+    gauge(
+        &mut out,
+        "rookery_rooms",
+        "Open game rooms (live games and recently finished ones).",
+        "gauge",
+        m.rooms.load(Ordering::Relaxed).to_string(),
     );
     gauge(
         &mut out,

@@ -43,6 +43,30 @@ pub(crate) enum RoomEvent {
     Watchers {
         n: u32,
     },
+    /// A player asks for a rematch of the finished game.
+    RematchOffered {
+        by: Color,
+    },
+    /// A player declined or withdrew the rematch offer.
+    RematchDeclined {
+        by: Color,
+    },
+    /// Both agreed: the rematch is game `id`.
+    Rematch {
+        id: String,
+    },
+}
+
+/// What a rematch request came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum RematchAnswer {
+    /// The offer stands until the opponent agrees.
+    Offered,
+    /// The opponent had offered already: the caller creates the rematch, then reports its
+    /// id with [`RoomHandle::rematch_made`].
+    Agreed,
+    /// The rematch exists already.
+    Made(String),
 }
 
 /// Why the room refused a command.
@@ -54,6 +78,8 @@ pub(crate) enum RoomError {
     Store(StoreError),
     /// The room has shut down.
     Closed,
+    /// A rematch needs the game to be over.
+    NotOver,
 }
 
 impl std::fmt::Display for RoomError {
@@ -63,6 +89,7 @@ impl std::fmt::Display for RoomError {
             // The store's own message is for the logs.
             RoomError::Store(_) => f.write_str("the move could not be saved; try again"),
             RoomError::Closed => f.write_str("the game room is closed"),
+            RoomError::NotOver => f.write_str("a rematch can be offered once the game is over"),
         }
     }
 }
@@ -72,7 +99,7 @@ impl std::error::Error for RoomError {
         match self {
             RoomError::Game(e) => Some(e),
             RoomError::Store(e) => Some(e),
-            RoomError::Closed => None,
+            RoomError::Closed | RoomError::NotOver => None,
         }
     }
 }
@@ -107,6 +134,16 @@ enum RoomCmd {
     Snapshot {
         reply: oneshot::Sender<(u64, Game)>,
     },
+    Rematch {
+        by: Color,
+        reply: oneshot::Sender<Result<RematchAnswer, RoomError>>,
+    },
+    RematchDecline {
+        by: Color,
+    },
+    RematchMade {
+        id: Option<String>,
+    },
 }
 
 /// A cheap-to-clone handle to a room's task.
@@ -128,19 +165,43 @@ pub(crate) fn now_ms() -> Millis {
         .map_or(0, |d| d.as_millis() as Millis)
 }
 
+/// How a room behaves beyond its game.
+pub(crate) struct RoomOptions {
+    /// An unstarted game with no move for this long is aborted (as lichess does).
+    pub(crate) idle_abort: Duration,
+    /// A finished game's room closes once nobody has been connected for this long.
+    pub(crate) linger: Duration,
+    /// Called when the room's task ends (to take it out of the registry).
+    pub(crate) on_exit: Box<dyn FnOnce() + Send>,
+}
+
+impl std::fmt::Debug for RoomOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RoomOptions")
+            .field("idle_abort", &self.idle_abort)
+            .field("linger", &self.linger)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for RoomOptions {
+    fn default() -> RoomOptions {
+        RoomOptions {
+            idle_abort: IDLE_ABORT,
+            linger: LINGER,
+            on_exit: Box::new(|| {}),
+        }
+    }
+}
+
 impl RoomHandle {
     /// Starts the task of game `id`.
-    pub(crate) fn spawn(id: String, game: Game, store: Store, writer: MoveWriter) -> RoomHandle {
-        RoomHandle::spawn_with(id, game, store, writer, IDLE_ABORT)
-    }
-
-    /// As [`RoomHandle::spawn`], with the idle time after which an unstarted game is aborted.
-    pub(crate) fn spawn_with(
+    pub(crate) fn spawn(
         id: String,
         game: Game,
         store: Store,
         writer: MoveWriter,
-        idle_abort: Duration,
+        options: RoomOptions,
     ) -> RoomHandle {
         let (tx, rx) = mpsc::channel(256);
         let (feed, _) = broadcast::channel(256);
@@ -155,14 +216,49 @@ impl RoomHandle {
             v: 0,
             history: VecDeque::new(),
             feed,
-            idle_abort,
+            idle_abort: options.idle_abort,
+            linger: options.linger,
             last_activity: tokio::time::Instant::now(),
             connections: ByColor::default(),
             gone_since: ByColor::default(),
             watchers: 0,
+            rematch_offer: None,
+            rematch: None,
         };
-        tokio::spawn(room.run(rx));
+        let on_exit = options.on_exit;
+        METRICS.rooms.fetch_add(1, Ordering::Relaxed);
+        tokio::spawn(async move {
+            room.run(rx).await;
+            METRICS.rooms.fetch_sub(1, Ordering::Relaxed);
+            on_exit();
+        });
         RoomHandle { tx }
+    }
+
+    /// Whether the room's task has ended.
+    pub(crate) fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+
+    /// A player of the finished game asks for a rematch.
+    pub(crate) async fn rematch(&self, by: Color) -> Result<RematchAnswer, RoomError> {
+        let (reply, answer) = oneshot::channel();
+        self.tx
+            .send(RoomCmd::Rematch { by, reply })
+            .await
+            .map_err(|_| RoomError::Closed)?;
+        answer.await.map_err(|_| RoomError::Closed)?
+    }
+
+    /// A player declines (or withdraws) the rematch offer.
+    pub(crate) async fn decline_rematch(&self, by: Color) {
+        let _ = self.tx.send(RoomCmd::RematchDecline { by }).await;
+    }
+
+    /// The rematch both agreed to is game `id` (`None`: it could not be made; the offer
+    /// stands again).
+    pub(crate) async fn rematch_made(&self, id: Option<String>) {
+        let _ = self.tx.send(RoomCmd::RematchMade { id }).await;
     }
 
     /// Feeds a command; returns the room version after the events it caused.
@@ -217,7 +313,10 @@ struct Room {
     feed: broadcast::Sender<Versioned>,
     /// An unstarted game with no move for this long is aborted (as lichess does).
     idle_abort: Duration,
-    /// When the last move was made (or the room opened).
+    /// A finished game's room closes after this long with nobody connected.
+    linger: Duration,
+    /// When the last move was made, the room opened, or (once the game is over) the last
+    /// connection came or went.
     last_activity: tokio::time::Instant,
     /// Open connections of each player.
     connections: ByColor<u32>,
@@ -225,10 +324,17 @@ struct Room {
     gone_since: ByColor<Option<tokio::time::Instant>>,
     /// Open spectator connections.
     watchers: u32,
+    /// Who asked for a rematch (the game being over).
+    rematch_offer: Option<Color>,
+    /// The rematch's id, once made; `Some("")` while the agreeing request creates it.
+    rematch: Option<String>,
 }
 
 /// How long a game that has not started may wait for a move before it is aborted.
 const IDLE_ABORT: Duration = Duration::from_secs(600);
+/// How long a finished game's room stays open with nobody connected (for a rematch, or a
+/// last look).
+const LINGER: Duration = Duration::from_secs(120);
 
 impl Room {
     async fn run(mut self, mut rx: mpsc::Receiver<RoomCmd>) {
@@ -238,10 +344,9 @@ impl Room {
             });
             let abort = (!self.game.has_started() && !self.game.is_over())
                 .then(|| self.last_activity + self.idle_abort);
-            let deadline = match (flag, abort) {
-                (Some(f), Some(a)) => Some(f.min(a)),
-                (f, a) => f.or(a),
-            };
+            let close = (self.game.is_over() && self.connected() == 0)
+                .then(|| self.last_activity + self.linger);
+            let deadline = [flag, abort, close].into_iter().flatten().min();
             let sleep = async {
                 match deadline {
                     Some(at) => tokio::time::sleep_until(at).await,
@@ -254,6 +359,9 @@ impl Room {
                     None => return,
                 },
                 () = sleep => {
+                    if close.is_some_and(|c| tokio::time::Instant::now() >= c) {
+                        return;
+                    }
                     let mut next = self.game.clone();
                     let (mut events, _) = next.tick(now_ms());
                     if events.is_empty() && abort.is_some_and(|a| tokio::time::Instant::now() >= a) {
@@ -274,7 +382,17 @@ impl Room {
         }
     }
 
+    /// Open connections, players' and spectators'.
+    fn connected(&self) -> u32 {
+        self.connections.white + self.connections.black + self.watchers
+    }
+
     async fn handle(&mut self, cmd: RoomCmd) {
+        if matches!(cmd, RoomCmd::Presence { .. } | RoomCmd::Watcher { .. }) && self.game.is_over()
+        {
+            // A finished game's room lingers from the last time someone came or went.
+            self.last_activity = tokio::time::Instant::now();
+        }
         match cmd {
             RoomCmd::Apply { command, reply } => {
                 let result = self.apply(command).await;
@@ -329,6 +447,47 @@ impl Room {
             }
             RoomCmd::Snapshot { reply } => {
                 let _ = reply.send((self.v, self.game.clone()));
+            }
+            RoomCmd::Rematch { by, reply } => {
+                let _ = reply.send(self.rematch(by));
+            }
+            RoomCmd::RematchDecline { by } => {
+                if self.rematch_offer.is_some() && self.rematch.is_none() {
+                    self.rematch_offer = None;
+                    self.publish_room(RoomEvent::RematchDeclined { by });
+                }
+            }
+            RoomCmd::RematchMade { id: Some(id) } => {
+                self.rematch = Some(id.clone());
+                self.publish_room(RoomEvent::Rematch { id });
+            }
+            RoomCmd::RematchMade { id: None } => self.rematch = None,
+        }
+    }
+
+    /// Rematch offers: the first offer stands, the opponent's makes it agreed (once).
+    fn rematch(&mut self, by: Color) -> Result<RematchAnswer, RoomError> {
+        if !self.game.is_over() {
+            return Err(RoomError::NotOver);
+        }
+        if let Some(id) = &self.rematch {
+            return Ok(if id.is_empty() {
+                // Being made by the other player's request: its event follows.
+                RematchAnswer::Offered
+            } else {
+                RematchAnswer::Made(id.clone())
+            });
+        }
+        match self.rematch_offer {
+            Some(offerer) if offerer != by => {
+                self.rematch = Some(String::new());
+                Ok(RematchAnswer::Agreed)
+            }
+            Some(_) => Ok(RematchAnswer::Offered),
+            None => {
+                self.rematch_offer = Some(by);
+                self.publish_room(RoomEvent::RematchOffered { by });
+                Ok(RematchAnswer::Offered)
             }
         }
     }
@@ -397,6 +556,7 @@ impl Room {
         for event in events {
             if matches!(event, Event::GameOver { .. }) {
                 METRICS.live_games.fetch_sub(1, Ordering::Relaxed);
+                self.last_activity = tokio::time::Instant::now();
             }
             self.publish_room(RoomEvent::Game(event));
         }
@@ -436,7 +596,7 @@ mod tests {
         store.create_game(&test_game(tc)).await.unwrap();
         let writer = MoveWriter::start(store.clone());
         let g = Game::new(Position::new(), TimeControl::from_pgn(tc).unwrap());
-        let room = RoomHandle::spawn("g".into(), g, store.clone(), writer);
+        let room = RoomHandle::spawn("g".into(), g, store.clone(), writer, RoomOptions::default());
         (store, room, dir)
     }
 
@@ -450,6 +610,7 @@ mod tests {
             black_name: "b".into(),
             white_seat: None,
             black_seat: None,
+            ..NewGame::default()
         }
     }
 
@@ -520,6 +681,52 @@ mod tests {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn rematch_offers_agree_once_and_a_finished_room_closes_when_left_alone() {
+        let (store, _room, dir) = setup("linger", "-").await;
+        store
+            .create_game(&NewGame {
+                id: "l".into(),
+                ..test_game("-")
+            })
+            .await
+            .unwrap();
+        let (closed, exited) = oneshot::channel();
+        let options = RoomOptions {
+            linger: Duration::from_millis(300),
+            on_exit: Box::new(move || {
+                let _ = closed.send(());
+            }),
+            ..RoomOptions::default()
+        };
+        let g = Game::new(Position::new(), TimeControl::Untimed);
+        let writer = MoveWriter::start(store.clone());
+        let room = RoomHandle::spawn("l".into(), g, store.clone(), writer, options);
+        assert!(matches!(room.rematch(White).await, Err(RoomError::NotOver)));
+        room.apply(Command::Abort { by: White }).await.unwrap();
+        // A watcher keeps the finished room open past its linger time.
+        room.watcher(true).await;
+        assert_eq!(room.rematch(White).await.unwrap(), RematchAnswer::Offered);
+        assert_eq!(room.rematch(White).await.unwrap(), RematchAnswer::Offered);
+        assert_eq!(room.rematch(Black).await.unwrap(), RematchAnswer::Agreed);
+        // While it is being made, a second agreement does not make another.
+        assert_eq!(room.rematch(Black).await.unwrap(), RematchAnswer::Offered);
+        room.rematch_made(Some("next".into())).await;
+        assert_eq!(
+            room.rematch(White).await.unwrap(),
+            RematchAnswer::Made("next".into())
+        );
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        assert!(!room.is_closed(), "someone is watching");
+        room.watcher(false).await;
+        tokio::time::timeout(Duration::from_secs(5), exited)
+            .await
+            .expect("the room closes once nobody is there")
+            .unwrap();
+        assert!(room.is_closed());
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_game_nobody_plays_is_aborted_after_the_idle_time() {
         let (store, _room, dir) = setup("idle", "-").await;
         let writer = MoveWriter::start(store.clone());
@@ -530,13 +737,11 @@ mod tests {
         second.id = "h".into();
         store.create_game(&second).await.unwrap();
         let g = Game::new(Position::new(), TimeControl::Untimed);
-        let room = RoomHandle::spawn_with(
-            "h".into(),
-            g,
-            store.clone(),
-            writer,
-            Duration::from_millis(200),
-        );
+        let options = RoomOptions {
+            idle_abort: Duration::from_millis(200),
+            ..RoomOptions::default()
+        };
+        let room = RoomHandle::spawn("h".into(), g, store.clone(), writer, options);
         room.apply(mv(White, "e4")).await.unwrap();
         let mut sub = room.subscribe(1).await.unwrap();
         let end = tokio::time::timeout(Duration::from_secs(5), sub.feed.recv())

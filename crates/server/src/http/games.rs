@@ -8,12 +8,15 @@ use axum::response::{IntoResponse, Response};
 use rookery_core::clock::TimeControl;
 use rookery_core::game::{Command, Game, MoveText};
 use rookery_core::{Color, Position};
+use rookery_engine::Level;
 use serde::{Deserialize, Serialize};
 
 use super::AppState;
 use super::error::{ApiError, ApiJson};
+use crate::bot::bot_name;
 use crate::identity;
-use crate::room::now_ms;
+use crate::room::{RematchAnswer, now_ms};
+use crate::rooms::bot_levels;
 use crate::store::{GameRow, NewGame};
 
 #[derive(Debug, Deserialize)]
@@ -26,6 +29,9 @@ pub(crate) struct CreateGame {
     /// A start position other than the standard one.
     #[serde(default)]
     fen: Option<String>,
+    /// Play a bot of this level (1-8) instead of a person.
+    #[serde(default)]
+    bot: Option<u8>,
 }
 
 #[derive(Debug, Serialize)]
@@ -114,28 +120,64 @@ pub(crate) async fn create(
             ));
         }
     };
+    let bot = match req.bot {
+        None => None,
+        Some(n) => Some(Level::new(n).ok_or_else(|| {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                format!("bot level {n}: choose 1 to 8"),
+            )
+        })?),
+    };
     let (id, token, name) = (
         identity::game_id(),
         identity::seat_token(),
         identity::display_name(),
     );
+    // The other seat: open for the challenge link, or a bot's (a token nobody is given).
+    let other = match bot {
+        Some(level) => Seat {
+            name: bot_name(level),
+            token: Some(identity::seat_token()),
+            bot: Some(i64::from(level.get())),
+        },
+        None => Seat {
+            name: "?".to_owned(),
+            token: None,
+            bot: None,
+        },
+    };
+    let mine = Seat {
+        name: name.clone(),
+        token: Some(token.clone()),
+        bot: None,
+    };
     let (white, black) = match color {
-        Color::White => ((name.clone(), Some(token.clone())), ("?".to_owned(), None)),
-        Color::Black => (("?".to_owned(), None), (name.clone(), Some(token.clone()))),
+        Color::White => (mine, other),
+        Color::Black => (other, mine),
     };
     let row = NewGame {
         id: id.clone(),
         created_at: now_ms() as i64,
         start_fen: (start != Position::new()).then(|| start.fen()),
         time_control: control.to_pgn(),
-        white_name: white.0,
-        black_name: black.0,
-        white_seat: white.1,
-        black_seat: black.1,
+        white_name: white.name,
+        black_name: black.name,
+        white_seat: white.token,
+        black_seat: black.token,
+        white_bot: white.bot,
+        black_bot: black.bot,
+        rematch_of: None,
     };
-    state.store.create_game(&row).await?;
-    state.rooms.open(&id, Game::new(start, control));
+    start_game(&state, &row, Game::new(start, control)).await?;
     Ok(seated(id, color, name, &token, StatusCode::CREATED))
+}
+
+/// One seat of a new game.
+struct Seat {
+    name: String,
+    token: Option<String>,
+    bot: Option<i64>,
 }
 
 /// `POST /api/games/{id}/join`: takes the open seat.
@@ -150,6 +192,9 @@ pub(crate) async fn join(
             StatusCode::CONFLICT,
             format!("you already play {color} in this game"),
         ));
+    }
+    if row.status != "live" {
+        return Err(ApiError::new(StatusCode::CONFLICT, "the game is over"));
     }
     let open = match (&row.game.white_seat, &row.game.black_seat) {
         (None, _) => Color::White,
@@ -185,6 +230,16 @@ pub(crate) struct GameState {
     termination: Option<String>,
     /// The color this browser plays, if any.
     you: Option<&'static str>,
+    /// Bot levels of the seats (`null`: a person).
+    bots: ByColorJson<Option<i64>>,
+    /// The id of the rematch, once both agreed to one.
+    rematch: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct ByColorJson<T> {
+    white: T,
+    black: T,
 }
 
 #[derive(Debug, Serialize)]
@@ -200,10 +255,7 @@ pub(crate) async fn show(
     headers: HeaderMap,
 ) -> Result<Json<GameState>, ApiError> {
     let row = game_row(&state, &id).await?;
-    let (v, game) = match state.rooms.get(&id).await? {
-        Some(room) => room.snapshot().await?,
-        None => (0, state.rooms.replay(&row).await?),
-    };
+    let (v, game) = state.rooms.game_of(&row).await?;
     let clocks = game.clocks_at(now_ms());
     let (result, termination) = match game.result() {
         Some((r, t)) => (Some(r.as_str().to_owned()), Some(t.as_str().to_owned())),
@@ -231,6 +283,14 @@ pub(crate) async fn show(
         result,
         termination,
         you: seat_of(&headers, &row).map(Color::name),
+        bots: ByColorJson {
+            white: row.game.white_bot,
+            black: row.game.black_bot,
+        },
+        rematch: match state.store.rematch_of(&row.game.id).await? {
+            Some(next) => Some(next.game.id),
+            None => None,
+        },
     }))
 }
 
@@ -305,6 +365,87 @@ pub(crate) async fn action(
     command_for(&state, &id, &headers, make).await
 }
 
+/// `POST /api/games/{id}/rematch`: a player of the finished game asks for a rematch. The
+/// first request makes an offer (`{"offered": true}`); the opponent's (a bot agrees at once)
+/// makes the rematch: colors swapped, same time control and start, a new id. Each player's
+/// request then answers with their seat in it (the seat cookie), as `join` does.
+pub(crate) async fn rematch(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let row = game_row(&state, &id).await?;
+    let color = seat_of(&headers, &row)
+        .ok_or_else(|| ApiError::new(StatusCode::FORBIDDEN, "you have no seat in this game"))?;
+    let token = seat_token(&headers, &id).unwrap_or_default();
+    let name = match color {
+        Color::White => row.game.white_name.clone(),
+        Color::Black => row.game.black_name.clone(),
+    };
+    if let Some(next) = state.store.rematch_of(&id).await? {
+        return Ok(seated(next.game.id, !color, name, &token, StatusCode::OK));
+    }
+    let room = state
+        .rooms
+        .get(&id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("game"))?;
+    let mut answer = room.rematch(color).await?;
+    if answer == RematchAnswer::Offered && bot_levels(&row.game)[!color].is_some() {
+        // A bot always wants another game.
+        answer = room.rematch(!color).await?;
+    }
+    match answer {
+        RematchAnswer::Offered => Ok(Json(serde_json::json!({"offered": true})).into_response()),
+        RematchAnswer::Made(next) => Ok(seated(next, !color, name, &token, StatusCode::OK)),
+        RematchAnswer::Agreed => {
+            let next = NewGame {
+                id: identity::game_id(),
+                created_at: now_ms() as i64,
+                start_fen: row.game.start_fen.clone(),
+                time_control: row.game.time_control.clone(),
+                white_name: row.game.black_name.clone(),
+                black_name: row.game.white_name.clone(),
+                white_seat: row.game.black_seat.clone(),
+                black_seat: row.game.white_seat.clone(),
+                white_bot: row.game.black_bot,
+                black_bot: row.game.white_bot,
+                rematch_of: Some(id.clone()),
+            };
+            let (_, old) = state.rooms.game_of(&row).await?;
+            let game = Game::new(*old.start(), old.clock().control().clone());
+            let made = start_game(&state, &next, game).await;
+            room.rematch_made(made.as_ref().ok().map(|()| next.id.clone()))
+                .await;
+            made?;
+            Ok(seated(next.id, !color, name, &token, StatusCode::CREATED))
+        }
+    }
+}
+
+/// Stores a new game and opens its room (with its bots).
+async fn start_game(state: &AppState, row: &NewGame, game: Game) -> Result<(), ApiError> {
+    state.store.create_game(row).await?;
+    state.rooms.open(&row.id, game, bot_levels(row));
+    Ok(())
+}
+
+/// `POST /api/games/{id}/decline-rematch`: declines the opponent's rematch offer, or
+/// withdraws one's own.
+pub(crate) async fn decline_rematch(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let row = game_row(&state, &id).await?;
+    let color = seat_of(&headers, &row)
+        .ok_or_else(|| ApiError::new(StatusCode::FORBIDDEN, "you have no seat in this game"))?;
+    if let Some(room) = state.rooms.running(&id) {
+        room.decline_rematch(color).await;
+    }
+    Ok(Json(serde_json::json!({"ok": true})))
+}
+
 #[derive(Debug, Deserialize)]
 pub(crate) struct ExportQuery {
     #[serde(default = "yes")]
@@ -337,10 +478,7 @@ pub(crate) async fn pgn_of(
     clocks: bool,
 ) -> Result<String, ApiError> {
     let id = &row.game.id;
-    let game = match state.rooms.get(id).await? {
-        Some(room) => room.snapshot().await?.1,
-        None => state.rooms.replay(row).await?,
-    };
+    let (_, game) = state.rooms.game_of(row).await?;
     let mut record = game.to_record();
     // The stored clocks are the record (for imported games, the ones they came with).
     let stored = state.store.moves(id).await?;
@@ -357,18 +495,6 @@ pub(crate) async fn pgn_of(
     record.tags.set("Black", row.game.black_name.as_str());
     record.tags.set("UTCDate", date);
     record.tags.set("UTCTime", time);
-    if let (Some(result), None) = (row.result.as_deref(), game.result()) {
-        // Over in the store, replayed without its end (resigned, imported): the store knows.
-        record.result = rookery_core::pgn::GameResult::parse(result).unwrap_or(record.result);
-        if let Some(t) = row.termination.as_deref() {
-            let tag = match t {
-                "time forfeit" | "Time forfeit" => "Time forfeit",
-                "aborted" | "Abandoned" => "Abandoned",
-                _ => "Normal",
-            };
-            record.tags.set("Termination", tag);
-        }
-    }
     if !clocks {
         for m in &mut record.moves {
             m.clock = None;

@@ -38,6 +38,11 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/games/{id}", get(games::show))
         .route("/api/games/{id}/join", post(games::join))
         .route("/api/games/{id}/move", post(games::play))
+        .route("/api/games/{id}/rematch", post(games::rematch))
+        .route(
+            "/api/games/{id}/decline-rematch",
+            post(games::decline_rematch),
+        )
         .route("/api/games/{id}/{action}", post(games::action))
         .route("/game/export/{id}", get(games::export))
         .route("/game/{id}/socket", get(socket::upgrade))

@@ -321,6 +321,9 @@ fn event_frame(e: &Versioned, seat: Option<Color>, game: Option<&Game>) -> Strin
             json!({"result": result.as_str(), "termination": termination.as_str()}),
         ),
         RoomEvent::Watchers { n } => ("watchers", json!({"n": n})),
+        RoomEvent::RematchOffered { by } => ("rematch-offered", json!({"by": by.name()})),
+        RoomEvent::RematchDeclined { by } => ("rematch-declined", json!({"by": by.name()})),
+        RoomEvent::Rematch { id } => ("rematch", json!({"id": id})),
         RoomEvent::Presence {
             color,
             connected,

@@ -22,6 +22,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "move_elapsed",
         include_str!("../../../../migrations/0003_move_elapsed.sql"),
     ),
+    (
+        4,
+        "bots_and_rematches",
+        include_str!("../../../../migrations/0004_bots_and_rematches.sql"),
+    ),
 ];
 
 pub(crate) async fn run(pool: &AnyPool) -> Result<(), StoreError> {

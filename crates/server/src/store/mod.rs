@@ -14,7 +14,7 @@ use sqlx::{AnyPool, Executor, Row};
 macro_rules! game_columns {
     () => {
         "id, created_at, start_fen, time_control, white_name, black_name, status, result, \
-         termination, finished_at, white_seat, black_seat"
+         termination, finished_at, white_seat, black_seat, white_bot, black_bot, rematch_of"
     };
 }
 
@@ -44,7 +44,7 @@ impl From<sqlx::Error> for StoreError {
 }
 
 /// A game as created.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct NewGame {
     pub(crate) id: String,
     pub(crate) created_at: i64,
@@ -55,6 +55,11 @@ pub(crate) struct NewGame {
     /// Seat tokens; `None` while the seat is open.
     pub(crate) white_seat: Option<String>,
     pub(crate) black_seat: Option<String>,
+    /// The level of a bot seat; `None` for a person.
+    pub(crate) white_bot: Option<i64>,
+    pub(crate) black_bot: Option<i64>,
+    /// The game this one is the rematch of.
+    pub(crate) rematch_of: Option<String>,
 }
 
 /// One move as stored.
@@ -139,7 +144,8 @@ impl Store {
     pub(crate) async fn create_game(&self, g: &NewGame) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO games (id, created_at, start_fen, time_control, white_name, black_name, \
-             white_seat, black_seat, status) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'live')",
+             white_seat, black_seat, white_bot, black_bot, rematch_of, status) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'live')",
         )
         .bind(&g.id)
         .bind(g.created_at)
@@ -149,6 +155,9 @@ impl Store {
         .bind(&g.black_name)
         .bind(g.white_seat.clone())
         .bind(g.black_seat.clone())
+        .bind(g.white_bot)
+        .bind(g.black_bot)
+        .bind(g.rematch_of.clone())
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -255,6 +264,19 @@ impl Store {
         Ok(())
     }
 
+    /// The rematch that follows game `id`, if one was made.
+    pub(crate) async fn rematch_of(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            game_columns!(),
+            " FROM games WHERE rematch_of = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| game_row(&r)).transpose()
+    }
+
     /// Every game not finished, oldest first: what a restart loads back into rooms.
     pub(crate) async fn live_games(&self) -> Result<Vec<GameRow>, StoreError> {
         let rows = sqlx::query(concat!(
@@ -303,6 +325,9 @@ fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow, StoreError> {
             black_name: r.try_get(5)?,
             white_seat: r.try_get(10)?,
             black_seat: r.try_get(11)?,
+            white_bot: r.try_get(12)?,
+            black_bot: r.try_get(13)?,
+            rematch_of: r.try_get(14)?,
         },
         status: r.try_get(6)?,
         result: r.try_get(7)?,
@@ -329,6 +354,7 @@ mod tests {
             black_name: "Bo".into(),
             white_seat: Some("t-white".into()),
             black_seat: None,
+            ..NewGame::default()
         }
     }
 
@@ -345,6 +371,27 @@ mod tests {
         store.create_game(&with_fen).await.unwrap();
         assert_eq!(store.game("g2").await.unwrap().unwrap().game, with_fen);
         assert!(store.game("nope").await.unwrap().is_none());
+
+        // A bot seat and a rematch: only one rematch may follow a game.
+        let rematch = NewGame {
+            black_bot: Some(3),
+            rematch_of: Some("g1".into()),
+            ..game("r1", 3)
+        };
+        store.create_game(&rematch).await.unwrap();
+        assert_eq!(store.game("r1").await.unwrap().unwrap().game, rematch);
+        assert!(
+            store
+                .create_game(&NewGame {
+                    id: "r2".into(),
+                    ..rematch.clone()
+                })
+                .await
+                .is_err()
+        );
+        assert_eq!(store.rematch_of("g1").await.unwrap().unwrap().game.id, "r1");
+        assert!(store.rematch_of("g2").await.unwrap().is_none());
+        store.finish_game("r1", "*", "aborted", 4).await.unwrap();
 
         // Many rooms append at once: every acknowledged move is there, in order.
         let writer = MoveWriter::start(store.clone());

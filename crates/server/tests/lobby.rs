@@ -1,0 +1,254 @@
+//! The lobby beyond two people: cancelling a seek, playing a bot (its moves go through the
+//! room like a person's, judged by the core), and rematches (both agree, colors swap, a new
+//! game id).
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{Server, call, field, http_move, new_game, start, temp_url};
+
+/// Polls the game's state until `done` holds on its JSON body (bots think a human-like
+/// moment first).
+fn wait_for(s: &Server, id: &str, cookie: Option<&str>, done: impl Fn(&str) -> bool) -> String {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let state = call(s, "GET", &format!("/api/games/{id}"), cookie, None);
+        if done(&state.body) {
+            return state.body;
+        }
+        assert!(Instant::now() < deadline, "gave up waiting: {}", state.body);
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn json(body: &str) -> serde_json::Value {
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
+}
+
+fn moves_in(state: &str) -> usize {
+    json(state)["san"].as_array().map_or(0, Vec::len)
+}
+
+#[test]
+fn a_seek_can_be_cancelled_by_its_creator_until_someone_joins() {
+    let (dir, url) = temp_url("cancel");
+    let s = start(&url);
+    let created = call(
+        &s,
+        "POST",
+        "/api/games",
+        None,
+        Some(r#"{"time_control":"3+2"}"#),
+    );
+    let id = field(&created.body, "id").to_owned();
+    let cookie = created.cookie.unwrap();
+    assert!(call(&s, "GET", "/api/games", None, None).body.contains(&id));
+    let cancelled = call(
+        &s,
+        "POST",
+        &format!("/api/games/{id}/abort"),
+        Some(&cookie),
+        None,
+    );
+    assert_eq!(cancelled.status, 200, "{}", cancelled.body);
+    assert!(!call(&s, "GET", "/api/games", None, None).body.contains(&id));
+    let late = call(&s, "POST", &format!("/api/games/{id}/join"), None, None);
+    assert_eq!(
+        (late.status, late.body.as_str()),
+        (409, r#"{"error":"the game is over"}"#)
+    );
+    let state = call(&s, "GET", &format!("/api/games/{id}"), None, None);
+    assert_eq!(field(&state.body, "termination"), "aborted");
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_bot_answers_every_move_through_the_room_and_cannot_be_unseated() {
+    let (dir, url) = temp_url("bot");
+    let s = start(&url);
+    // Bad levels are refused.
+    for bad in [r#""bot":0"#, r#""bot":9"#] {
+        let body = format!(r#"{{"time_control":"untimed",{bad}}}"#);
+        let r = call(&s, "POST", "/api/games", None, Some(&body));
+        assert_eq!(r.status, 400, "{}", r.body);
+        assert!(r.body.contains("choose 1 to 8"), "{}", r.body);
+    }
+    // The human plays black: the bot (white) moves first, by itself.
+    let created = call(
+        &s,
+        "POST",
+        "/api/games",
+        None,
+        Some(r#"{"time_control":"5+0","color":"black","bot":2}"#),
+    );
+    assert_eq!(created.status, 201, "{}", created.body);
+    let id = field(&created.body, "id").to_owned();
+    let me = created.cookie.unwrap();
+    let state = json(&call(&s, "GET", &format!("/api/games/{id}"), None, None).body);
+    assert_eq!(state["white"], "Rookery bot level 2");
+    assert_eq!(
+        state["bots"],
+        serde_json::json!({"white": 2, "black": null})
+    );
+    // Nobody can take the bot's seat.
+    let join = call(&s, "POST", &format!("/api/games/{id}/join"), None, None);
+    assert_eq!(join.status, 409, "{}", join.body);
+    assert!(
+        !call(&s, "GET", "/api/games", None, None)
+            .body
+            .contains(r#""open":true"#)
+    );
+
+    // Six plies: the bot's three answers come through the same path as a person's moves.
+    for ply in [1, 3, 5] {
+        let state = wait_for(&s, &id, Some(&me), |b| moves_in(b) == ply);
+        assert_eq!(json(&state)["turn"], "black");
+        // A legal reply of ours: the first destination the API lists would need the
+        // socket; any pawn move that is legal here will do.
+        let mut played = false;
+        for m in ["e7e6", "d7d6", "g7g6", "b7b6", "a7a6", "h7h6"] {
+            if http_move(&s, &id, &me, m).status == 200 {
+                played = true;
+                break;
+            }
+        }
+        assert!(played, "no legal pawn move in {state}");
+    }
+    let state = json(&wait_for(&s, &id, Some(&me), |b| moves_in(b) == 7));
+    assert_eq!(state["status"], "live");
+    // The bot's clock ran while it thought (at least its human-like pause), and no more
+    // than the whole budget.
+    let white_ms = state["clocks"]["white"].as_u64().unwrap();
+    assert!(white_ms < 300_000 && white_ms > 200_000, "{state}");
+    let resign = call(
+        &s,
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        Some(&me),
+        None,
+    );
+    assert_eq!(resign.status, 200, "{}", resign.body);
+
+    // A rematch against a bot is agreed at once; colors swap.
+    let again = call(
+        &s,
+        "POST",
+        &format!("/api/games/{id}/rematch"),
+        Some(&me),
+        None,
+    );
+    assert_eq!(again.status, 201, "{}", again.body);
+    assert_eq!(field(&again.body, "color"), "white");
+    let next = field(&again.body, "id").to_owned();
+    let cookie = again.cookie.unwrap();
+    assert_eq!(http_move(&s, &next, &cookie, "e2e4").status, 200);
+    let state = json(&wait_for(&s, &next, Some(&cookie), |b| moves_in(b) == 2));
+    assert_eq!(state["black"], "Rookery bot level 2");
+    assert_eq!(state["you"], "white");
+    // After a restart the bot takes its seat again and goes on playing.
+    drop(s);
+    let s = start(&url);
+    let mut played = false;
+    for m in ["d2d4", "d2d3", "a2a3", "h2h3"] {
+        if http_move(&s, &next, &cookie, m).status == 200 {
+            played = true;
+            break;
+        }
+    }
+    assert!(played);
+    wait_for(&s, &next, Some(&cookie), |b| moves_in(b) == 4);
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_rematch_needs_both_players_and_swaps_colors() {
+    let (dir, url) = temp_url("rematch");
+    let s = start(&url);
+    let (id, white, black) = new_game(&s, r#"{"time_control":"3+2","color":"white"}"#);
+    let rematch = |cookie: Option<&str>| {
+        call(
+            &s,
+            "POST",
+            &format!("/api/games/{id}/rematch"),
+            cookie,
+            None,
+        )
+    };
+    // Not while the game is on; never for a spectator.
+    let early = rematch(Some(&white));
+    assert_eq!(early.status, 409, "{}", early.body);
+    assert!(
+        early.body.contains("once the game is over"),
+        "{}",
+        early.body
+    );
+    assert_eq!(http_move(&s, &id, &white, "e4").status, 200);
+    assert_eq!(http_move(&s, &id, &black, "e5").status, 200);
+    let resign = call(
+        &s,
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        Some(&black),
+        None,
+    );
+    assert_eq!(resign.status, 200);
+    assert_eq!(rematch(None).status, 403);
+
+    // White offers; asking twice changes nothing; black declines; white offers again.
+    for _ in 0..2 {
+        let offer = rematch(Some(&white));
+        assert_eq!(
+            (offer.status, offer.body.as_str()),
+            (200, r#"{"offered":true}"#)
+        );
+    }
+    let decline = call(
+        &s,
+        "POST",
+        &format!("/api/games/{id}/decline-rematch"),
+        Some(&black),
+        None,
+    );
+    assert_eq!(decline.status, 200);
+    assert_eq!(rematch(Some(&white)).body, r#"{"offered":true}"#);
+    // Black agrees: a new game, colors swapped.
+    let agreed = rematch(Some(&black));
+    assert_eq!(agreed.status, 201, "{}", agreed.body);
+    let next = field(&agreed.body, "id").to_owned();
+    assert_ne!(next, id);
+    assert_eq!(field(&agreed.body, "color"), "white");
+    let new_white = agreed.cookie.unwrap();
+    // White (now black) asks again and is seated in the same rematch.
+    let seat = rematch(Some(&white));
+    assert_eq!(seat.status, 200, "{}", seat.body);
+    assert_eq!(
+        (field(&seat.body, "id"), field(&seat.body, "color")),
+        (next.as_str(), "black")
+    );
+    let new_black = seat.cookie.unwrap();
+    let old = json(&call(&s, "GET", &format!("/api/games/{id}"), None, None).body);
+    assert_eq!(old["rematch"], next.as_str());
+    let state = call(
+        &s,
+        "GET",
+        &format!("/api/games/{next}"),
+        Some(&new_black),
+        None,
+    );
+    let state = json(&state.body);
+    assert_eq!(
+        (state["you"].as_str(), state["time_control"].as_str()),
+        (Some("black"), Some("180+2"))
+    );
+    assert_eq!(state["white"], old["black"]);
+    // The old seats do not play the new game; the new ones do, each its own color.
+    assert_eq!(http_move(&s, &next, &white, "e4").status, 403);
+    assert_eq!(http_move(&s, &next, &new_black, "e4").status, 400);
+    assert_eq!(http_move(&s, &next, &new_white, "e4").status, 200);
+    assert_eq!(http_move(&s, &next, &new_black, "c5").status, 200);
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}
