@@ -54,6 +54,35 @@ async fn send(ws: &mut Ws, text: &str) {
     ws.send(Message::Text(text.into())).await.unwrap();
 }
 
+/// The moves, result and end of a PGN as python-chess reads them, or `None` when python-chess
+/// is not installed.
+fn python_chess_reads(pgn: &str) -> Option<String> {
+    use std::io::Write as _;
+    let script = "import sys, chess.pgn\n\
+                  g = chess.pgn.read_game(sys.stdin)\n\
+                  b = g.end().board()\n\
+                  print(' '.join(m.uci() for m in g.mainline_moves()), '|', g.headers['Result'],\n\
+                  '|', 'checkmate' if b.is_checkmate() else 'not mate')\n";
+    let mut child = std::process::Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .ok()?;
+    child.stdin.take()?.write_all(pgn.as_bytes()).ok()?;
+    let out = child.wait_with_output().ok()?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("No module named"),
+            "python-chess failed: {err}"
+        );
+        return None;
+    }
+    Some(String::from_utf8_lossy(&out.stdout).trim().to_owned())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_players_and_a_spectator_see_every_move_and_the_end() {
     let (dir, url) = temp_url("ws");
@@ -150,6 +179,29 @@ async fn two_players_and_a_spectator_see_every_move_and_the_end() {
     .map(|f| f["v"].as_u64().unwrap())
     .collect();
     assert_eq!(vs, [versions[2], versions[3], last]);
+
+    // After the end, a move is refused like any other and changes nothing.
+    send(&mut w, r#"{"t":"move","d":{"u":"a2a3","a":99}}"#).await;
+    let refused = loop {
+        // Events not yet read (black's mate, the end) come first.
+        let f = next(&mut w).await;
+        if f["t"] == "error" {
+            break f;
+        }
+    };
+    assert_eq!(refused["d"]["message"], "the game is over");
+
+    // The export, read by an independent reader (python-chess), has the same moves and end.
+    let pgn = call(&s, "GET", &format!("/game/export/{id}"), None, None).body;
+    match python_chess_reads(&pgn) {
+        Some(read) => assert_eq!(read, "f2f3 e7e5 g2g4 d8h4 | 0-1 | checkmate", "{pgn}"),
+        None => {
+            use std::io::Write as _;
+            let _ = std::io::stderr().write_all(
+                b"SKIPPED: python-chess check of the export (pip install chess==1.11.2)\n",
+            );
+        }
+    }
     drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }
