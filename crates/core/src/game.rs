@@ -309,6 +309,25 @@ impl Game {
         !self.is_over() && self.offers.may_offer[color] && self.offers.standing.is_none()
     }
 
+    /// Whether a player may abort now: the game is on and has not started.
+    pub fn may_abort(&self) -> bool {
+        !self.is_over() && !self.has_started()
+    }
+
+    /// Whether a player may resign now: the game is on and has started.
+    pub fn may_resign(&self) -> bool {
+        !self.is_over() && self.has_started()
+    }
+
+    /// Whether `color` may claim a draw on the position on the board now: it is their turn
+    /// and the position has stood three times, or fifty moves passed without a capture or a
+    /// pawn move (R4.4, R4.5). A claim with a move may succeed when this is false.
+    pub fn may_claim_draw(&self, color: Color) -> bool {
+        !self.is_over()
+            && self.position.turn() == color
+            && (self.occurrences(&self.position) >= 3 || self.position.halfmoves() >= 100)
+    }
+
     /// Both sides have moved: the clocks run, abort gives way to resignation.
     pub fn has_started(&self) -> bool {
         self.moves.len() >= 2

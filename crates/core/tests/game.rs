@@ -163,7 +163,14 @@ fn r4_4_threefold_may_be_claimed_by_the_player_to_move() {
 #[test]
 fn r4_4_threefold_claim_on_the_board() {
     let mut g = game("-");
-    let t = play(&mut g, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8", 0);
+    let t = play(&mut g, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1", 0);
+    assert!(
+        !g.may_claim_draw(Black),
+        "the position after Ng1 stood twice"
+    );
+    let t = play(&mut g, "Ng8", t);
+    // Three times now, White to move: only White may claim.
+    assert!(g.may_claim_draw(White) && !g.may_claim_draw(Black));
     g.apply(
         Command::ClaimDraw {
             by: White,
@@ -216,8 +223,14 @@ fn r4_4_an_en_passant_chance_makes_a_different_position() {
 
 #[test]
 fn r4_5_fifty_moves_may_be_claimed_and_seventy_five_end_the_game() {
+    let start = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 100 80").unwrap();
+    assert!(Game::new(start, TimeControl::Untimed).may_claim_draw(White));
     let start = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 99 80").unwrap();
     let mut g = Game::new(start, TimeControl::Untimed);
+    assert!(
+        !g.may_claim_draw(White),
+        "only with the move that makes fifty"
+    );
     let err = g
         .apply(
             Command::ClaimDraw {
@@ -451,15 +464,19 @@ fn r6_flag_fall_draws_when_the_opponent_cannot_mate() {
 #[test]
 fn abort_only_before_both_sides_have_moved_and_resign_only_after() {
     let mut g = game("-");
+    assert!(g.may_abort() && !g.may_resign());
     assert_eq!(
         g.apply(Command::Resign { by: White }, 0),
         Err(GameError::ResignTooEarly)
     );
     g.apply(san(White, "e4"), 0).unwrap();
+    assert!(g.may_abort());
     g.apply(Command::Abort { by: Black }, 0).unwrap();
+    assert!(!g.may_abort() && !g.may_resign(), "over");
     assert_eq!(over(&g), (GameResult::Unknown, Termination::Aborted));
     let mut g = game("-");
     play(&mut g, "e4 e5", 0);
+    assert!(!g.may_abort() && g.may_resign());
     assert_eq!(
         g.apply(Command::Abort { by: White }, 0),
         Err(GameError::AbortTooLate)

@@ -10,6 +10,7 @@ mod pgn_check;
 mod room;
 mod rooms;
 mod store;
+mod web;
 
 use std::process::ExitCode;
 

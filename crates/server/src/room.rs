@@ -43,6 +43,11 @@ pub(crate) enum RoomEvent {
     Watchers {
         n: u32,
     },
+    /// Someone took the open seat.
+    Seated {
+        color: Color,
+        name: String,
+    },
     /// A player asks for a rematch of the finished game.
     RematchOffered {
         by: Color,
@@ -140,6 +145,10 @@ enum RoomCmd {
     },
     RematchDecline {
         by: Color,
+    },
+    Seated {
+        color: Color,
+        name: String,
     },
     RematchMade {
         id: Option<String>,
@@ -248,6 +257,11 @@ impl RoomHandle {
             .await
             .map_err(|_| RoomError::Closed)?;
         answer.await.map_err(|_| RoomError::Closed)?
+    }
+
+    /// Someone took the open seat of `color` (the store has it already).
+    pub(crate) async fn seated(&self, color: Color, name: String) {
+        let _ = self.tx.send(RoomCmd::Seated { color, name }).await;
     }
 
     /// A player declines (or withdraws) the rematch offer.
@@ -462,6 +476,9 @@ impl Room {
                 self.publish_room(RoomEvent::Rematch { id });
             }
             RoomCmd::RematchMade { id: None } => self.rematch = None,
+            RoomCmd::Seated { color, name } => {
+                self.publish_room(RoomEvent::Seated { color, name });
+            }
         }
     }
 

@@ -209,6 +209,9 @@ pub(crate) async fn join(
     {
         return Err(ApiError::new(StatusCode::CONFLICT, "both seats are taken"));
     }
+    if let Some(room) = state.rooms.running(&id) {
+        room.seated(open, name.clone()).await;
+    }
     Ok(seated(id, open, name, &token, StatusCode::OK))
 }
 
@@ -587,7 +590,7 @@ pub(crate) async fn import(
 }
 
 /// `YYYY.MM.DD` and `HH:MM:SS` (UTC) of a time in ms since the Unix epoch, as PGN writes them.
-fn utc_date_time(ms: i64) -> (String, String) {
+pub(crate) fn utc_date_time(ms: i64) -> (String, String) {
     let secs = ms.div_euclid(1000);
     let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
     // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).

@@ -1,7 +1,7 @@
 //! The HTTP side: application state, the router, and serving with graceful shutdown.
 
-mod error;
-mod games;
+pub(crate) mod error;
+pub(crate) mod games;
 mod socket;
 
 use axum::extract::DefaultBodyLimit;
@@ -46,6 +46,10 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/games/{id}/{action}", post(games::action))
         .route("/game/export/{id}", get(games::export))
         .route("/game/{id}/socket", get(socket::upgrade))
+        .route("/", get(crate::web::home))
+        .route("/game/{id}", get(crate::web::game))
+        .route("/@/{name}", get(crate::web::player))
+        .route("/static/{file}", get(crate::web::static_file))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
 }

@@ -12,8 +12,8 @@ use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
-use rookery_core::Color;
 use rookery_core::game::{Command, Event, Game, MoveText};
+use rookery_core::{Color, Position};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::{broadcast, mpsc};
@@ -65,10 +65,7 @@ async fn connection(
     shutdown: tokio::sync::watch::Receiver<bool>,
 ) {
     METRICS.sockets.fetch_add(1, Ordering::Relaxed);
-    // Players come and go as presence; everyone else counts as a watcher.
-    announce(room.as_ref(), seat, true).await;
-    serve_socket(socket, room.clone(), seat, since, shutdown).await;
-    announce(room.as_ref(), seat, false).await;
+    serve_socket(socket, room, seat, since, shutdown).await;
     METRICS.sockets.fetch_sub(1, Ordering::Relaxed);
 }
 
@@ -128,6 +125,9 @@ async fn serve_socket(
             }
         }
     }
+    // Players come and go as presence; everyone else counts as a watcher. Announced after
+    // the first frame, so this connection hears its own arrival too.
+    announce(&room, seat, true).await;
     let mut limiter = Limiter::new();
     let mut closing = Some(closing);
     loop {
@@ -160,7 +160,13 @@ async fn serve_socket(
             event = feed.recv() => match event {
                 Ok(e) if e.v > v => {
                     v = e.v;
-                    let game = if seat.is_some() { room.snapshot().await.ok().map(|s| s.1) } else { None };
+                    // Game events carry the state after them; spectators need no destinations
+                    // but do see checks and running clocks.
+                    let game = if matches!(e.event, RoomEvent::Game(_)) {
+                        room.snapshot().await.ok().map(|s| s.1)
+                    } else {
+                        None
+                    };
                     let _ = out.send(event_frame(&e, seat, game.as_ref())).await;
                 }
                 Ok(_) => {}
@@ -175,17 +181,17 @@ async fn serve_socket(
             },
         }
     }
+    announce(&room, seat, false).await;
     // Dropping both ends lets the writer finish (with no close reason unless one was sent).
     drop((out, closing));
     let _ = writer.await;
 }
 
 /// Tells the room a connection opened or closed: a player's presence, or a watcher.
-async fn announce(room: Option<&RoomHandle>, seat: Option<Color>, joined: bool) {
-    match (room, seat) {
-        (Some(room), Some(color)) => room.presence(color, joined).await,
-        (Some(room), None) => room.watcher(joined).await,
-        (None, _) => {}
+async fn announce(room: &RoomHandle, seat: Option<Color>, joined: bool) {
+    match seat {
+        Some(color) => room.presence(color, joined).await,
+        None => room.watcher(joined).await,
     }
 }
 
@@ -262,40 +268,95 @@ fn clocks_json(clocks: rookery_core::ByColor<Option<Duration>>) -> Value {
 }
 
 /// Legal destinations by origin square, for the player to move (`{"e2": ["e3", "e4"]}`).
+/// A castling king lists both its destination and its rook's square (`"e1": ["g1", "h1"]`),
+/// the two ways UCI names the move.
 fn dests(game: &Game, seat: Option<Color>) -> Option<Value> {
     if game.is_over() || seat != Some(game.position().turn()) {
         return None;
     }
+    let turn = game.position().turn();
     let mut map: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for m in game.position().legal_moves() {
-        let uci = m.to_uci();
-        let to = uci.to.to_string();
-        let list = map.entry(uci.from.to_string()).or_default();
-        if !list.contains(&to) {
-            list.push(to);
+        let list = map.entry(m.from().to_string()).or_default();
+        let mut targets = vec![m.to()];
+        if let Some(side) = m.castling_side() {
+            targets.push(side.rook_from(turn));
+        }
+        for to in targets {
+            let to = to.to_string();
+            if !list.contains(&to) {
+                list.push(to);
+            }
         }
     }
     Some(json!(map))
+}
+
+/// What a player may do now besides moving, as the core says (`null` for spectators).
+fn abilities(game: &Game, seat: Option<Color>) -> Value {
+    let Some(color) = seat else {
+        return Value::Null;
+    };
+    let my_turn = game.position().turn() == color;
+    json!({
+        "offer_draw": my_turn && game.may_offer_draw(color),
+        "answer_draw": game.draw_offer() == Some(!color) && !game.is_over(),
+        "claim_draw": game.may_claim_draw(color),
+        "abort": game.may_abort(),
+        "resign": game.may_resign(),
+    })
+}
+
+/// The square of the king in check, if any.
+fn check_square(game: &Game) -> Value {
+    let pos = game.position();
+    if pos.is_check() {
+        json!(pos.king_of(pos.turn()).to_string())
+    } else {
+        Value::Null
+    }
+}
+
+/// The side whose clock runs now, if any.
+fn running(game: &Game) -> Value {
+    match game.next_deadline() {
+        Some(_) => json!(game.position().turn().name()),
+        None => Value::Null,
+    }
 }
 
 fn state_frame(v: u64, game: &Game, seat: Option<Color>) -> String {
     let result = game
         .result()
         .map(|(r, t)| json!({"result": r.as_str(), "termination": t.as_str()}));
+    // The position after each ply, so a client can show earlier positions without rules.
+    let mut fens = Vec::with_capacity(game.moves().len());
+    let mut pos = *game.start();
+    for played in game.moves() {
+        pos = pos.after(played.m);
+        fens.push(pos.fen());
+    }
     let d = json!({
         "fen": game.position().fen(),
+        "start_fen": game.start().fen(),
+        "fens": fens,
         "turn": game.position().turn().name(),
         "san": game.moves().iter().map(|m| m.san.to_string()).collect::<Vec<_>>(),
+        "uci": game.moves().iter().map(|m| m.m.to_uci().to_string()).collect::<Vec<_>>(),
         "clocks": clocks_json(game.clocks_at(now_ms())),
+        "running": running(game),
+        "check": check_square(game),
+        "offer": game.draw_offer().map(Color::name),
         "over": result,
         "you": seat.map(Color::name),
         "dests": dests(game, seat),
+        "can": abilities(game, seat),
     });
     json!({"t": "state", "v": v, "d": d}).to_string()
 }
 
 fn event_frame(e: &Versioned, seat: Option<Color>, game: Option<&Game>) -> String {
-    let (t, d) = match &e.event {
+    let (t, mut d) = match &e.event {
         RoomEvent::Game(Event::MovePlayed {
             by,
             ply,
@@ -321,6 +382,9 @@ fn event_frame(e: &Versioned, seat: Option<Color>, game: Option<&Game>) -> Strin
             json!({"result": result.as_str(), "termination": termination.as_str()}),
         ),
         RoomEvent::Watchers { n } => ("watchers", json!({"n": n})),
+        RoomEvent::Seated { color, name } => {
+            ("seated", json!({"color": color.name(), "name": name}))
+        }
         RoomEvent::RematchOffered { by } => ("rematch-offered", json!({"by": by.name()})),
         RoomEvent::RematchDeclined { by } => ("rematch-declined", json!({"by": by.name()})),
         RoomEvent::Rematch { id } => ("rematch", json!({"id": id})),
@@ -337,6 +401,20 @@ fn event_frame(e: &Versioned, seat: Option<Color>, game: Option<&Game>) -> Strin
             }),
         ),
     };
+    if let (RoomEvent::Game(event), Value::Object(map)) = (&e.event, &mut d) {
+        if let Event::MovePlayed { fen, .. } = event {
+            // The king in check in the position the move made.
+            let check = Position::from_fen(fen)
+                .ok()
+                .and_then(|p| p.is_check().then(|| p.king_of(p.turn()).to_string()));
+            map.insert("check".into(), json!(check));
+        }
+        if let Some(g) = game {
+            // The game as it stands now: whose clock runs, what the player may do.
+            map.insert("running".into(), running(g));
+            map.insert("can".into(), abilities(g, seat));
+        }
+    }
     json!({"t": t, "v": e.v, "d": d}).to_string()
 }
 

@@ -217,6 +217,26 @@ impl Store {
         row.map(|r| game_row(&r)).transpose()
     }
 
+    /// The latest `limit` games in which `name` played, live or finished, newest first.
+    pub(crate) async fn recent_games_of(
+        &self,
+        name: &str,
+        limit: i64,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            game_columns!(),
+            " FROM games WHERE white_name = $1 OR black_name = $2 \
+                 ORDER BY created_at DESC, id DESC LIMIT $3"
+        ))
+        .bind(name)
+        .bind(name)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(game_row).collect()
+    }
+
     /// Finished games in which `name` played, oldest first.
     pub(crate) async fn finished_games_of(&self, name: &str) -> Result<Vec<GameRow>, StoreError> {
         let rows = sqlx::query(concat!(
@@ -449,6 +469,11 @@ mod tests {
             (g1.black_seat.as_deref(), g1.black_name.as_str()),
             (Some("t-black"), "Cy")
         );
+
+        // A player's games, newest first, live ones too.
+        let recent = store.recent_games_of("Anna", 2).await.unwrap();
+        let ids: Vec<&str> = recent.iter().map(|r| r.game.id.as_str()).collect();
+        assert_eq!(ids, ["c19", "c18"]);
 
         // Finished games leave the live list that recovery loads.
         assert_eq!(store.live_games().await.unwrap().len(), 22);

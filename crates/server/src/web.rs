@@ -1,0 +1,492 @@
+//! The browser pages: askama templates from `web/templates` (autoescaped HTML), the static
+//! files of `web/static` embedded in the binary (so the server runs from any directory), and
+//! the language of each page, English or Simplified Chinese, from the `lang` cookie or the
+//! browser's `Accept-Language`.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use askama::Template;
+use axum::extract::{Path, State};
+use axum::http::header::{ACCEPT_LANGUAGE, CACHE_CONTROL, CONTENT_TYPE, COOKIE, HOST};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use rookery_core::Color;
+use serde::Serialize;
+
+use crate::http::AppState;
+use crate::http::games::{game_row, seat_of, utc_date_time};
+
+/// Every page's strings, by language then key (`web/i18n.json`).
+static CATALOGUES: LazyLock<HashMap<String, HashMap<String, String>>> = LazyLock::new(|| {
+    // Checked by the tests below: a broken catalogue never ships.
+    serde_json::from_str(include_str!("../../../web/i18n.json")).unwrap_or_default()
+});
+
+/// A page's language.
+#[derive(Debug, Copy, Clone, PartialEq, Eq)]
+pub(crate) enum Lang {
+    En,
+    Zh,
+}
+
+impl Lang {
+    fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh",
+        }
+    }
+
+    /// The `lang` cookie if set, else the first English or Chinese entry of
+    /// `Accept-Language` (browsers list them by preference), else English.
+    pub(crate) fn of(headers: &HeaderMap) -> Lang {
+        let cookie = headers
+            .get_all(COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(';'))
+            .find_map(|c| c.trim().strip_prefix("lang="));
+        match cookie {
+            Some("zh") => return Lang::Zh,
+            Some("en") => return Lang::En,
+            _ => {}
+        }
+        let accept = headers
+            .get(ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        for tag in accept.split(',') {
+            let tag = tag
+                .split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase();
+            if tag.starts_with("zh") {
+                return Lang::Zh;
+            }
+            if tag.starts_with("en") {
+                return Lang::En;
+            }
+        }
+        Lang::En
+    }
+}
+
+/// Translations for templates: `{{ tr.t("key") }}`.
+#[derive(Debug, Copy, Clone)]
+pub(crate) struct Tr {
+    lang: Lang,
+}
+
+impl Tr {
+    /// The text of `key` in this language (English, then the key itself, if missing).
+    pub(crate) fn t<'a>(&self, key: &'a str) -> &'a str {
+        let find = |lang: Lang| {
+            CATALOGUES
+                .get(lang.code())
+                .and_then(|c| c.get(key))
+                .map(String::as_str)
+        };
+        find(self.lang).or_else(|| find(Lang::En)).unwrap_or(key)
+    }
+
+    pub(crate) fn html_lang(&self) -> &'static str {
+        match self.lang {
+            Lang::En => "en",
+            Lang::Zh => "zh-Hans",
+        }
+    }
+
+    /// The catalogue for scripts, as JSON safe inside a `<script>` element.
+    fn json(&self) -> String {
+        script_json(&CATALOGUES.get(self.lang.code()))
+    }
+}
+
+/// JSON that can sit inside `<script type="application/json">`: `<` is escaped, so no
+/// `</script>` can close the element early.
+fn script_json(value: &impl Serialize) -> String {
+    serde_json::to_string(value)
+        .unwrap_or_else(|_| "null".into())
+        .replace('<', "\\u003c")
+}
+
+fn render(page: &impl Template) -> Response {
+    match page.render() {
+        Ok(html) => Html(html).into_response(),
+        Err(e) => {
+            tracing::error!(error = %e, "template failed");
+            (StatusCode::INTERNAL_SERVER_ERROR, "internal error").into_response()
+        }
+    }
+}
+
+/// A time control preset of the lobby's form.
+#[derive(Debug)]
+struct Preset {
+    value: &'static str,
+    label: &'static str,
+}
+
+const PRESETS: &[Preset] = &[
+    Preset {
+        value: "5+3",
+        label: "5+3",
+    },
+    Preset {
+        value: "1+0",
+        label: "1+0",
+    },
+    Preset {
+        value: "3+2",
+        label: "3+2",
+    },
+    Preset {
+        value: "10+5",
+        label: "10+5",
+    },
+    Preset {
+        value: "15+10",
+        label: "15+10",
+    },
+    Preset {
+        value: "30+0",
+        label: "30+0",
+    },
+    Preset {
+        value: "5d3",
+        label: "5 d3",
+    },
+    Preset {
+        value: "15b10",
+        label: "15 b10",
+    },
+    Preset {
+        value: "40/90+30:30+30",
+        label: "40/90+30 : 30+30",
+    },
+    Preset {
+        value: "untimed",
+        label: "∞",
+    },
+];
+
+#[derive(Template)]
+#[template(path = "home.html")]
+struct HomePage {
+    tr: Tr,
+    i18n_json: String,
+    presets: &'static [Preset],
+    levels: Vec<u8>,
+}
+
+/// `GET /`: the lobby.
+pub(crate) async fn home(headers: HeaderMap) -> Response {
+    let tr = Tr {
+        lang: Lang::of(&headers),
+    };
+    render(&HomePage {
+        tr,
+        i18n_json: tr.json(),
+        presets: PRESETS,
+        levels: (1..=8).collect(),
+    })
+}
+
+#[derive(Template)]
+#[template(path = "game.html")]
+struct GamePage {
+    tr: Tr,
+    i18n_json: String,
+    id: String,
+    white: String,
+    black: String,
+    top_color: &'static str,
+    top_name: String,
+    bottom_color: &'static str,
+    bottom_name: String,
+    can_join: bool,
+    open_color: &'static str,
+    share: bool,
+    share_url: String,
+    time_control: String,
+    page_json: String,
+}
+
+#[derive(Serialize)]
+struct PageData<'a> {
+    id: &'a str,
+    you: Option<&'static str>,
+}
+
+/// `GET /game/{id}`: the game, for its players and for everyone else.
+pub(crate) async fn game(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let tr = Tr {
+        lang: Lang::of(&headers),
+    };
+    let row = match game_row(&state, &id).await {
+        Ok(row) => row,
+        Err(e) => return e.into_response(),
+    };
+    let you = seat_of(&headers, &row);
+    let live = row.status == "live";
+    let open = match (&row.game.white_seat, &row.game.black_seat) {
+        (None, _) if live => Some(Color::White),
+        (_, None) if live => Some(Color::Black),
+        _ => None,
+    };
+    // Players see their own side at the bottom; a visitor about to join sees the open one.
+    let bottom = you.or(open).unwrap_or(Color::White);
+    let name = |c: Color| match c {
+        Color::White => row.game.white_name.clone(),
+        Color::Black => row.game.black_name.clone(),
+    };
+    let host = headers
+        .get(HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("127.0.0.1:8080");
+    let control = rookery_core::clock::TimeControl::from_pgn(&row.game.time_control)
+        .map_or_else(|_| row.game.time_control.clone(), |c| c.to_friendly());
+    render(&GamePage {
+        tr,
+        i18n_json: tr.json(),
+        id: id.clone(),
+        white: row.game.white_name.clone(),
+        black: row.game.black_name.clone(),
+        top_color: (!bottom).name(),
+        top_name: name(!bottom),
+        bottom_color: bottom.name(),
+        bottom_name: name(bottom),
+        can_join: you.is_none() && open.is_some(),
+        open_color: open.map_or("white", Color::name),
+        share: you.is_some() && open.is_some(),
+        share_url: format!("http://{host}/game/{id}"),
+        time_control: control,
+        page_json: script_json(&PageData {
+            id: &id,
+            you: you.map(Color::name),
+        }),
+    })
+}
+
+#[derive(Debug)]
+struct PlayerGame {
+    id: String,
+    date: String,
+    white: String,
+    black: String,
+    result: String,
+}
+
+#[derive(Template)]
+#[template(path = "player.html")]
+struct PlayerPage {
+    tr: Tr,
+    i18n_json: String,
+    name: String,
+    games: Vec<PlayerGame>,
+}
+
+/// `GET /@/{name}`: a player's latest games.
+pub(crate) async fn player(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let tr = Tr {
+        lang: Lang::of(&headers),
+    };
+    let rows = match state.store.recent_games_of(&name, 200).await {
+        Ok(rows) => rows,
+        Err(e) => return crate::http::error::ApiError::from(e).into_response(),
+    };
+    let games = rows
+        .into_iter()
+        .map(|r| PlayerGame {
+            date: utc_date_time(r.game.created_at).0,
+            result: r.result.unwrap_or_else(|| "*".into()),
+            id: r.game.id,
+            white: r.game.white_name,
+            black: r.game.black_name,
+        })
+        .collect();
+    render(&PlayerPage {
+        tr,
+        i18n_json: tr.json(),
+        name,
+        games,
+    })
+}
+
+/// The files of `web/static`, embedded.
+const STATIC: &[(&str, &str, &[u8])] = &[
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_bytes!("../../../web/static/style.css"),
+    ),
+    (
+        "favicon.svg",
+        "image/svg+xml",
+        include_bytes!("../../../web/static/favicon.svg"),
+    ),
+    (
+        "board.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../../web/static/board.js"),
+    ),
+    (
+        "pieces.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../../web/static/pieces.js"),
+    ),
+    (
+        "game.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../../web/static/game.js"),
+    ),
+    (
+        "home.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../../web/static/home.js"),
+    ),
+    (
+        "i18n.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../../web/static/i18n.js"),
+    ),
+    (
+        "sound.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../../web/static/sound.js"),
+    ),
+];
+
+/// `GET /static/{file}`.
+pub(crate) async fn static_file(Path(file): Path<String>) -> Response {
+    match STATIC.iter().find(|(name, _, _)| *name == file) {
+        Some((_, kind, body)) => {
+            ([(CONTENT_TYPE, *kind), (CACHE_CONTROL, "no-cache")], *body).into_response()
+        }
+        None => (StatusCode::NOT_FOUND, "no such file").into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_catalogues_parse_and_have_the_same_keys() {
+        let en = &CATALOGUES["en"];
+        let zh = &CATALOGUES["zh"];
+        assert!(en.len() > 50);
+        let mut missing: Vec<&String> = en.keys().filter(|k| !zh.contains_key(*k)).collect();
+        missing.extend(zh.keys().filter(|k| !en.contains_key(*k)));
+        assert!(missing.is_empty(), "{missing:?}");
+    }
+
+    #[test]
+    fn every_key_the_pages_and_scripts_use_is_translated() {
+        let en = &CATALOGUES["en"];
+        let mut sources: Vec<String> = STATIC
+            .iter()
+            .filter(|(name, _, _)| name.ends_with(".js"))
+            .map(|(_, _, body)| String::from_utf8_lossy(body).into_owned())
+            .collect();
+        for template in ["base.html", "home.html", "game.html", "player.html"] {
+            let path = format!(
+                "{}/../../web/templates/{template}",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            sources.push(std::fs::read_to_string(path).unwrap());
+        }
+        let mut used = 0;
+        for source in &sources {
+            // Calls like t('key') and tr.t("key").
+            for quote in ['\'', '"'] {
+                let pattern = format!("t({quote}");
+                for (at, _) in source.match_indices(&pattern) {
+                    // A call of `t`, not of `createElement` or `select`.
+                    let before = source[..at].chars().next_back();
+                    if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                        continue;
+                    }
+                    let rest = &source[at + pattern.len()..];
+                    let Some(end) = rest.find(quote) else {
+                        continue;
+                    };
+                    let key = &rest[..end];
+                    if key.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+                        used += 1;
+                        assert!(en.contains_key(key), "untranslated key {key:?}");
+                    }
+                }
+            }
+        }
+        assert!(used > 60, "only {used} uses found");
+        // The end-of-game keys are built from the core's termination names.
+        use rookery_core::game::Termination;
+        for t in [
+            "checkmate",
+            "stalemate",
+            "insufficient material",
+            "fivefold repetition",
+            "seventy-five-move rule",
+            "threefold repetition",
+            "fifty-move rule",
+            "agreement",
+            "resignation",
+            "abandonment",
+            "time forfeit",
+            "aborted",
+        ] {
+            assert!(Termination::parse(t).is_some(), "{t}");
+            let key: String = t
+                .chars()
+                .map(|c| if c.is_ascii_lowercase() { c } else { '_' })
+                .collect();
+            assert!(en.contains_key(&format!("end_{key}")), "end_{key}");
+        }
+    }
+
+    #[test]
+    fn the_language_comes_from_the_cookie_then_the_browser() {
+        let headers = |pairs: &[(&'static str, &str)]| {
+            let mut h = HeaderMap::new();
+            for (k, v) in pairs {
+                h.insert(*k, v.parse().unwrap());
+            }
+            h
+        };
+        assert_eq!(Lang::of(&headers(&[])), Lang::En);
+        assert_eq!(
+            Lang::of(&headers(&[("accept-language", "zh-CN,zh;q=0.9,en;q=0.8")])),
+            Lang::Zh
+        );
+        assert_eq!(
+            Lang::of(&headers(&[("accept-language", "de-DE,en;q=0.8,zh;q=0.5")])),
+            Lang::En
+        );
+        assert_eq!(
+            Lang::of(&headers(&[
+                ("accept-language", "zh-CN"),
+                ("cookie", "rk_x=1; lang=en")
+            ])),
+            Lang::En
+        );
+        assert_eq!(Tr { lang: Lang::Zh }.t("resign"), "认输");
+        assert_eq!(Tr { lang: Lang::Zh }.t("no-such-key"), "no-such-key");
+    }
+
+    #[test]
+    fn script_json_cannot_close_its_element() {
+        assert_eq!(script_json(&"</script>"), "\"\\u003c/script>\"");
+    }
+}

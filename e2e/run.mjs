@@ -1,0 +1,345 @@
+// End-to-end tests of the browser client in a real Chromium, driven by playwright-core.
+//
+//   ROOKERY_BIN=target/debug/rookery node e2e/run.mjs
+//
+// Starts the server on a free port with a fresh SQLite file, plays through the scenarios of
+// the browser client's issue (a mate by dragging with a spectator watching, PGN download read
+// by python-chess, promotion by the picker, castling by king drag, a draw offer sent with a
+// move and accepted, a flag on a tiny clock, a reload mid-game, touch moves on a phone-sized
+// screen, the Chinese interface) and saves screenshots under target/e2e-screenshots/. Any
+// console error on any page fails the run. Chromium: /usr/bin/chromium (Debian's package), or
+// CHROMIUM=path.
+
+import { chromium } from 'playwright-core';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const shots = path.join(root, 'target', 'e2e-screenshots');
+mkdirSync(shots, { recursive: true });
+
+const bin = process.env.ROOKERY_BIN || path.join(root, 'target', 'debug', 'rookery');
+const DESKTOP = { viewport: { width: 1280, height: 860 } };
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer() {
+  const port = await freePort();
+  const dir = mkdtempSync(path.join(tmpdir(), 'rookery-e2e-'));
+  const child = spawn(bin, ['--listen', `127.0.0.1:${port}`, '--database-url', `sqlite://${dir}/e2e.db`], {
+    stdio: ['ignore', 'ignore', process.env.ROOKERY_TEST_LOG ? 'inherit' : 'ignore'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    try {
+      const r = await fetch(`${base}/api/health`);
+      if (r.ok) return { base, child, dir };
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill();
+  throw new Error('the server did not start');
+}
+
+const problems = [];
+let checks = 0;
+function check(ok, what) {
+  checks += 1;
+  if (!ok) {
+    problems.push(what);
+    console.log(`FAIL ${what}`);
+  } else {
+    console.log(`ok   ${what}`);
+  }
+}
+
+/** A browser page that records every console error and uncaught exception. */
+async function open(browser, url, options = DESKTOP, name = '') {
+  const context = await browser.newContext({ ...options, locale: options.locale || 'en-US' });
+  const page = await context.newPage();
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console error on ${name || url}: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`page error on ${name || url}: ${err.message}`));
+  await page.goto(url);
+  return page;
+}
+
+async function center(page, sq) {
+  const box = await page.locator(`[data-sq="${sq}"]`).boundingBox();
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/** Drags the piece on `from` to `to` with the mouse, once the board lets this player move. */
+async function drag(page, from, to) {
+  await page.waitForSelector(`[data-sq="${from}"].movable`);
+  const a = await center(page, from);
+  const b = await center(page, to);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move(b.x, b.y, { steps: 8 });
+  await page.mouse.up();
+}
+
+/** Moves by two taps on a touch screen. */
+async function tapMove(page, from, to) {
+  await page.waitForSelector(`[data-sq="${from}"].movable`);
+  const a = await center(page, from);
+  await page.touchscreen.tap(a.x, a.y);
+  await page.waitForSelector(`[data-sq="${from}"].selected`);
+  const b = await center(page, to);
+  await page.touchscreen.tap(b.x, b.y);
+}
+
+async function plies(page, n) {
+  await page.waitForFunction((n) => document.querySelectorAll('#moves [data-ply]').length >= n, n);
+}
+
+async function movesOf(page) {
+  return page.$$eval('#moves [data-ply]', (els) => els.map((e) => e.textContent));
+}
+
+async function statusOf(page) {
+  return (await page.textContent('#status')).trim();
+}
+
+async function waitStatus(page, text) {
+  await page.waitForFunction((t) => document.getElementById('status').textContent.includes(t), text, {
+    timeout: 20000,
+  });
+}
+
+/** Creates a game through the lobby form; returns its page (the creator's). */
+async function createFromLobby(browser, base, { tc = '5+3', color = 'white', fen = '' } = {}, shot = '') {
+  const page = await open(browser, `${base}/`, DESKTOP, 'lobby');
+  if (shot) await page.screenshot({ path: path.join(shots, shot) });
+  const preset = page.locator(`input[name=time_control][value="${tc}"]`);
+  if (await preset.count()) {
+    await preset.check();
+  } else {
+    await page.check('input[name=time_control][value=custom]');
+    await page.fill('#custom_time_control', tc);
+  }
+  await page.check(`input[name=color][value=${color}]`);
+  if (fen) {
+    await page.click('details summary');
+    await page.fill('#fen', fen);
+  }
+  await Promise.all([page.waitForURL(/\/game\//), page.click('#create-button')]);
+  await page.waitForSelector('#board .sq');
+  return page;
+}
+
+/** A second browser opens the challenge link and accepts. */
+async function joinByLink(browser, url, options = DESKTOP, name = 'joiner') {
+  const page = await open(browser, url, options, name);
+  await Promise.all([page.waitForNavigation(), page.click('#btn-join')]);
+  await page.waitForSelector('#board .sq');
+  return page;
+}
+
+function pythonReads(pgn) {
+  const script = [
+    'import sys, chess.pgn',
+    'g = chess.pgn.read_game(sys.stdin)',
+    "print(' '.join(m.uci() for m in g.mainline_moves()), '|', g.headers['Result'], '|', g.end().board().is_checkmate())",
+  ].join('\n');
+  const out = spawnSync('python3', ['-c', script], { input: pgn, encoding: 'utf8' });
+  if (out.status !== 0) return `python failed: ${out.stderr}`;
+  return out.stdout.trim();
+}
+
+async function scenarioMate(browser, base) {
+  const white = await createFromLobby(browser, base, { tc: '5+3', color: 'white' }, 'lobby-desktop.png');
+  const link = await white.inputValue('#share-link');
+  check(link.includes('/game/'), 'the creator gets a challenge link');
+  const black = await joinByLink(browser, link);
+  await white.waitForSelector('#share', { state: 'hidden' });
+  const opponent = await black.textContent('#name-black');
+  check((await white.textContent('#name-black')) === opponent, `the creator sees who accepted (${opponent})`);
+  const watcher = await open(browser, link, DESKTOP, 'spectator');
+  await watcher.waitForSelector('#board .sq');
+  check((await watcher.locator('#btn-join').count()) === 0, 'a full game offers no seat to a visitor');
+  await watcher.waitForFunction(() => document.getElementById('watchers').textContent.includes('1'));
+  check(true, 'the room counts the watcher');
+
+  await drag(white, 'f2', 'f3');
+  await plies(black, 1);
+  await drag(black, 'e7', 'e5');
+  await plies(white, 2);
+  await white.screenshot({ path: path.join(shots, 'game-desktop.png') });
+  await drag(white, 'g2', 'g4');
+  await plies(black, 3);
+  await drag(black, 'd8', 'h4');
+  for (const [page, who] of [[white, 'white'], [black, 'black'], [watcher, 'spectator']]) {
+    await waitStatus(page, 'Checkmate');
+    check((await statusOf(page)).includes('Black wins'), `${who} sees "Checkmate — Black wins"`);
+  }
+  const seen = await movesOf(watcher);
+  check(seen.join(' ') === 'f3 e5 g4 Qh4#', `the spectator saw every move (${seen.join(' ')})`);
+  check(await white.locator('[data-sq=e1].check').count() === 1, 'the mated king is highlighted');
+
+  // The PGN download, read by python-chess.
+  const [download] = await Promise.all([white.waitForEvent('download'), white.click('#pgn-link')]);
+  const pgn = readFileSync(await download.path(), 'utf8');
+  const read = pythonReads(pgn);
+  check(read === 'f2f3 e7e5 g2g4 d8h4 | 0-1 | True', `python-chess reads the downloaded PGN (${read})`);
+
+  // Replay: click the first move, step with the arrow keys.
+  await white.click('#moves [data-ply="1"]');
+  check(await white.isVisible('#replay-note'), 'clicking a move shows that position, read-only');
+  check((await white.locator('[data-sq=f3] .piece').count()) === 1 && (await white.locator('[data-sq=e5] .piece').count()) === 0,
+    'the board shows the position after 1. f3');
+  await white.keyboard.press('ArrowRight');
+  check((await white.locator('[data-sq=e5] .piece').count()) === 1, 'the right arrow steps forward');
+  await white.keyboard.press('End');
+  check(!(await white.isVisible('#replay-note')), 'End returns to the live position');
+  for (const p of [white, black, watcher]) await p.context().close();
+}
+
+async function scenarioPromotionAndCastling(browser, base) {
+  // Promotion by the picker: the pawn becomes a knight, with check.
+  const white = await createFromLobby(browser, base, { tc: 'untimed', color: 'white', fen: '8/4P1k1/8/8/8/8/8/4K3 w - - 0 1' });
+  const black = await joinByLink(browser, await white.inputValue('#share-link'));
+  await drag(white, 'e7', 'e8');
+  await white.waitForSelector('.promotion button[data-role=n]');
+  check(await white.isVisible('.promotion'), 'moving a pawn to the last rank opens the promotion picker');
+  await white.click('.promotion button[data-role=n]');
+  await plies(black, 1);
+  check((await movesOf(black))[0] === 'e8=N+', 'the picker promotes to the chosen piece (e8=N+)');
+  for (const p of [white, black]) await p.context().close();
+
+  // Castling by moving the king onto its rook, and by two squares.
+  const w2 = await createFromLobby(browser, base, { tc: 'untimed', color: 'white', fen: 'r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1' });
+  const b2 = await joinByLink(browser, await w2.inputValue('#share-link'));
+  await drag(w2, 'e1', 'h1');
+  await plies(b2, 1);
+  await drag(b2, 'e8', 'c8');
+  await plies(w2, 2);
+  const moves = await movesOf(w2);
+  check(moves.join(' ') === 'O-O O-O-O', `king onto rook and king two squares both castle (${moves.join(' ')})`);
+  check((await w2.locator('[data-sq=g1] .piece').count()) === 1 && (await w2.locator('[data-sq=f1] .piece').count()) === 1,
+    'king and rook stand on g1 and f1');
+  for (const p of [w2, b2]) await p.context().close();
+}
+
+async function scenarioDrawOffer(browser, base) {
+  const white = await createFromLobby(browser, base, { tc: '10+5', color: 'white' });
+  const black = await joinByLink(browser, await white.inputValue('#share-link'));
+  await drag(white, 'e2', 'e4');
+  await plies(black, 1);
+  await drag(black, 'e7', 'e5');
+  await plies(white, 2);
+  await white.click('#btn-offer-draw');
+  check((await white.getAttribute('#btn-offer-draw', 'aria-pressed')) === 'true', 'the offer waits for the move');
+  await drag(white, 'g1', 'f3');
+  await black.waitForSelector('#btn-accept-draw:not([hidden])');
+  check((await statusOf(black)).includes('offers a draw'), 'the opponent sees the offer with the move');
+  await black.click('#btn-accept-draw');
+  for (const p of [white, black]) {
+    await waitStatus(p, 'Draw by agreement');
+  }
+  check(true, 'both see "Draw by agreement"');
+  for (const p of [white, black]) await p.context().close();
+}
+
+async function scenarioFlagAndReload(browser, base) {
+  const white = await createFromLobby(browser, base, { tc: '0.1+0', color: 'white' });
+  const black = await joinByLink(browser, await white.inputValue('#share-link'));
+  await drag(white, 'd2', 'd4');
+  await plies(black, 1);
+  // Black reloads mid-game: the page comes back with the move and black plays on.
+  await black.reload();
+  await plies(black, 1);
+  check((await movesOf(black)).join(' ') === 'd4', 'after a reload the game is there again');
+  await drag(black, 'd7', 'd5');
+  await plies(white, 2);
+  // White's six seconds run out with no further message from anyone.
+  for (const p of [white, black]) {
+    await waitStatus(p, 'Time out');
+    check((await statusOf(p)).includes('Black wins'), 'the flag falls: "Time out — Black wins"');
+  }
+  for (const p of [white, black]) await p.context().close();
+}
+
+async function scenarioPhoneAndChinese(browser, base) {
+  const lobby = await open(browser, `${base}/`, { ...PHONE, locale: 'zh-CN' }, 'phone lobby');
+  check((await lobby.textContent('h1')).includes('新对局'), 'a Chinese browser gets the Chinese lobby');
+  await lobby.screenshot({ path: path.join(shots, 'lobby-phone.png'), fullPage: true });
+  const white = await createFromLobby(browser, base, { tc: '15+10', color: 'white' });
+  const phone = await joinByLink(browser, await white.inputValue('#share-link'), { ...PHONE, locale: 'zh-CN' }, 'phone game');
+  const box = await phone.locator('#board').boundingBox();
+  check(box.width <= 390 && box.x >= 0, `the board fits a phone screen (${Math.round(box.width)} px)`);
+  await drag(white, 'e2', 'e4');
+  await plies(phone, 1);
+  await tapMove(phone, 'c7', 'c5');
+  await plies(white, 2);
+  check((await movesOf(white)).join(' ') === 'e4 c5', 'touch taps move a piece');
+  await drag(white, 'g1', 'f3');
+  await plies(phone, 3);
+  check((await movesOf(phone))[2] === '马f3', `Chinese piece letters by default in Chinese (${(await movesOf(phone))[2]})`);
+  await phone.click('#btn-letters');
+  check((await movesOf(phone))[2] === 'Nf3', `and K Q R B N at a tap (${(await movesOf(phone))[2]})`);
+  await phone.screenshot({ path: path.join(shots, 'game-phone.png'), fullPage: true });
+  check((await phone.textContent('#status')).includes('轮到你走'), 'the status line speaks Chinese');
+  for (const p of [lobby, white, phone]) await p.context().close();
+}
+
+async function scenarioBot(browser, base) {
+  const page = await open(browser, `${base}/`, DESKTOP, 'bot lobby');
+  await page.check('input[name=time_control][value="10+5"]');
+  await page.check('input[name=color][value=white]');
+  await page.check('input[name=opponent][value=bot]');
+  await page.selectOption('#level', '1');
+  await Promise.all([page.waitForURL(/\/game\//), page.click('#create-button')]);
+  check((await page.textContent('#name-black')).includes('bot level 1'), 'a bot takes the other seat');
+  await drag(page, 'e2', 'e4');
+  await plies(page, 2);
+  check((await movesOf(page)).length === 2, `the bot answers (${(await movesOf(page)).join(' ')})`);
+  await page.context().close();
+}
+
+async function main() {
+  const server = await startServer();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox'],
+  });
+  try {
+    for (const scenario of [scenarioMate, scenarioBot, scenarioPromotionAndCastling, scenarioDrawOffer, scenarioFlagAndReload, scenarioPhoneAndChinese]) {
+      console.log(`-- ${scenario.name}`);
+      try {
+        await scenario(browser, server.base);
+      } catch (e) {
+        problems.push(`${scenario.name}: ${e.message}`);
+        console.log(`FAIL ${scenario.name}: ${e.stack}`);
+      }
+    }
+  } finally {
+    await browser.close();
+    server.child.kill();
+    rmSync(server.dir, { recursive: true, force: true });
+  }
+  console.log(`${checks} checks, ${problems.length} problems; screenshots in ${shots}`);
+  if (problems.length) {
+    for (const p of problems) console.log(`PROBLEM ${p}`);
+    process.exit(1);
+  }
+}
+
+await main();

@@ -1,0 +1,276 @@
+// The board: draws a position, highlights the last move, checks and legal destinations, and
+// lets a player move by drag-and-drop or by two clicks (mouse, touch or keyboard). It knows
+// no rules: what may move where comes from the server (`dests`).
+
+import { pieceSvg, pieceOfLetter } from './pieces.js';
+
+const FILES = 'abcdefgh';
+
+/** Squares to FEN letters, from the placement field of a FEN. */
+export function parsePlacement(fen) {
+  const pieces = new Map();
+  const rows = fen.split(' ')[0].split('/');
+  rows.forEach((row, i) => {
+    let file = 0;
+    for (const ch of row) {
+      if (ch >= '1' && ch <= '8') {
+        file += Number(ch);
+      } else {
+        pieces.set(FILES[file] + (8 - i), ch);
+        file += 1;
+      }
+    }
+  });
+  return pieces;
+}
+
+const ROLE_NAMES = { p: 'pawn', n: 'knight', b: 'bishop', r: 'rook', q: 'queen', k: 'king' };
+
+export class Board {
+  /**
+   * @param {HTMLElement} root an empty element to draw in
+   * @param {{orientation?: string, onMove?: Function, t?: Function}} options
+   */
+  constructor(root, options = {}) {
+    this.root = root;
+    this.orientation = options.orientation || 'white';
+    this.onMove = options.onMove || (() => {});
+    this.t = options.t || ((k) => k);
+    this.pieces = new Map();
+    this.dests = {};
+    this.movable = null; // the color the user may move now, or null
+    this.lastMove = null;
+    this.check = null;
+    this.selected = null;
+    this.drag = null;
+    this.squares = new Map();
+    this.root.classList.add('board');
+    this.root.setAttribute('role', 'grid');
+    this.root.setAttribute('aria-label', this.t('board'));
+    this.build();
+    this.root.addEventListener('pointerdown', (e) => this.pointerDown(e));
+    window.addEventListener('pointermove', (e) => this.pointerMove(e));
+    window.addEventListener('pointerup', (e) => this.pointerUp(e));
+    window.addEventListener('pointercancel', () => this.cancelDrag());
+    this.root.addEventListener('keydown', (e) => {
+      if ((e.key === 'Enter' || e.key === ' ') && e.target.dataset && e.target.dataset.sq) {
+        e.preventDefault();
+        this.activate(e.target.dataset.sq);
+      }
+    });
+  }
+
+  /** Shows a position: `fen`, and optionally `dests`, `movable`, `lastMove` [from, to], `check`. */
+  set({ fen, dests = {}, movable = null, lastMove = null, check = null }) {
+    this.pieces = parsePlacement(fen);
+    this.dests = dests || {};
+    this.movable = movable;
+    this.lastMove = lastMove;
+    this.check = check;
+    if (this.selected && !this.dests[this.selected]) this.selected = null;
+    this.render();
+  }
+
+  setOrientation(color) {
+    if (color !== this.orientation) {
+      this.orientation = color;
+      this.build();
+      this.render();
+    }
+  }
+
+  flip() {
+    this.setOrientation(this.orientation === 'white' ? 'black' : 'white');
+  }
+
+  build() {
+    this.root.textContent = '';
+    this.squares.clear();
+    for (let row = 0; row < 8; row++) {
+      const line = document.createElement('div');
+      line.className = 'rank';
+      line.setAttribute('role', 'row');
+      for (let col = 0; col < 8; col++) {
+        const file = this.orientation === 'white' ? col : 7 - col;
+        const rank = this.orientation === 'white' ? 8 - row : row + 1;
+        const sq = FILES[file] + rank;
+        const el = document.createElement('div');
+        el.className = 'sq ' + ((file + rank) % 2 === 0 ? 'light' : 'dark');
+        el.dataset.sq = sq;
+        el.setAttribute('role', 'gridcell');
+        if (col === 0) el.insertAdjacentHTML('beforeend', `<span class="coord rank-label">${rank}</span>`);
+        if (row === 7) el.insertAdjacentHTML('beforeend', `<span class="coord file-label">${FILES[file]}</span>`);
+        const holder = document.createElement('div');
+        holder.className = 'holder';
+        el.appendChild(holder);
+        line.appendChild(el);
+        this.squares.set(sq, el);
+      }
+      this.root.appendChild(line);
+    }
+  }
+
+  render() {
+    const targets = this.selected ? this.dests[this.selected] || [] : [];
+    for (const [sq, el] of this.squares) {
+      const letter = this.pieces.get(sq);
+      const holder = el.querySelector('.holder');
+      const key = letter || '';
+      if (holder.dataset.piece !== key) {
+        holder.dataset.piece = key;
+        if (letter) {
+          const { color, role } = pieceOfLetter(letter);
+          holder.innerHTML = pieceSvg(color, role);
+        } else {
+          holder.textContent = '';
+        }
+      }
+      let label = sq;
+      if (letter) {
+        const { color, role } = pieceOfLetter(letter);
+        label += ', ' + this.t(color === 'w' ? 'white' : 'black') + ' ' + this.t(ROLE_NAMES[role]);
+      }
+      el.setAttribute('aria-label', label);
+      const selectable = this.canMoveFrom(sq);
+      const target = targets.includes(sq);
+      el.classList.toggle('last', !!this.lastMove && this.lastMove.includes(sq));
+      el.classList.toggle('check', this.check === sq);
+      el.classList.toggle('selected', this.selected === sq);
+      el.classList.toggle('dest', target && !letter);
+      el.classList.toggle('capture', target && !!letter);
+      el.classList.toggle('movable', selectable);
+      el.tabIndex = selectable || target ? 0 : -1;
+    }
+  }
+
+  canMoveFrom(sq) {
+    const letter = this.pieces.get(sq);
+    if (!this.movable || !letter || !this.dests[sq]) return false;
+    return pieceOfLetter(letter).color === this.movable[0];
+  }
+
+  squareAt(x, y) {
+    const el = document.elementFromPoint(x, y);
+    const square = el && el.closest ? el.closest('[data-sq]') : null;
+    return square && this.root.contains(square) ? square.dataset.sq : null;
+  }
+
+  /** A click (or Enter) on a square: select, move, or deselect. */
+  activate(sq) {
+    if (this.selected && (this.dests[this.selected] || []).includes(sq)) {
+      this.tryMove(this.selected, sq);
+    } else if (this.canMoveFrom(sq) && this.selected !== sq) {
+      this.selected = sq;
+      this.render();
+    } else {
+      this.selected = null;
+      this.render();
+    }
+  }
+
+  pointerDown(e) {
+    if (e.button !== undefined && e.button !== 0) return;
+    const sq = this.squareAt(e.clientX, e.clientY);
+    if (!sq) return;
+    if (this.selected && (this.dests[this.selected] || []).includes(sq)) {
+      e.preventDefault();
+      this.tryMove(this.selected, sq);
+      return;
+    }
+    if (!this.canMoveFrom(sq)) {
+      this.selected = null;
+      this.render();
+      return;
+    }
+    e.preventDefault();
+    const wasSelected = this.selected === sq;
+    this.selected = sq;
+    this.render();
+    const holder = this.squares.get(sq).querySelector('.holder');
+    const rect = holder.getBoundingClientRect();
+    const ghost = holder.cloneNode(true);
+    ghost.className = 'holder ghost';
+    ghost.style.width = rect.width + 'px';
+    ghost.style.height = rect.height + 'px';
+    document.body.appendChild(ghost);
+    this.drag = { from: sq, ghost, size: rect.width, moved: false, wasSelected, x: e.clientX, y: e.clientY };
+    holder.classList.add('dragging');
+    this.placeGhost(e.clientX, e.clientY);
+  }
+
+  placeGhost(x, y) {
+    const { ghost, size } = this.drag;
+    ghost.style.left = x - size / 2 + 'px';
+    ghost.style.top = y - size / 2 + 'px';
+  }
+
+  pointerMove(e) {
+    if (!this.drag) return;
+    if (Math.abs(e.clientX - this.drag.x) + Math.abs(e.clientY - this.drag.y) > 3) this.drag.moved = true;
+    this.placeGhost(e.clientX, e.clientY);
+  }
+
+  pointerUp(e) {
+    if (!this.drag) return;
+    const { from, moved, wasSelected } = this.drag;
+    const to = this.squareAt(e.clientX, e.clientY);
+    this.cancelDrag();
+    if (to && to !== from && (this.dests[from] || []).includes(to)) {
+      this.tryMove(from, to);
+    } else if (to === from && !moved && wasSelected) {
+      // A second click on the selected piece drops the selection.
+      this.selected = null;
+      this.render();
+    }
+  }
+
+  cancelDrag() {
+    if (!this.drag) return;
+    this.drag.ghost.remove();
+    const el = this.squares.get(this.drag.from);
+    if (el) el.querySelector('.holder').classList.remove('dragging');
+    this.drag = null;
+  }
+
+  tryMove(from, to) {
+    const letter = this.pieces.get(from) || '';
+    const lastRank = to[1] === '8' || to[1] === '1';
+    this.selected = null;
+    if (letter.toLowerCase() === 'p' && lastRank) {
+      this.render();
+      this.pickPromotion(from, to, letter === 'P' ? 'w' : 'b');
+      return;
+    }
+    this.render();
+    this.onMove(from, to, '');
+  }
+
+  /** Asks which piece a pawn becomes, then moves. */
+  pickPromotion(from, to, color) {
+    const picker = document.createElement('div');
+    picker.className = 'promotion';
+    picker.setAttribute('role', 'dialog');
+    picker.setAttribute('aria-label', this.t('promote_to'));
+    for (const role of ['q', 'r', 'b', 'n']) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.dataset.role = role;
+      button.setAttribute('aria-label', this.t(ROLE_NAMES[role]));
+      button.innerHTML = pieceSvg(color, role);
+      button.addEventListener('click', () => {
+        picker.remove();
+        this.onMove(from, to, role);
+      });
+      picker.appendChild(button);
+    }
+    const cancel = document.createElement('button');
+    cancel.type = 'button';
+    cancel.className = 'cancel';
+    cancel.textContent = '×';
+    cancel.setAttribute('aria-label', this.t('cancel'));
+    cancel.addEventListener('click', () => picker.remove());
+    picker.appendChild(cancel);
+    this.root.appendChild(picker);
+    picker.querySelector('button').focus();
+  }
+}

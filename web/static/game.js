@@ -1,0 +1,501 @@
+// The game page: one WebSocket to the game's room (docs/PROTOCOL.md), the board, clocks,
+// move list, controls and status. Everything the rules decide comes from the server: legal
+// destinations, what a player may do (`can`), checks and results.
+
+import { Board, parsePlacement } from './board.js';
+import { t, languageSwitcher, lang } from './i18n.js';
+import { play, isMuted, setMuted } from './sound.js';
+
+const page = JSON.parse(document.getElementById('page').textContent);
+const $ = (id) => document.getElementById(id);
+
+const game = {
+  v: 0,
+  fens: [],
+  san: [],
+  uci: [],
+  clocks: null,
+  clocksAt: 0,
+  running: null,
+  check: null,
+  offer: null,
+  over: null,
+  can: null,
+  dests: null,
+  turn: 'white',
+  you: page.you,
+};
+let viewPly = null; // null: the live position; else a ply shown read-only
+let pendingOffer = false;
+let ackId = 0;
+let socket = null;
+let retry = 0;
+let opponentGone = null; // {since, claimAfter}
+let letters = localStorage.getItem('rk-letters') || (lang === 'zh' ? 'zh' : 'latin');
+let rematchOffer = null;
+
+const board = new Board($('board'), {
+  orientation: page.you || 'white',
+  onMove: sendMove,
+  t,
+});
+
+// ---- socket ------------------------------------------------------------------------------
+
+function connect() {
+  const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+  const since = game.v ? `?v=${game.v}` : '';
+  socket = new WebSocket(`${proto}://${location.host}/game/${page.id}/socket${since}`);
+  socket.addEventListener('open', () => {
+    retry = 0;
+    $('connection').hidden = true;
+  });
+  socket.addEventListener('message', (e) => {
+    let frame;
+    try {
+      frame = JSON.parse(e.data);
+    } catch {
+      return;
+    }
+    receive(frame);
+  });
+  socket.addEventListener('close', () => {
+    socket = null;
+    $('connection').hidden = false;
+    const wait = Math.min(5000, 500 * 2 ** retry);
+    retry += 1;
+    setTimeout(connect, wait);
+  });
+}
+
+function send(type, d = {}) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    flash(t('not_connected'));
+    return false;
+  }
+  ackId += 1;
+  socket.send(JSON.stringify({ t: type, d: { ...d, a: ackId } }));
+  return true;
+}
+
+let flashTimer = null;
+/** A short message under the status line (errors, confirmations). */
+function flash(message) {
+  const el = $('flash');
+  el.textContent = message;
+  clearTimeout(flashTimer);
+  flashTimer = setTimeout(() => {
+    el.textContent = '';
+  }, 5000);
+}
+
+function receive(f) {
+  if (typeof f.v === 'number') {
+    if (f.t !== 'state' && f.v <= game.v) return;
+    game.v = Math.max(game.v, f.v);
+  }
+  const d = f.d || {};
+  switch (f.t) {
+    case 'state':
+      game.v = f.v;
+      game.fens = [d.start_fen, ...d.fens];
+      game.san = d.san;
+      game.uci = d.uci;
+      setClocks(d.clocks, d.running);
+      game.check = d.check;
+      game.offer = d.offer;
+      game.over = d.over;
+      game.can = d.can;
+      game.dests = d.dests;
+      game.turn = d.turn;
+      if (d.you) game.you = d.you;
+      redraw();
+      break;
+    case 'move': {
+      game.fens.push(d.fen);
+      game.san.push(d.san);
+      game.uci.push(d.uci);
+      game.turn = d.by === 'white' ? 'black' : 'white';
+      game.check = d.check;
+      game.dests = d.dests;
+      if (d.can !== undefined) game.can = d.can;
+      game.offer = null;
+      setClocks(d.clocks, d.running === undefined ? game.turn : d.running);
+      play(d.san.includes('+') || d.san.includes('#') ? 'check' : d.san.includes('x') ? 'capture' : 'move');
+      redraw();
+      break;
+    }
+    case 'draw-offered':
+      if (d.can !== undefined) game.can = d.can;
+      game.offer = d.by;
+      redraw();
+      break;
+    case 'draw-declined':
+      if (d.can !== undefined) game.can = d.can;
+      game.offer = null;
+      flash(t('draw_declined'));
+      redraw();
+      break;
+    case 'end':
+      game.over = { result: d.result, termination: d.termination };
+      if (d.can !== undefined) game.can = d.can;
+      game.dests = null;
+      game.running = null;
+      game.offer = null;
+      pendingOffer = false;
+      play('end');
+      redraw();
+      break;
+    case 'presence':
+      if (game.you && d.color !== game.you) {
+        opponentGone = d.connected ? null : { since: performance.now(), claimAfter: d.claim_after_ms };
+        redraw();
+      }
+      break;
+    case 'seated': {
+      // The open seat was taken: show the name; the challenge link is no longer needed.
+      const name = $(`name-${d.color}`);
+      name.textContent = d.name;
+      name.href = `/@/${encodeURIComponent(d.name)}`;
+      for (const id of ['share', 'join-box']) {
+        if ($(id)) $(id).hidden = true;
+      }
+      break;
+    }
+    case 'watchers':
+      $('watchers').textContent = t('watchers', { n: d.n });
+      break;
+    case 'rematch-offered':
+      rematchOffer = d.by;
+      redraw();
+      break;
+    case 'rematch-declined':
+      rematchOffer = null;
+      redraw();
+      break;
+    case 'rematch':
+      if (game.you) {
+        requestRematch();
+      } else {
+        const link = $('rematch-link');
+        link.href = `/game/${d.id}`;
+        link.hidden = false;
+      }
+      break;
+    case 'error':
+      flash(d.message);
+      // A refused move: put the board back as the server has it.
+      redraw();
+      break;
+    default:
+      break;
+  }
+}
+
+// ---- moves and commands --------------------------------------------------------------------
+
+function sendMove(from, to, promotion) {
+  const d = { u: from + to + (promotion || '') };
+  if (pendingOffer) d.draw = true;
+  if (!send('move', d)) {
+    redraw();
+    return;
+  }
+  pendingOffer = false;
+  // Show the piece on its new square at once; the server's move event confirms it.
+  const pieces = parsePlacement(game.fens[game.fens.length - 1]);
+  board.pieces = pieces;
+  board.pieces.set(to, pieces.get(from));
+  board.pieces.delete(from);
+  board.movable = null;
+  board.render();
+}
+
+async function post(path) {
+  const res = await fetch(path, { method: 'POST', credentials: 'same-origin' });
+  let body = {};
+  try {
+    body = await res.json();
+  } catch {
+    body = {};
+  }
+  if (!res.ok) throw new Error(body.error || res.statusText);
+  return body;
+}
+
+async function requestRematch() {
+  try {
+    const body = await post(`/api/games/${page.id}/rematch`);
+    if (body.id) {
+      location.href = `/game/${body.id}`;
+    } else {
+      rematchOffer = game.you;
+      redraw();
+    }
+  } catch (e) {
+    flash(e.message);
+  }
+}
+
+let resignArmed = null;
+function resign() {
+  const button = $('btn-resign');
+  if (resignArmed) {
+    clearTimeout(resignArmed);
+    resignArmed = null;
+    button.textContent = t('resign');
+    button.classList.remove('confirm');
+    send('resign');
+    return;
+  }
+  button.textContent = t('resign_confirm');
+  button.classList.add('confirm');
+  resignArmed = setTimeout(() => {
+    resignArmed = null;
+    button.textContent = t('resign');
+    button.classList.remove('confirm');
+  }, 4000);
+}
+
+function wireControls() {
+  $('btn-flip').addEventListener('click', () => board.flip());
+  $('btn-offer-draw').addEventListener('click', () => {
+    pendingOffer = !pendingOffer;
+    redraw();
+  });
+  $('btn-accept-draw').addEventListener('click', () => send('accept-draw'));
+  $('btn-decline-draw').addEventListener('click', () => send('decline-draw'));
+  $('btn-claim-draw').addEventListener('click', () => send('claim-draw'));
+  $('btn-abort').addEventListener('click', () => send('abort'));
+  $('btn-resign').addEventListener('click', resign);
+  $('btn-claim-victory').addEventListener('click', () => send('claim-victory'));
+  $('btn-rematch').addEventListener('click', requestRematch);
+  $('btn-decline-rematch').addEventListener('click', async () => {
+    try {
+      await post(`/api/games/${page.id}/decline-rematch`);
+    } catch (e) {
+      flash(e.message);
+    }
+  });
+  const join = $('btn-join');
+  if (join) {
+    join.addEventListener('click', async () => {
+      try {
+        await post(`/api/games/${page.id}/join`);
+        location.reload();
+      } catch (e) {
+        flash(e.message);
+      }
+    });
+  }
+  const copy = $('btn-copy-link');
+  if (copy) {
+    copy.addEventListener('click', async () => {
+      const input = $('share-link');
+      input.select();
+      try {
+        await navigator.clipboard.writeText(input.value);
+        flash(t('link_copied'));
+      } catch {
+        flash(t('copy_by_hand'));
+      }
+    });
+  }
+  $('btn-sound').addEventListener('click', () => {
+    setMuted(!isMuted());
+    redrawToggles();
+  });
+  $('btn-letters').addEventListener('click', () => {
+    letters = letters === 'zh' ? 'latin' : 'zh';
+    localStorage.setItem('rk-letters', letters);
+    redrawToggles();
+    redrawMoves();
+  });
+  $('moves').addEventListener('click', (e) => {
+    const button = e.target.closest('[data-ply]');
+    if (button) view(Number(button.dataset.ply));
+  });
+  document.addEventListener('keydown', (e) => {
+    if (e.target.closest && e.target.closest('input, select, textarea')) return;
+    const last = game.san.length;
+    const current = viewPly === null ? last : viewPly;
+    const steps = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: last };
+    if (e.key in steps) {
+      e.preventDefault();
+      view(Math.max(0, Math.min(last, steps[e.key])));
+    }
+  });
+  $('btn-live').addEventListener('click', () => view(game.san.length));
+}
+
+/** Shows the position after `ply` moves (the live one when it is the last). */
+function view(ply) {
+  viewPly = ply >= game.san.length ? null : ply;
+  redraw();
+}
+
+// ---- drawing ------------------------------------------------------------------------------
+
+function setClocks(clocks, running) {
+  game.clocks = clocks;
+  game.clocksAt = performance.now();
+  game.running = running;
+}
+
+function clockMs(color) {
+  if (!game.clocks || game.clocks[color] === null || game.clocks[color] === undefined) return null;
+  let ms = game.clocks[color];
+  if (game.running === color && !game.over) ms -= performance.now() - game.clocksAt;
+  return Math.max(0, ms);
+}
+
+function formatClock(ms) {
+  const total = Math.floor(ms / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const two = (n) => String(n).padStart(2, '0');
+  if (h > 0) return `${h}:${two(m)}:${two(s)}`;
+  if (ms < 10000) return `${m}:${two(s)}.${Math.floor((ms % 1000) / 100)}`;
+  return `${m}:${two(s)}`;
+}
+
+function drawClocks() {
+  for (const color of ['white', 'black']) {
+    const el = $(`clock-${color}`);
+    const ms = clockMs(color);
+    if (ms === null) {
+      el.hidden = true;
+      continue;
+    }
+    el.hidden = false;
+    el.textContent = formatClock(ms);
+    el.classList.toggle('running', game.running === color && !game.over);
+    el.classList.toggle('low', ms < 20000);
+  }
+  requestAnimationFrame(drawClocks);
+}
+
+const LETTERS_ZH = { K: '王', Q: '后', R: '车', B: '象', N: '马' };
+function sanText(san) {
+  return letters === 'zh' ? san.replace(/[KQRBN]/g, (c) => LETTERS_ZH[c]) : san;
+}
+
+function redrawMoves() {
+  const list = $('moves');
+  list.textContent = '';
+  for (let i = 0; i < game.san.length; i += 2) {
+    const row = document.createElement('li');
+    row.innerHTML = `<span class="num">${i / 2 + 1}.</span>`;
+    for (const ply of [i, i + 1]) {
+      if (ply >= game.san.length) break;
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.dataset.ply = ply + 1;
+      button.textContent = sanText(game.san[ply]);
+      const shown = viewPly === null ? game.san.length : viewPly;
+      if (shown === ply + 1) button.setAttribute('aria-current', 'true');
+      row.appendChild(button);
+    }
+    list.appendChild(row);
+  }
+  const current = list.querySelector('[aria-current]');
+  if (current && viewPly === null) current.scrollIntoView({ block: 'nearest' });
+}
+
+const VALUES = { p: 1, n: 3, b: 3, r: 5, q: 9, k: 0 };
+function drawMaterial(fen) {
+  let diff = 0;
+  for (const letter of parsePlacement(fen).values()) {
+    const value = VALUES[letter.toLowerCase()];
+    diff += letter === letter.toUpperCase() ? value : -value;
+  }
+  $('material-white').textContent = diff > 0 ? `+${diff}` : '';
+  $('material-black').textContent = diff < 0 ? `+${-diff}` : '';
+}
+
+function resultText(over) {
+  const winner = { '1-0': t('white_wins'), '0-1': t('black_wins'), '1/2-1/2': t('draw') }[over.result];
+  const how = t(`end_${over.termination.replace(/[^a-z]+/g, '_')}`);
+  return winner ? `${how} — ${winner}` : how;
+}
+
+function statusText() {
+  if (game.over) return resultText(game.over);
+  if (game.offer && game.offer !== game.you) {
+    return t('draw_offered_by', { color: t(game.offer) });
+  }
+  if (game.you) return game.turn === game.you ? t('your_turn') : t('their_turn');
+  return t('to_move', { color: t(game.turn) });
+}
+
+function show(id, visible) {
+  $(id).hidden = !visible;
+}
+
+function redrawToggles() {
+  const sound = $('btn-sound');
+  sound.textContent = isMuted() ? t('sound_off') : t('sound_on');
+  sound.setAttribute('aria-pressed', String(!isMuted()));
+  $('btn-letters').textContent = letters === 'zh' ? t('letters_zh') : t('letters_latin');
+}
+
+function redraw() {
+  const live = viewPly === null;
+  const ply = live ? game.san.length : viewPly;
+  const fen = game.fens[ply];
+  if (!fen) return;
+  const uci = ply > 0 ? game.uci[ply - 1] : null;
+  board.set({
+    fen,
+    dests: live ? game.dests || {} : {},
+    movable: live && game.you && !game.over && game.turn === game.you ? game.you : null,
+    lastMove: uci ? [uci.slice(0, 2), uci.slice(2, 4)] : null,
+    check: live ? game.check : null,
+  });
+  $('status').textContent = statusText();
+  document.title = `${statusText()} · Rookery`;
+  show('replay-note', !live);
+  drawMaterial(fen);
+  redrawMoves();
+  const can = game.can || {};
+  const playing = !!game.you && !game.over;
+  show('btn-offer-draw', playing && (can.offer_draw || pendingOffer));
+  const offer = $('btn-offer-draw');
+  offer.textContent = pendingOffer ? t('draw_with_move') : t('offer_draw');
+  offer.setAttribute('aria-pressed', String(pendingOffer));
+  show('btn-accept-draw', playing && !!can.answer_draw);
+  show('btn-decline-draw', playing && !!can.answer_draw);
+  show('btn-claim-draw', playing && !!can.claim_draw);
+  show('btn-abort', playing && !!can.abort);
+  show('btn-resign', playing && !!can.resign);
+  const gone = playing && opponentGone;
+  const claimable = gone && performance.now() - opponentGone.since >= opponentGone.claimAfter;
+  show('btn-claim-victory', !!claimable);
+  $('opponent-gone').hidden = !gone;
+  if (gone) {
+    const left = Math.max(0, Math.ceil((opponentGone.claimAfter - (performance.now() - opponentGone.since)) / 1000));
+    $('opponent-gone').textContent = claimable ? t('opponent_gone_claim') : t('opponent_gone', { s: left });
+  }
+  const rematchable = !!game.you && !!game.over;
+  show('rematch-box', rematchable);
+  if (rematchable) {
+    const theirs = rematchOffer && rematchOffer !== game.you;
+    const mine = rematchOffer === game.you;
+    $('btn-rematch').textContent = theirs ? t('accept_rematch') : mine ? t('rematch_offered') : t('rematch');
+    $('btn-rematch').disabled = mine;
+    show('btn-decline-rematch', !!rematchOffer);
+  }
+  $('pgn-link').hidden = game.san.length === 0;
+}
+
+// Re-check the abandonment countdown each second.
+setInterval(() => {
+  if (opponentGone) redraw();
+}, 1000);
+
+languageSwitcher();
+wireControls();
+redrawToggles();
+requestAnimationFrame(drawClocks);
+connect();

@@ -1,0 +1,88 @@
+// The lobby: create a game (against a person or a bot), join an open seek, watch a live game.
+
+import { t, languageSwitcher } from './i18n.js';
+
+const $ = (id) => document.getElementById(id);
+
+async function createGame(event) {
+  event.preventDefault();
+  const form = event.target;
+  const data = new FormData(form);
+  let control = data.get('time_control');
+  if (control === 'custom') control = data.get('custom_time_control') || '';
+  const body = { time_control: control, color: data.get('color') };
+  const fen = (data.get('fen') || '').trim();
+  if (fen) body.fen = fen;
+  if (data.get('opponent') === 'bot') body.bot = Number(data.get('level'));
+  const button = form.querySelector('button[type=submit]');
+  button.disabled = true;
+  try {
+    const res = await fetch('/api/games', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+      credentials: 'same-origin',
+    });
+    const reply = await res.json();
+    if (!res.ok) throw new Error(reply.error || res.statusText);
+    location.href = reply.url;
+  } catch (e) {
+    $('create-error').textContent = e.message;
+    button.disabled = false;
+  }
+}
+
+function row(game) {
+  const li = document.createElement('li');
+  const link = document.createElement('a');
+  link.href = `/game/${game.id}`;
+  link.textContent = `${game.white} – ${game.black}`;
+  const tc = document.createElement('span');
+  tc.className = 'tc';
+  tc.textContent = game.time_control;
+  li.append(link, ' ', tc);
+  return li;
+}
+
+async function refreshLists() {
+  try {
+    const res = await fetch('/api/games');
+    if (!res.ok) return;
+    const games = await res.json();
+    const seeks = $('seeks');
+    const live = $('live');
+    seeks.textContent = '';
+    live.textContent = '';
+    for (const game of games) {
+      if (game.open) {
+        const li = row(game);
+        const join = document.createElement('a');
+        join.className = 'button small';
+        join.href = `/game/${game.id}`;
+        join.textContent = t('join');
+        li.append(' ', join);
+        seeks.appendChild(li);
+      } else {
+        live.appendChild(row(game));
+      }
+    }
+    $('seeks-empty').hidden = seeks.children.length > 0;
+    $('live-empty').hidden = live.children.length > 0;
+  } catch {
+    // The next refresh will try again.
+  }
+}
+
+function syncForm() {
+  const form = $('create');
+  const custom = form.elements.time_control.value === 'custom';
+  $('custom-tc').hidden = !custom;
+  $('level-row').hidden = form.elements.opponent.value !== 'bot';
+}
+
+languageSwitcher();
+$('create').addEventListener('submit', createGame);
+$('create').addEventListener('change', syncForm);
+syncForm();
+refreshLists();
+setInterval(refreshLists, 5000);
