@@ -36,9 +36,9 @@ function freePort() {
   });
 }
 
-async function startServer() {
-  const port = await freePort();
-  const dir = mkdtempSync(path.join(tmpdir(), 'rookery-e2e-'));
+async function startServer(port = null, dir = null) {
+  port = port || (await freePort());
+  dir = dir || mkdtempSync(path.join(tmpdir(), 'rookery-e2e-'));
   const child = spawn(bin, ['--listen', `127.0.0.1:${port}`, '--database-url', `sqlite://${dir}/e2e.db`], {
     stdio: ['ignore', 'ignore', process.env.ROOKERY_TEST_LOG ? 'inherit' : 'ignore'],
   });
@@ -46,7 +46,7 @@ async function startServer() {
   for (let i = 0; i < 200; i++) {
     try {
       const r = await fetch(`${base}/api/health`);
-      if (r.ok) return { base, child, dir };
+      if (r.ok) return { base, child, dir, port };
     } catch {
       // not up yet
     }
@@ -57,6 +57,9 @@ async function startServer() {
 }
 
 const problems = [];
+// While the server is down on purpose, the browser logs failed connections; nothing else.
+let outage = false;
+const OUTAGE_NOISE = /ERR_CONNECTION_REFUSED|WebSocket connection to .* failed/;
 let checks = 0;
 function check(ok, what) {
   checks += 1;
@@ -73,7 +76,9 @@ async function open(browser, url, options = DESKTOP, name = '') {
   const context = await browser.newContext({ ...options, locale: options.locale || 'en-US' });
   const page = await context.newPage();
   page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console error on ${name || url}: ${msg.text()}`);
+    if (msg.type() !== 'error') return;
+    if (outage && OUTAGE_NOISE.test(msg.text())) return;
+    problems.push(`console error on ${name || url}: ${msg.text()}`);
   });
   page.on('pageerror', (err) => problems.push(`page error on ${name || url}: ${err.message}`));
   await page.goto(url);
@@ -314,14 +319,45 @@ async function scenarioBot(browser, base) {
   await page.context().close();
 }
 
+/** The server restarts mid-game: the page says it is reconnecting, then plays on. */
+async function scenarioServerRestart(browser, server) {
+  const white = await createFromLobby(browser, server.base, { tc: '10+0', color: 'white' });
+  const black = await joinByLink(browser, await white.inputValue('#share-link'));
+  await drag(white, 'e2', 'e4');
+  await plies(black, 1);
+  outage = true;
+  server.child.kill('SIGTERM');
+  await new Promise((resolve) => server.child.once('exit', resolve));
+  await white.waitForSelector('#connection:not([hidden])');
+  check(await white.isVisible('#connection'), 'a dropped connection shows "reconnecting"');
+  const again = await startServer(server.port, server.dir);
+  server.child = again.child;
+  await white.waitForSelector('#connection', { state: 'hidden', timeout: 20000 });
+  await black.waitForSelector('#connection', { state: 'hidden', timeout: 20000 });
+  outage = false;
+  check(true, 'both pages reconnect by themselves');
+  await drag(black, 'e7', 'e5');
+  await plies(white, 2);
+  check((await movesOf(white)).join(' ') === 'e4 e5', 'and the game goes on');
+  for (const p of [white, black]) await p.context().close();
+}
+
 async function main() {
   const server = await startServer();
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     args: ['--no-sandbox'],
   });
+  const scenarios = [
+    scenarioMate,
+    scenarioBot,
+    scenarioPromotionAndCastling,
+    scenarioDrawOffer,
+    scenarioFlagAndReload,
+    scenarioPhoneAndChinese,
+  ];
   try {
-    for (const scenario of [scenarioMate, scenarioBot, scenarioPromotionAndCastling, scenarioDrawOffer, scenarioFlagAndReload, scenarioPhoneAndChinese]) {
+    for (const scenario of scenarios) {
       console.log(`-- ${scenario.name}`);
       try {
         await scenario(browser, server.base);
@@ -329,6 +365,14 @@ async function main() {
         problems.push(`${scenario.name}: ${e.message}`);
         console.log(`FAIL ${scenario.name}: ${e.stack}`);
       }
+    }
+    // Last: it restarts the server.
+    console.log('-- scenarioServerRestart');
+    try {
+      await scenarioServerRestart(browser, server);
+    } catch (e) {
+      problems.push(`scenarioServerRestart: ${e.message}`);
+      console.log(`FAIL scenarioServerRestart: ${e.stack}`);
     }
   } finally {
     await browser.close();

@@ -113,9 +113,11 @@ async fn serve_socket(
     let mut v = sub.v;
     match (since, sub.missed) {
         (Some(_), Some(missed)) => {
+            // What a player may do is as of now, after all the missed events.
+            let game = room.snapshot().await.ok().map(|s| s.1);
             for e in missed {
                 v = e.v;
-                let _ = out.send(event_frame(&e, seat, None)).await;
+                let _ = out.send(event_frame(&e, seat, game.as_ref())).await;
             }
         }
         _ => {
