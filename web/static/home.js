@@ -39,7 +39,7 @@ function row(game) {
   link.textContent = `${game.white} – ${game.black}`;
   const tc = document.createElement('span');
   tc.className = 'tc';
-  tc.textContent = game.time_control;
+  tc.textContent = game.time_control_friendly;
   li.append(link, ' ', tc);
   return li;
 }

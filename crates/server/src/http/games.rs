@@ -512,6 +512,8 @@ pub(crate) struct Listed {
     white: String,
     black: String,
     time_control: String,
+    /// The same in the lobby's form (`10+5`, `15d5`, `untimed`).
+    time_control_friendly: String,
     /// Whether a seat is still open (a seek anyone may join).
     open: bool,
 }
@@ -526,6 +528,8 @@ pub(crate) async fn list(State(state): State<AppState>) -> Result<Json<Vec<Liste
                 id: r.game.id,
                 white: r.game.white_name,
                 black: r.game.black_name,
+                time_control_friendly: TimeControl::from_pgn(&r.game.time_control)
+                    .map_or_else(|_| r.game.time_control.clone(), |c| c.to_friendly()),
                 time_control: r.game.time_control,
             })
             .collect(),
