@@ -102,13 +102,33 @@ impl Level {
         budget: Option<Duration>,
         rng: &mut Rng,
     ) -> Option<Move> {
+        let limits = Limits {
+            time: budget,
+            ..Limits::default()
+        };
+        self.choose_within(search, pos, history, &limits, rng)
+    }
+
+    /// As [`Level::choose`], within outer `limits` (time, nodes, stop flag; the level's own
+    /// depth applies when it is lower).
+    pub fn choose_within(
+        self,
+        search: &mut Search,
+        pos: &Position,
+        history: &[u64],
+        limits: &Limits,
+        rng: &mut Rng,
+    ) -> Option<Move> {
         let style = self.style();
         let sampled = style.temperature > 0.0;
+        let depth = match (style.depth, limits.depth) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         let limits = Limits {
-            depth: style.depth,
-            time: budget,
+            depth,
             score_all: sampled,
-            ..Limits::default()
+            ..limits.clone()
         };
         let found = search.run(pos, history, &limits);
         if !sampled || found.root.len() < 2 {

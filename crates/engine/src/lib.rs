@@ -11,10 +11,14 @@
 //! assert_eq!(found.best.unwrap().to_uci().to_string(), "a1a8");
 //! ```
 
+mod epd;
 mod eval;
 mod level;
 mod search;
+mod uci;
 
+pub use epd::{EpdCase, parse_epd};
 pub use eval::evaluate;
 pub use level::{Level, Rng, budget};
 pub use search::{Found, Limits, MATE, RootMove, Search};
+pub use uci::serve as serve_uci;

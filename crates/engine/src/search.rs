@@ -69,6 +69,8 @@ pub struct Found {
     pub pv: Vec<Move>,
     /// Root moves, best first.
     pub root: Vec<RootMove>,
+    /// Time spent.
+    pub elapsed: Duration,
 }
 
 #[derive(Debug, Copy, Clone, PartialEq, Eq)]
@@ -127,6 +129,17 @@ impl Search {
     /// Searches `pos`, reached after the positions whose Zobrist keys are `history` (oldest
     /// first; used to see repetitions), within `limits`.
     pub fn run(&mut self, pos: &Position, history: &[u64], limits: &Limits) -> Found {
+        self.run_reporting(pos, history, limits, &mut |_| {})
+    }
+
+    /// As [`Search::run`], calling `report` after each completed iteration (for UCI `info`).
+    pub fn run_reporting(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: &Limits,
+        report: &mut dyn FnMut(&Found),
+    ) -> Found {
         self.keys.clear();
         self.keys.extend_from_slice(history);
         self.nodes = 0;
@@ -148,6 +161,7 @@ impl Search {
             nodes: 0,
             pv: Vec::new(),
             root: root.clone(),
+            elapsed: Duration::ZERO,
         };
         if root.is_empty() {
             found.score = if pos.is_check() { -MATE } else { 0 };
@@ -172,6 +186,10 @@ impl Search {
             found.score = root[0].score;
             found.depth = depth;
             found.root = root.clone();
+            found.nodes = self.nodes;
+            found.elapsed = self.started.elapsed();
+            found.pv = self.principal_variation(pos, found.best);
+            report(&found);
             if self.aborted
                 || score.abs() >= MATE_BOUND && depth > 1 && (MATE - score.abs()) < depth as i32
             {
@@ -185,7 +203,7 @@ impl Search {
             }
         }
         found.nodes = self.nodes;
-        found.pv = self.principal_variation(pos, found.best);
+        found.elapsed = self.started.elapsed();
         found
     }
 
