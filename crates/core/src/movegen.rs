@@ -63,6 +63,47 @@ impl MoveSink for MoveList {
     }
 }
 
+/// Keeps only the noisy moves of a generation: captures (en passant and promotions
+/// included) and pawn pushes that promote to a queen.
+pub(crate) struct NoisySink<'a> {
+    pub(crate) list: &'a mut MoveList,
+    pub(crate) theirs: Bitboard,
+}
+
+impl MoveSink for NoisySink<'_> {
+    #[inline]
+    fn piece(&mut self, role: Role, from: Square, to: Bitboard) {
+        self.list.piece(role, from, to & self.theirs);
+    }
+
+    #[inline]
+    fn pawns(&mut self, to: Bitboard, delta: i32) {
+        self.list.pawns(to & self.theirs, delta);
+    }
+
+    #[inline]
+    fn promotions(&mut self, to: Bitboard, delta: i32) {
+        // Captures promote to anything; pushes only to a queen.
+        self.list.promotions(to & self.theirs, delta);
+        for to in to & !self.theirs {
+            let from = Square::new((to as i32 - delta) as u32);
+            self.list.push(Move::new(
+                Role::Pawn,
+                from,
+                to,
+                MoveKind::Promotion(Role::Queen),
+            ));
+        }
+    }
+
+    #[inline]
+    fn special(&mut self, m: Move) {
+        if m.is_en_passant() {
+            self.list.push(m);
+        }
+    }
+}
+
 /// Counts moves without listing them.
 #[derive(Debug, Default)]
 pub(crate) struct MoveCounter(pub(crate) u64);

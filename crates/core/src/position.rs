@@ -292,6 +292,16 @@ impl Position {
         movegen::generate(self, list);
     }
 
+    /// Replaces the contents of `list` with the legal captures (en passant and capturing
+    /// promotions included) and the pawn pushes that promote to a queen: the moves a
+    /// quiescence search looks at.
+    #[inline]
+    pub fn fill_noisy_moves(&self, list: &mut MoveList) {
+        list.clear();
+        let theirs = self.board.by_color(!self.turn);
+        movegen::generate(self, &mut movegen::NoisySink { list, theirs });
+    }
+
     /// How many legal moves, without listing them.
     #[inline]
     pub fn count_legal_moves(&self) -> u64 {

@@ -376,3 +376,44 @@ fn the_half_move_clock_resets_on_pawn_moves_and_captures() {
     }
     assert_eq!(p.fullmoves(), 3);
 }
+
+/// The noisy-move generator (for quiescence searches) gives exactly the legal captures and
+/// queen promotions, on every position of a perft suite and those one and two plies on.
+#[test]
+fn noisy_moves_are_the_legal_captures_and_queen_promotions() {
+    let mut text = String::new();
+    for file in ["jordanbray-chess-movegen-tests.epd", "cpw-positions.epd"] {
+        let path = format!("{}/tests/data/perft/{file}", env!("CARGO_MANIFEST_DIR"));
+        text += &std::fs::read_to_string(path).unwrap();
+    }
+    let mut checked = 0;
+    let mut list = rookery_core::MoveList::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let fen = line.split(';').next().unwrap().trim();
+        let Ok(root) = Position::from_fen(fen) else {
+            continue;
+        };
+        // The position, and every position one and two plies on.
+        let mut positions = vec![root];
+        for &m in &root.legal_moves() {
+            let next = root.after(m);
+            positions.push(next);
+            positions.extend(next.legal_moves().iter().map(|&r| next.after(r)));
+        }
+        for p in positions {
+            let mut want: Vec<_> = p
+                .legal_moves()
+                .into_iter()
+                .filter(|&m| p.is_capture(m) || m.promotion() == Some(rookery_core::Role::Queen))
+                .collect();
+            p.fill_noisy_moves(&mut list);
+            let mut got: Vec<_> = list.to_vec();
+            let key = |m: &rookery_core::Move| m.to_uci().to_string();
+            want.sort_by_key(key);
+            got.sort_by_key(key);
+            assert_eq!(got, want, "{}", p.fen());
+            checked += 1;
+        }
+    }
+    assert!(checked > 15_000, "{checked}");
+}

@@ -7,7 +7,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use rookery_core::{Move, MoveList, Position, Role};
+use arrayvec::ArrayVec;
+use rookery_core::{Bitboard, Color, Move, MoveList, Position, Role};
 
 use crate::eval::evaluate;
 
@@ -357,7 +358,22 @@ impl Search {
         }
         let board = pos.board();
         let has_pieces = (board.by_color(pos.turn()) & !board.pawns() & !board.kings()).nonempty();
-        if allow_null && !in_check && depth >= 3 && has_pieces && beta.abs() < MATE_BOUND {
+        let pv_node = beta - alpha > 1;
+        let static_eval = if in_check { -INF } else { evaluate(pos) };
+        // Reverse futility: far above beta near the leaves, a quiet move will not fall back.
+        if !pv_node && !in_check && depth <= 4 && beta.abs() < MATE_BOUND {
+            let margin = 90 * depth;
+            if static_eval - margin >= beta {
+                return static_eval - margin;
+            }
+        }
+        if allow_null
+            && !in_check
+            && depth >= 3
+            && has_pieces
+            && beta.abs() < MATE_BOUND
+            && static_eval >= beta
+        {
             if let Some(null) = pos.null_move() {
                 self.keys.push(key);
                 let r = 2 + depth / 6;
@@ -372,15 +388,24 @@ impl Search {
             }
         }
 
-        let mut ordered = self.ordered(pos, moves, tt_move, ply);
+        let mut ordered = self.ordered(pos, &moves, tt_move, ply);
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
+        // Futility: near the leaves, quiet moves cannot lift a hopeless score to alpha.
+        let futile = !pv_node
+            && !in_check
+            && depth <= 2
+            && alpha.abs() < MATE_BOUND
+            && static_eval + 120 + 100 * depth <= alpha;
         self.keys.push(key);
         for i in 0..ordered.len() {
             let m = pick(&mut ordered, i);
-            let child = pos.after(m);
             let quiet = pos.captured_role(m).is_none() && m.promotion().is_none();
+            let child = pos.after(m);
+            if futile && quiet && i > 0 && best > -MATE_BOUND && !child.is_check() {
+                continue;
+            }
             let score = if i == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true)
             } else {
@@ -453,9 +478,15 @@ impl Search {
             return 0;
         }
         let in_check = pos.is_check();
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return if in_check { -(MATE - ply as i32) } else { 0 };
+        let mut moves = MoveList::new();
+        if in_check {
+            // Every evasion: a check is not quiet.
+            pos.fill_legal_moves(&mut moves);
+            if moves.is_empty() {
+                return -(MATE - ply as i32);
+            }
+        } else {
+            pos.fill_noisy_moves(&mut moves);
         }
         if pos.is_insufficient_material() {
             return 0;
@@ -464,23 +495,28 @@ impl Search {
             return evaluate(pos);
         }
         let mut best = -INF;
+        let mut stand = -INF;
         if !in_check {
-            let stand = evaluate(pos);
+            stand = evaluate(pos);
             if stand >= beta {
                 return stand;
             }
             alpha = alpha.max(stand);
             best = stand;
         }
-        let mut ordered: Vec<(Move, i32)> = moves
-            .into_iter()
-            .filter(|&m| {
-                in_check || pos.captured_role(m).is_some() || m.promotion() == Some(Role::Queen)
-            })
-            .map(|m| (m, self.order_score(pos, m, None, ply)))
+        let mut ordered: Scored = moves
+            .iter()
+            .map(|&m| (m, self.order_score(pos, m, None, ply)))
             .collect();
         for i in 0..ordered.len() {
             let m = pick(&mut ordered, i);
+            if !in_check {
+                // Captures that lose material, or cannot reach alpha even if they win it.
+                let gain = see(pos, m);
+                if gain < 0 || stand + gain + 200 <= alpha {
+                    continue;
+                }
+            }
             let score = -self.quiesce(&pos.after(m), -beta, -alpha, ply + 1);
             if self.aborted {
                 return 0;
@@ -501,13 +537,13 @@ impl Search {
     fn ordered(
         &self,
         pos: &Position,
-        moves: MoveList,
+        moves: &MoveList,
         tt_move: Option<Move>,
         ply: usize,
-    ) -> Vec<(Move, i32)> {
+    ) -> Scored {
         moves
-            .into_iter()
-            .map(|m| (m, self.order_score(pos, m, tt_move, ply)))
+            .iter()
+            .map(|&m| (m, self.order_score(pos, m, tt_move, ply)))
             .collect()
     }
 
@@ -551,6 +587,9 @@ impl Search {
     }
 }
 
+/// Moves with their ordering scores, on the stack.
+type Scored = ArrayVec<(Move, i32), { rookery_core::MAX_LEGAL_MOVES }>;
+
 /// Moves the best-scored remaining entry to `i` (selection sort, one step at a time: most
 /// nodes cut off after a move or two).
 fn pick(list: &mut [(Move, i32)], i: usize) -> Move {
@@ -562,6 +601,66 @@ fn pick(list: &mut [(Move, i32)], i: usize) -> Move {
     }
     list.swap(i, best);
     list[i].0
+}
+
+/// Material values for exchanges, in centipawns.
+fn see_value(role: Role) -> i32 {
+    match role {
+        Role::Pawn => 100,
+        Role::Knight | Role::Bishop => 325,
+        Role::Rook => 500,
+        Role::Queen => 975,
+        Role::King => 20_000,
+    }
+}
+
+/// Static exchange evaluation: what the side to move wins (in centipawns) if both sides keep
+/// recapturing on the target square with their least valuable piece, each free to stop.
+fn see(pos: &Position, m: Move) -> i32 {
+    let board = pos.board();
+    let to = m.to();
+    let mut occupied = board.occupied() ^ Bitboard::from_square(m.from());
+    let mut gain = [0i32; 34];
+    gain[0] = pos.captured_role(m).map_or(0, see_value);
+    if m.is_en_passant() {
+        let behind = if pos.turn() == Color::White { -8 } else { 8 };
+        if let Some(sq) = to.offset(behind) {
+            occupied ^= Bitboard::from_square(sq);
+        }
+    }
+    let mut on_square = m.role();
+    if let Some(p) = m.promotion() {
+        gain[0] += see_value(p) - see_value(Role::Pawn);
+        on_square = p;
+    }
+    let mut side = !pos.turn();
+    let mut d = 0;
+    loop {
+        let attackers = board.attackers_to(to, side, occupied) & occupied;
+        let Some((sq, role)) = Role::ALL.iter().find_map(|&role| {
+            (attackers & board.by_role(role))
+                .first()
+                .map(|sq| (sq, role))
+        }) else {
+            break;
+        };
+        d += 1;
+        if d >= gain.len() {
+            break;
+        }
+        gain[d] = see_value(on_square) - gain[d - 1];
+        if (-gain[d - 1]).max(gain[d]) < 0 {
+            break;
+        }
+        occupied ^= Bitboard::from_square(sq);
+        on_square = role;
+        side = !side;
+    }
+    while d > 0 {
+        gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
+        d -= 1;
+    }
+    gain[0]
 }
 
 fn role_value(role: Role) -> i32 {
@@ -633,6 +732,33 @@ mod tests {
         // A lone king is a draw whatever the search does.
         let f = best("7k/8/6K1/8/8/8/8/8 w - - 0 1", 4);
         assert_eq!(f.score, 0);
+    }
+
+    #[test]
+    fn exchanges_are_counted_to_the_end() {
+        let gain = |fen: &str, uci: &str| {
+            let pos = Position::from_fen(fen).unwrap();
+            let m = uci
+                .parse::<rookery_core::UciMove>()
+                .unwrap()
+                .to_move(&pos)
+                .unwrap();
+            see(&pos, m)
+        };
+        // A free pawn.
+        assert_eq!(gain("4k3/8/8/3p4/8/8/8/3RK3 w - - 0 1", "d1d5"), 100);
+        // Rook takes a pawn defended by a pawn: loses the exchange.
+        assert_eq!(
+            gain("4k3/8/4p3/3p4/8/8/8/3RK3 w - - 0 1", "d1d5"),
+            100 - 500
+        );
+        // Pawn takes a knight defended by a pawn: wins a knight for a pawn.
+        assert_eq!(
+            gain("4k3/8/4p3/3n4/4P3/8/8/4K3 w - - 0 1", "e4d5"),
+            325 - 100
+        );
+        // Two rooks against one defender (the rook behind counts once the first has gone).
+        assert_eq!(gain("3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5"), 100);
     }
 
     #[test]
