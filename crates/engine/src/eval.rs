@@ -5,7 +5,52 @@
 //! The material figures are PeSTO's (Ronald Friederich's tuned values, as published on the
 //! Chess Programming Wiki); the placement terms are our own simple shapes.
 
-use rookery_core::{Bitboard, Color, Position, Role, Square};
+use rookery_core::{Bitboard, Color, File, Position, Role, Square, attacks};
+
+/// Passed pawn bonus by relative rank, (middlegame, endgame).
+const PASSED: [(i32, i32); 8] = [
+    (0, 0),
+    (5, 10),
+    (5, 15),
+    (10, 25),
+    (20, 45),
+    (35, 80),
+    (60, 130),
+    (0, 0),
+];
+
+fn neighbour_files(file: File) -> Bitboard {
+    let mut out = Bitboard::EMPTY;
+    for delta in [-1, 1] {
+        if let Some(f) = file.offset(delta) {
+            out |= Bitboard::from_file(f);
+        }
+    }
+    out
+}
+
+/// The squares ahead of `sq` (from `color`'s side) on its file and the neighbouring ones.
+fn front_span(color: Color, sq: Square) -> Bitboard {
+    let files = Bitboard::from_file(sq.file()) | neighbour_files(sq.file());
+    let rank = sq.rank() as u32;
+    // Whole ranks above (white) or below (black) this one.
+    let ahead = match color {
+        Color::White if rank == 7 => 0,
+        Color::White => !0u64 << (8 * (rank + 1)),
+        Color::Black if rank == 0 => 0,
+        Color::Black => !0u64 >> (8 * (8 - rank)),
+    };
+    files & Bitboard(ahead)
+}
+
+/// Squares attacked by `color`'s `pawns`.
+fn pawn_attack_span(color: Color, pawns: Bitboard) -> Bitboard {
+    let mut out = Bitboard::EMPTY;
+    for sq in pawns {
+        out |= attacks::pawn_attacks(color, sq);
+    }
+    out
+}
 
 /// Middlegame and endgame value of each role, pawn first.
 const MATERIAL: [(i32, i32); 6] = [
@@ -78,21 +123,86 @@ pub fn evaluate(pos: &Position) -> i32 {
         eg += sign * (MATERIAL[i].1 + pe);
         phase += PHASE[i];
     }
+    let occupied = board.occupied();
     for color in [Color::White, Color::Black] {
         let sign = if color == Color::White { 1 } else { -1 };
         let ours = board.by_color(color);
+        let theirs = board.by_color(!color);
         if (ours & board.bishops()).more_than_one() {
             mg += sign * 30;
             eg += sign * 50;
         }
-        // Doubled pawns.
         let pawns = ours & board.pawns();
-        for file in rookery_core::File::ALL {
-            let n = (pawns & Bitboard::from_file(file)).count() as i32;
+        let their_pawns = theirs & board.pawns();
+        for file in File::ALL {
+            let on_file = Bitboard::from_file(file);
+            let n = (pawns & on_file).count() as i32;
+            // Doubled pawns.
             if n > 1 {
                 mg -= sign * 12 * (n - 1);
                 eg -= sign * 20 * (n - 1);
             }
+            // Isolated pawns: no friendly pawn on a neighbouring file.
+            if n > 0 && (pawns & neighbour_files(file)).is_empty() {
+                mg -= sign * 10 * n;
+                eg -= sign * 12 * n;
+            }
+        }
+        // Passed pawns: no enemy pawn ahead on this or a neighbouring file.
+        for sq in pawns {
+            if (their_pawns & front_span(color, sq)).is_empty() {
+                let rank = sq.rank().relative_to(color) as usize;
+                mg += sign * PASSED[rank].0;
+                eg += sign * PASSED[rank].1;
+            }
+        }
+        // Mobility: squares each piece attacks that are not its own side's.
+        let their_pawn_attacks = pawn_attack_span(!color, their_pawns);
+        let safe = !ours & !their_pawn_attacks;
+        for sq in ours & board.knights() {
+            let n = (attacks::knight_attacks(sq) & safe).count() as i32;
+            mg += sign * 4 * (n - 4);
+            eg += sign * 4 * (n - 4);
+        }
+        for sq in ours & board.bishops() {
+            let n = (attacks::bishop_attacks(sq, occupied) & safe).count() as i32;
+            mg += sign * 5 * (n - 6);
+            eg += sign * 5 * (n - 6);
+        }
+        for sq in ours & board.rooks() {
+            let n = (attacks::rook_attacks(sq, occupied) & safe).count() as i32;
+            mg += sign * 2 * (n - 7);
+            eg += sign * 4 * (n - 7);
+            // Open and half-open files.
+            let file = Bitboard::from_file(sq.file());
+            if (file & board.pawns()).is_empty() {
+                mg += sign * 25;
+                eg += sign * 10;
+            } else if (file & pawns).is_empty() {
+                mg += sign * 12;
+                eg += sign * 6;
+            }
+        }
+        for sq in ours & board.queens() {
+            let n = (attacks::queen_attacks(sq, occupied) & safe).count() as i32;
+            mg += sign * (n - 13);
+            eg += sign * 2 * (n - 13);
+        }
+        // King shelter: own pawns in front of the king, in the middlegame.
+        if let Some(king) = (ours & board.kings()).first() {
+            let shield = attacks::king_attacks(king) & front_span(color, king) & pawns;
+            mg += sign * 12 * shield.count().min(3) as i32;
+            // Enemy pieces bearing on the squares around the king.
+            let zone = attacks::king_attacks(king);
+            let mut pressure = 0;
+            for sq in theirs & (board.knights() | board.bishops() | board.rooks() | board.queens())
+            {
+                if let Some(piece) = board.piece_at(sq) {
+                    let hits = (attacks::attacks(piece, sq, occupied) & zone).count() as i32;
+                    pressure += hits * if piece.role == Role::Queen { 3 } else { 2 };
+                }
+            }
+            mg -= sign * pressure * pressure / 4;
         }
     }
     let phase = phase.min(FULL_PHASE);
@@ -115,6 +225,30 @@ mod tests {
         let w = Position::from_fen("4k3/8/8/3p4/8/2N5/1P6/4K3 w - - 0 1").unwrap();
         let b = Position::from_fen("4k3/1p6/2n5/8/3P4/8/8/4K3 b - - 0 1").unwrap();
         assert_eq!(evaluate(&w), evaluate(&b));
+    }
+
+    #[test]
+    fn the_span_ahead_of_a_pawn() {
+        let e4 = Square::E4;
+        let white = front_span(Color::White, e4);
+        assert!(
+            white.contains(Square::D5) && white.contains(Square::F8) && white.contains(Square::E5)
+        );
+        assert!(
+            !white.contains(Square::E4)
+                && !white.contains(Square::D3)
+                && !white.contains(Square::G5)
+        );
+        let black = front_span(Color::Black, e4);
+        assert!(
+            black.contains(Square::E3) && black.contains(Square::D1) && !black.contains(Square::E5)
+        );
+        assert!(front_span(Color::White, Square::A8).is_empty());
+        assert!(front_span(Color::Black, Square::H1).is_empty());
+        // A passed pawn scores; the same pawn blocked on the next file does not.
+        let passed = Position::from_fen("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1").unwrap();
+        let held = Position::from_fen("4k3/4p3/8/3P4/8/8/8/4K3 w - - 0 1").unwrap();
+        assert!(evaluate(&passed) > evaluate(&held) - 94 + 60);
     }
 
     #[test]
