@@ -13,12 +13,14 @@
 
 mod epd;
 mod eval;
+mod external;
 mod level;
 mod search;
 mod uci;
 
 pub use epd::{EpdCase, parse_epd};
 pub use eval::evaluate;
+pub use external::External;
 pub use level::{Level, Rng, budget};
 pub use search::{Found, Limits, MATE, RootMove, Search};
 pub use uci::serve as serve_uci;

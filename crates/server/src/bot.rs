@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use rookery_core::game::{Command, Game, MoveText};
 use rookery_core::{Color, Position};
-use rookery_engine::{Level, Rng, Search, budget};
+use rookery_engine::{External, Level, Rng, Search, budget};
 use tokio::sync::{Semaphore, broadcast};
 
 use crate::identity;
@@ -21,19 +21,64 @@ const UNTIMED_BUDGET: Duration = Duration::from_secs(3);
 #[derive(Debug, Clone)]
 pub(crate) struct Bots {
     permits: Arc<Semaphore>,
+    /// An external UCI engine to use instead of the built-in search.
+    external: Option<std::path::PathBuf>,
+}
+
+/// What thinks for one bot seat.
+enum Brain {
+    Builtin(Search),
+    /// An external engine, with the built-in search to fall back on if it fails.
+    External(External, Search),
 }
 
 impl Bots {
-    pub(crate) fn new() -> Bots {
+    pub(crate) fn new(external: Option<std::path::PathBuf>) -> Bots {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         Bots {
             permits: Arc::new(Semaphore::new(threads)),
+            external,
         }
     }
 
     /// Seats a bot of `level` as `color` in `room` until its game ends.
     pub(crate) fn seat(&self, room: RoomHandle, color: Color, level: Level) {
-        tokio::spawn(drive(room, color, level, self.permits.clone()));
+        let table_mib = if level == Level::MAX { 16 } else { 1 };
+        let brain = match &self.external {
+            Some(path) => Brain::External(External::new(path), Search::new(1)),
+            None => Brain::Builtin(Search::new(table_mib)),
+        };
+        tokio::spawn(drive(room, color, level, self.permits.clone(), brain));
+    }
+}
+
+impl Brain {
+    /// A move for the game as it stands (UCI text), within `limit`.
+    fn think(&mut self, game: &Game, level: Level, limit: Duration, seed: u64) -> Option<String> {
+        let pos = *game.position();
+        let keys = history(game);
+        let mut rng = Rng::new(seed);
+        match self {
+            Brain::Builtin(search) => level
+                .choose(search, &pos, &keys, Some(limit), &mut rng)
+                .map(|m| m.to_uci().to_string()),
+            Brain::External(engine, fallback) => {
+                let moves: Vec<String> = game
+                    .moves()
+                    .iter()
+                    .map(|m| m.m.to_uci().to_string())
+                    .collect();
+                match engine.best_move(&game.start().fen(), &moves, level, limit) {
+                    Ok(m) => Some(m),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "external engine failed; using the built-in one");
+                        level
+                            .choose(fallback, &pos, &keys, Some(limit), &mut rng)
+                            .map(|m| m.to_uci().to_string())
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -53,12 +98,17 @@ fn history(game: &Game) -> Vec<u64> {
     keys
 }
 
-async fn drive(room: RoomHandle, color: Color, level: Level, permits: Arc<Semaphore>) {
+async fn drive(
+    room: RoomHandle,
+    color: Color,
+    level: Level,
+    permits: Arc<Semaphore>,
+    brain: Brain,
+) {
     let Ok(mut sub) = room.subscribe(u64::MAX).await else {
         return;
     };
-    let table_mib = if level == Level::MAX { 16 } else { 1 };
-    let mut search = Some(Search::new(table_mib));
+    let mut brain = Some(brain);
     let mut rng = Rng::new(identity::seed());
     loop {
         let Ok((_, game)) = room.snapshot().await else {
@@ -84,39 +134,37 @@ async fn drive(room: RoomHandle, color: Color, level: Level, permits: Arc<Semaph
             let Ok(permit) = permits.clone().acquire_owned().await else {
                 return;
             };
-            let pos = *game.position();
-            let keys = history(&game);
             let seed = rng.next_u64();
-            let Some(mut engine) = search.take() else {
+            let Some(mut thinker) = brain.take() else {
                 return;
             };
             let thought = tokio::task::spawn_blocking(move || {
                 let _permit = permit;
-                let mut rng = Rng::new(seed);
-                let m = level.choose(&mut engine, &pos, &keys, Some(limit), &mut rng);
-                (engine, m)
+                let m = thinker.think(&game, level, limit, seed);
+                (thinker, m)
             })
             .await;
-            let Ok((engine, chosen)) = thought else {
+            let Ok((thinker, chosen)) = thought else {
                 tracing::error!("a bot's search failed");
                 return;
             };
-            search = Some(engine);
-            let Some(m) = chosen else {
+            brain = Some(thinker);
+            let Some(uci) = chosen else {
                 // No legal move: the core has ended the game already.
                 continue;
             };
             tokio::time::sleep_until(started + min_think).await;
             let command = Command::Move {
                 by: color,
-                text: MoveText::Uci(m.to_uci().to_string()),
+                text: MoveText::Uci(uci),
                 offer_draw: false,
             };
             match room.apply(command).await {
                 Ok(_) => continue,
                 Err(RoomError::Closed) => return,
                 Err(e) => {
-                    // The game moved on meanwhile (ended, or the store failed): look again.
+                    // The game moved on meanwhile (ended, or the store failed), or an external
+                    // engine suggested nonsense: look again.
                     tracing::debug!(error = %e, "bot move refused");
                     tokio::time::sleep(Duration::from_millis(100)).await;
                     continue;

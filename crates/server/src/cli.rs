@@ -34,6 +34,10 @@ pub(crate) struct Config {
         global = true
     )]
     pub(crate) database_url: String,
+    /// An external UCI engine (e.g. /usr/games/stockfish) to drive the bots instead of the
+    /// built-in one; levels map to its strength options.
+    #[arg(long, env = "ROOKERY_UCI_ENGINE", global = true)]
+    pub(crate) uci_engine: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -36,12 +36,12 @@ pub(crate) fn bot_levels(game: &NewGame) -> ByColor<Option<Level>> {
 }
 
 impl Rooms {
-    pub(crate) fn new(store: Store, writer: MoveWriter) -> Rooms {
+    pub(crate) fn new(store: Store, writer: MoveWriter, bots: Bots) -> Rooms {
         Rooms {
             inner: Arc::new(Mutex::new(HashMap::new())),
             store,
             writer,
-            bots: Bots::new(),
+            bots,
         }
     }
 

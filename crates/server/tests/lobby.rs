@@ -6,7 +6,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Server, call, field, http_move, new_game, start, temp_url};
+use common::{Server, call, field, http_move, new_game, start, start_with, temp_url};
 
 /// Polls the game's state until `done` holds on its JSON body (bots think a human-like
 /// moment first).
@@ -249,6 +249,35 @@ fn a_rematch_needs_both_players_and_swaps_colors() {
     assert_eq!(http_move(&s, &next, &new_black, "e4").status, 400);
     assert_eq!(http_move(&s, &next, &new_white, "e4").status, 200);
     assert_eq!(http_move(&s, &next, &new_black, "c5").status, 200);
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn bots_can_be_driven_by_an_external_uci_engine() {
+    let engine = "/usr/games/stockfish";
+    if !std::path::Path::new(engine).exists() {
+        use std::io::Write as _;
+        let _ = std::io::stderr().write_all(
+            b"SKIPPED: bots_can_be_driven_by_an_external_uci_engine (apt-get install stockfish)\n",
+        );
+        return;
+    }
+    let (dir, url) = temp_url("external");
+    let s = start_with(&url, &["--uci-engine", engine]);
+    let created = call(
+        &s,
+        "POST",
+        "/api/games",
+        None,
+        Some(r#"{"time_control":"3+2","color":"black","bot":8}"#),
+    );
+    assert_eq!(created.status, 201, "{}", created.body);
+    let id = field(&created.body, "id").to_owned();
+    let me = created.cookie.unwrap();
+    wait_for(&s, &id, Some(&me), |b| moves_in(b) == 1);
+    assert_eq!(http_move(&s, &id, &me, "g8f6").status, 200);
+    wait_for(&s, &id, Some(&me), |b| moves_in(b) == 3);
     drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }

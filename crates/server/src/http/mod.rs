@@ -74,7 +74,11 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
         .await
         .map_err(|e| e.to_string())?;
     tracing::info!(backend = ?store.backend(), "database open, migrations applied");
-    let rooms = Rooms::new(store.clone(), MoveWriter::start(store.clone()));
+    if let Some(engine) = &config.uci_engine {
+        tracing::info!(engine = %engine.display(), "bots use an external UCI engine");
+    }
+    let bots = crate::bot::Bots::new(config.uci_engine.clone());
+    let rooms = Rooms::new(store.clone(), MoveWriter::start(store.clone()), bots);
     let recovered = rooms.recover().await.map_err(|e| e.to_string())?;
     tracing::info!(games = recovered, "live games loaded back into rooms");
     let (stopping, shutdown) = tokio::sync::watch::channel(false);

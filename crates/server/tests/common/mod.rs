@@ -20,6 +20,11 @@ impl Drop for Server {
 }
 
 pub fn start(url: &str) -> Server {
+    start_with(url, &[])
+}
+
+/// As [`start`], with more command-line arguments.
+pub fn start_with(url: &str, extra: &[&str]) -> Server {
     let port = TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -32,6 +37,7 @@ pub fn start(url: &str) -> Server {
             "--database-url",
             url,
         ])
+        .args(extra)
         .stdout(Stdio::null())
         .stderr(if std::env::var_os("ROOKERY_TEST_LOG").is_some() {
             Stdio::inherit()
