@@ -409,8 +409,11 @@ impl Search {
             let score = if i == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true)
             } else {
+                let killer = self.killers[ply.min(MAX_PLY)].contains(&Some(m));
                 let reduce = if depth >= 3 && i >= 3 && quiet && !in_check && !child.is_check() {
-                    1 + i32::from(i >= 8) + i32::from(depth >= 8)
+                    // Later and deeper moves are reduced more; killers less.
+                    let r = 0.75 + (f64::from(depth)).ln() * (i as f64).ln() / 2.25;
+                    (r as i32 - i32::from(killer) - i32::from(pv_node)).clamp(0, depth - 2)
                 } else {
                     0
                 };

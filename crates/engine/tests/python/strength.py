@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Measures the strength of rookery-engine's levels in games against Stockfish.
+
+    cargo build --release -p rookery-engine
+    python3 crates/engine/tests/python/strength.py --level 8 --elo 2000 2400 --games 20
+
+Plays `--games` games per (level, opponent) pair at a fast time control (`--tc`, seconds +
+increment), colours alternating, each pair of games starting from one of a fixed set of short
+openings so that games differ. The opponent is Stockfish (Debian's 15.1) with
+UCI_LimitStrength at the given UCI_Elo values, or another level of our own (`--vs-level`).
+Prints one line per pair: wins/draws/losses, score, and the Elo difference with a 95% error
+bar, then the rating estimate for the level (difference + the opponent's UCI_Elo).
+
+Needs python-chess (`pip install chess==1.11.2`) and Stockfish (`apt-get install stockfish`).
+This is a measurement, not a test: it takes minutes and its figures have error bars.
+"""
+
+import argparse
+import concurrent.futures
+import math
+import os
+import sys
+import time
+
+import chess
+import chess.engine
+
+# Short, common openings (UCI), played by both sides in turn so colours are fair.
+OPENINGS = [
+    "e2e4 e7e5 g1f3 b8c6", "e2e4 c7c5 g1f3 d7d6", "d2d4 d7d5 c2c4 e7e6", "d2d4 g8f6 c2c4 g7g6",
+    "e2e4 e7e6 d2d4 d7d5", "e2e4 c7c6 d2d4 d7d5", "c2c4 e7e5 b1c3 g8f6", "g1f3 d7d5 g2g3 g8f6",
+    "e2e4 e7e5 f1c4 g8f6", "d2d4 g8f6 c2c4 e7e6", "e2e4 d7d6 d2d4 g8f6", "e2e4 c7c5 b1c3 b8c6",
+    "d2d4 d7d5 g1f3 g8f6", "c2c4 c7c5 g1f3 g8f6", "e2e4 g7g6 d2d4 f8g7", "d2d4 f7f5 g2g3 g8f6",
+]
+
+
+def open_engine(spec, args):
+    """`spec` is ("rookery", level) or ("stockfish", elo)."""
+    kind, value = spec
+    if kind == "rookery":
+        engine = chess.engine.SimpleEngine.popen_uci(args.engine)
+        engine.configure({"Level": value, "Hash": 16})
+    else:
+        engine = chess.engine.SimpleEngine.popen_uci(args.stockfish)
+        options = {"Threads": 1, "Hash": 16}
+        if value:
+            options.update({"UCI_LimitStrength": True, "UCI_Elo": value})
+        engine.configure(options)
+    return engine
+
+
+def play(index, ours, theirs, args):
+    """One game; returns the score for `ours` (1, 0.5, 0)."""
+    opening = OPENINGS[(index // 2) % len(OPENINGS)].split()
+    ours_white = index % 2 == 0
+    board = chess.Board()
+    for uci in opening:
+        board.push_uci(uci)
+    engines = {True: None, False: None}
+    try:
+        engines[ours_white] = open_engine(ours, args)
+        engines[not ours_white] = open_engine(theirs, args)
+        clock = {chess.WHITE: args.base, chess.BLACK: args.base}
+        while not board.is_game_over(claim_draw=True) and board.ply() < 400:
+            side = board.turn
+            limit = chess.engine.Limit(
+                white_clock=clock[chess.WHITE], black_clock=clock[chess.BLACK],
+                white_inc=args.inc, black_inc=args.inc)
+            engine = engines[side == chess.WHITE]
+            started = time.monotonic()
+            result = engine.play(board, limit)
+            clock[side] -= time.monotonic() - started
+            if clock[side] < 0:
+                # Lost on time, unless the opponent cannot mate.
+                winner_can_mate = not board.has_insufficient_material(not side)
+                lost = (side == chess.WHITE) == ours_white
+                if not winner_can_mate:
+                    return 0.5, "time (draw)"
+                return (0.0 if lost else 1.0), "time"
+            clock[side] += args.inc
+            board.push(result.move)
+        outcome = board.outcome(claim_draw=True)
+        if outcome is None or outcome.winner is None:
+            return 0.5, outcome.termination.name if outcome else "ply limit"
+        return (1.0 if outcome.winner == ours_white else 0.0), outcome.termination.name
+    finally:
+        for e in engines.values():
+            if e is not None:
+                e.quit()
+
+
+def elo_diff(score):
+    score = min(max(score, 1e-3), 1 - 1e-3)
+    return -400 * math.log10(1 / score - 1)
+
+
+def match(ours, theirs, args):
+    scores = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency) as pool:
+        futures = [pool.submit(play, i, ours, theirs, args) for i in range(args.games)]
+        for f in futures:
+            scores.append(f.result()[0])
+    n = len(scores)
+    wins = scores.count(1.0)
+    draws = scores.count(0.5)
+    losses = scores.count(0.0)
+    mean = sum(scores) / n
+    # Standard error of the mean score, per game.
+    var = sum((s - mean) ** 2 for s in scores) / max(1, n - 1)
+    se = math.sqrt(var / n)
+    lo, hi = elo_diff(max(1e-3, mean - 1.96 * se)), elo_diff(min(1 - 1e-3, mean + 1.96 * se))
+    return wins, draws, losses, mean, elo_diff(mean), lo, hi
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--engine", default=os.path.join(os.path.dirname(__file__), "../../../../target/release/rookery-engine"))
+    p.add_argument("--stockfish", default="/usr/games/stockfish")
+    p.add_argument("--level", type=int, nargs="+", default=[8])
+    p.add_argument("--elo", type=int, nargs="*", default=[2000])
+    p.add_argument("--vs-level", type=int, nargs="*", default=[])
+    p.add_argument("--games", type=int, default=20)
+    p.add_argument("--tc", default="10+0.1", help="seconds+increment")
+    p.add_argument("--concurrency", type=int, default=1)
+    args = p.parse_args()
+    base, _, inc = args.tc.partition("+")
+    args.base, args.inc = float(base), float(inc or 0)
+    for level in args.level:
+        opponents = [("stockfish", e) for e in args.elo] + [("rookery", l) for l in args.vs_level]
+        for theirs in opponents:
+            w, d, l, mean, diff, lo, hi = match(("rookery", level), theirs, args)
+            name = f"Stockfish UCI_Elo {theirs[1]}" if theirs[0] == "stockfish" else f"level {theirs[1]}"
+            line = (f"level {level} vs {name} at {args.tc}: +{w} ={d} -{l} of {w + d + l}, "
+                    f"score {mean:.1%}, Elo {diff:+.0f} [{lo:+.0f}, {hi:+.0f}]")
+            if theirs[0] == "stockfish":
+                line += f" -> estimate {theirs[1] + diff:.0f}"
+            print(line, flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
