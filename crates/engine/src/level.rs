@@ -119,7 +119,12 @@ impl Level {
         limits: &Limits,
         rng: &mut Rng,
     ) -> Option<Move> {
-        let style = self.style();
+        let mut style = self.style();
+        if self == Level::MAX && pos.fullmoves() <= 4 {
+            // Opening variety: among moves within a few centipawns of the best.
+            style.temperature = 4.0;
+            style.max_loss = 12;
+        }
         let sampled = style.temperature > 0.0;
         let depth = match (style.depth, limits.depth) {
             (Some(a), Some(b)) => Some(a.min(b)),
