@@ -102,10 +102,7 @@ impl Level {
         budget: Option<Duration>,
         rng: &mut Rng,
     ) -> Option<Move> {
-        let limits = Limits {
-            time: budget,
-            ..Limits::default()
-        };
+        let limits = budget.map_or_else(Limits::default, Limits::budget);
         self.choose_within(search, pos, history, &limits, rng)
     }
 

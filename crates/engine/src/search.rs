@@ -25,7 +25,11 @@ const MAX_PLY: usize = 128;
 pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// Stop at once when this much time has passed.
     pub time: Option<Duration>,
+    /// Start no new iteration once this much has passed (playing on a clock: the next
+    /// iteration would most likely not finish, and time saved is time for later moves).
+    pub soft_time: Option<Duration>,
     /// Set from outside to stop as soon as possible (the best move so far is returned).
     pub stop: Option<Arc<AtomicBool>>,
     /// Search every root move with a full window, so that each gets an exact score (the
@@ -41,9 +45,19 @@ impl Limits {
         }
     }
 
+    /// Exactly `time` (UCI `movetime`).
     pub fn time(time: Duration) -> Limits {
         Limits {
             time: Some(time),
+            ..Limits::default()
+        }
+    }
+
+    /// Playing on a clock: about `budget`, stopping between iterations past half of it.
+    pub fn budget(budget: Duration) -> Limits {
+        Limits {
+            time: Some(budget),
+            soft_time: Some(budget / 2),
             ..Limits::default()
         }
     }
@@ -196,11 +210,8 @@ impl Search {
             {
                 break;
             }
-            if let Some(t) = limits.time {
-                // The next iteration would most likely not finish.
-                if self.started.elapsed() > t / 2 {
-                    break;
-                }
+            if limits.soft_time.is_some_and(|t| self.started.elapsed() > t) {
+                break;
             }
         }
         found.nodes = self.nodes;

@@ -204,7 +204,9 @@ impl<W: Write + Send + 'static> Engine<W> {
         if limits.time.is_none() && !infinite {
             if let Some(left) = left {
                 let togo = togo.and_then(|n| u32::try_from(n).ok());
-                limits.time = Some(budget(ms_duration(left), ms_duration(inc), togo));
+                let b = budget(ms_duration(left), ms_duration(inc), togo);
+                limits.time = Some(b);
+                limits.soft_time = Some(b / 2);
             }
         }
         let infinite =
