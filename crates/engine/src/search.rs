@@ -117,6 +117,8 @@ pub struct Search {
     started: Instant,
     limits: Limits,
     aborted: bool,
+    /// The best move of the iteration in progress, among those fully searched.
+    partial: Option<(Move, i32)>,
 }
 
 impl Search {
@@ -132,6 +134,7 @@ impl Search {
             started: Instant::now(),
             limits: Limits::default(),
             aborted: false,
+            partial: None,
         }
     }
 
@@ -193,6 +196,15 @@ impl Search {
                 self.root_search(pos, &mut root, depth as i32, -INF, INF)
             };
             if self.aborted && depth > 1 {
+                // An unfinished iteration still counts where it found a better move than
+                // the last one's (the old best is searched first, so it was beaten).
+                if let Some((m, score)) = self.partial {
+                    if Some(m) != found.best {
+                        found.best = Some(m);
+                        found.score = score;
+                        found.pv = vec![m];
+                    }
+                }
                 break;
             }
             previous = score;
@@ -253,6 +265,7 @@ impl Search {
     ) -> i32 {
         let score_all = self.limits.score_all;
         let mut best = -INF;
+        self.partial = None;
         self.keys.push(pos.zobrist());
         for (i, r) in root.iter_mut().enumerate() {
             let child = pos.after(r.m);
@@ -279,6 +292,10 @@ impl Search {
             };
             if score > best {
                 best = score;
+                // Only a move that beat the window is known to be better than the first.
+                if i == 0 || score > alpha {
+                    self.partial = Some((r.m, score));
+                }
             }
             if score > alpha && !score_all {
                 alpha = score;
