@@ -1,9 +1,10 @@
 //! Bot seats. A bot plays through its room exactly as a person does: it watches the room's
 //! feed, and on its turn sends a move command that the core judges like any other. Searches
-//! run on blocking threads behind a semaphore sized to the machine, so bots never hold up
-//! the async runtime (and so a human's move) however many play at once.
+//! run on blocking threads behind a semaphore of one fewer than the machine's cores, so bots
+//! never hold up the async runtime (and so a human's move) however many play at once.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use rookery_core::game::{Command, Game, MoveText};
@@ -21,6 +22,8 @@ const UNTIMED_BUDGET: Duration = Duration::from_secs(3);
 #[derive(Debug, Clone)]
 pub(crate) struct Bots {
     permits: Arc<Semaphore>,
+    /// Bots waiting for a thread.
+    waiting: Arc<AtomicUsize>,
     /// An external UCI engine to use instead of the built-in search.
     external: Option<std::path::PathBuf>,
 }
@@ -34,9 +37,11 @@ enum Brain {
 
 impl Bots {
     pub(crate) fn new(external: Option<std::path::PathBuf>) -> Bots {
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        // One core stays free for the runtime, so people's moves never wait behind searches.
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         Bots {
-            permits: Arc::new(Semaphore::new(threads)),
+            permits: Arc::new(Semaphore::new(cores.saturating_sub(1).max(1))),
+            waiting: Arc::default(),
             external,
         }
     }
@@ -48,7 +53,8 @@ impl Bots {
             Some(path) => Brain::External(External::new(path), Search::new(1)),
             None => Brain::Builtin(Search::new(table_mib)),
         };
-        tokio::spawn(drive(room, color, level, self.permits.clone(), brain));
+        let pool = (self.permits.clone(), self.waiting.clone());
+        tokio::spawn(drive(room, color, level, pool, brain));
     }
 }
 
@@ -102,7 +108,7 @@ async fn drive(
     room: RoomHandle,
     color: Color,
     level: Level,
-    permits: Arc<Semaphore>,
+    (permits, waiting): (Arc<Semaphore>, Arc<AtomicUsize>),
     brain: Brain,
 ) {
     let Ok(mut sub) = room.subscribe(u64::MAX).await else {
@@ -119,20 +125,33 @@ async fn drive(
         }
         if game.position().turn() == color {
             let started = tokio::time::Instant::now();
-            let remaining = game.clocks_at(now_ms())[color];
-            let limit = match remaining {
-                Some(left) => budget(
-                    left,
-                    game.clock().per_move(color),
-                    game.clock().moves_to_go(color),
-                ),
-                None => UNTIMED_BUDGET,
-            };
             // Like a person, not instantly; but never so slowly that a fast clock suffers.
-            let min_think =
-                remaining.map_or(level.min_think(), |left| level.min_think().min(left / 40));
-            let Ok(permit) = permits.clone().acquire_owned().await else {
+            let min_think = game.clocks_at(now_ms())[color]
+                .map_or(level.min_think(), |left| level.min_think().min(left / 40));
+            waiting.fetch_add(1, Ordering::Relaxed);
+            let permit = permits.clone().acquire_owned().await;
+            let queued = waiting.fetch_sub(1, Ordering::Relaxed).saturating_sub(1);
+            let Ok(permit) = permit else {
                 return;
+            };
+            // The clock ran while the bot waited for a thread: budget from the time left now,
+            // shared with the bots still waiting so none of them flags.
+            let Ok((_, game)) = room.snapshot().await else {
+                return;
+            };
+            if game.is_over() || game.position().turn() != color {
+                continue;
+            }
+            let limit = match game.clocks_at(now_ms())[color] {
+                Some(left) => {
+                    let fair = budget(
+                        left,
+                        game.clock().per_move(color),
+                        game.clock().moves_to_go(color),
+                    );
+                    fair / (1 + queued as u32)
+                }
+                None => UNTIMED_BUDGET / (1 + queued as u32).min(6),
             };
             let seed = rng.next_u64();
             let Some(mut thinker) = brain.take() else {

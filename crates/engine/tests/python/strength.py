@@ -117,7 +117,8 @@ def main():
     p.add_argument("--engine", default=os.path.join(os.path.dirname(__file__), "../../../../target/release/rookery-engine"))
     p.add_argument("--stockfish", default="/usr/games/stockfish")
     p.add_argument("--level", type=int, nargs="+", default=[8])
-    p.add_argument("--elo", type=int, nargs="*", default=[2000])
+    p.add_argument("--elo", type=int, nargs="*", default=None,
+                   help="Stockfish UCI_Elo values (default 2000 unless --vs-level is given)")
     p.add_argument("--vs-level", type=int, nargs="*", default=[])
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--tc", default="10+0.1", help="seconds+increment")
@@ -125,11 +126,20 @@ def main():
     args = p.parse_args()
     base, _, inc = args.tc.partition("+")
     args.base, args.inc = float(base), float(inc or 0)
+    if args.elo is None:
+        args.elo = [] if args.vs_level else [2000]
     for level in args.level:
         opponents = [("stockfish", e) for e in args.elo] + [("rookery", l) for l in args.vs_level]
         for theirs in opponents:
             w, d, l, mean, diff, lo, hi = match(("rookery", level), theirs, args)
             name = f"Stockfish UCI_Elo {theirs[1]}" if theirs[0] == "stockfish" else f"level {theirs[1]}"
+            if mean in (0.0, 1.0):
+                # A clean sweep bounds the difference but does not measure it.
+                bound = "below -400" if mean == 0.0 else "above +400"
+                line = (f"level {level} vs {name} at {args.tc}: +{w} ={d} -{l} of {w + d + l}, "
+                        f"score {mean:.1%}, Elo difference {bound} (unmeasured)")
+                print(line, flush=True)
+                continue
             line = (f"level {level} vs {name} at {args.tc}: +{w} ={d} -{l} of {w + d + l}, "
                     f"score {mean:.1%}, Elo {diff:+.0f} [{lo:+.0f}, {hi:+.0f}]")
             if theirs[0] == "stockfish":

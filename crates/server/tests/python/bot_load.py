@@ -87,7 +87,8 @@ def bot_game(port, level, stop, counter, rng):
                 counter[0] += len(state["uci"]) - plies
                 plies = len(state["uci"])
             if state["turn"] != "white":
-                time.sleep(0.05)
+                # Bots think for a while: polling gently keeps this client's own load small.
+                time.sleep(0.5)
                 continue
             board = board_of(state)
             move = rng.choice(list(board.legal_moves))

@@ -1,0 +1,497 @@
+//! `rookery-loadgen`: plays many games against a Rookery server over its real API and
+//! WebSockets, and reports throughput and latency.
+//!
+//! For each game it creates the game over HTTP, joins the second seat, connects both players
+//! (and optionally spectators) by WebSocket, and plays random legal moves (chosen with
+//! rookery-core) at a set rate. A finished game is replaced by a new one. It measures each
+//! move's latency from sending to its acknowledgement and to the opponent's receiving it, and
+//! counts errors by kind and the sockets held. It stops by itself after `--seconds` or
+//! `--max-moves`, and talks to loopback addresses only.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use futures_util::{SinkExt, StreamExt};
+use rookery_core::Position;
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+/// Load generator for a Rookery server (loopback only).
+#[derive(Debug, Parser)]
+#[command(name = "rookery-loadgen", version, about)]
+struct Args {
+    /// The server's address (a loopback address).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    server: SocketAddr,
+    /// Games played at once.
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Spectators per game.
+    #[arg(long, default_value_t = 0)]
+    spectators: usize,
+    /// Moves per second in each game.
+    #[arg(long, default_value_t = 1.0)]
+    rate: f64,
+    /// Time control of the games, in the lobby's form (`untimed`, `5+3`, ...).
+    #[arg(long, default_value = "untimed")]
+    time_control: String,
+    /// How long to play.
+    #[arg(long, default_value_t = 30)]
+    seconds: u64,
+    /// Stop after this many acknowledged moves.
+    #[arg(long)]
+    max_moves: Option<u64>,
+    /// The server's process id, to report its memory (RSS).
+    #[arg(long)]
+    pid: Option<u32>,
+    /// Games set up at once while starting.
+    #[arg(long, default_value_t = 64)]
+    setup_concurrency: usize,
+}
+
+/// Figures shared by every task.
+#[derive(Debug, Default)]
+struct Stats {
+    moves: AtomicU64,
+    /// Microseconds from sending a move to its ack.
+    ack_us: Mutex<Vec<u32>>,
+    /// Microseconds from sending a move to the opponent's receiving it.
+    opponent_us: Mutex<Vec<u32>>,
+    errors: Mutex<HashMap<String, u64>>,
+    sockets: AtomicI64,
+    games_started: AtomicU64,
+    max_rss_kib: AtomicU64,
+}
+
+impl Stats {
+    fn error(&self, kind: impl Into<String>) {
+        let mut map = self
+            .errors
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *map.entry(kind.into()).or_default() += 1;
+    }
+
+    fn sample(list: &Mutex<Vec<u32>>, since: Instant) {
+        let us = since.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
+        list.lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(us);
+    }
+}
+
+/// A small deterministic random generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n.max(1)
+    }
+}
+
+/// One HTTP/1.1 request with `Connection: close`: status, the first `Set-Cookie` pair and
+/// the body.
+async fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+) -> Result<(u16, Option<String>, Value), String> {
+    let mut stream = TcpStream::connect(addr)
+        .await
+        .map_err(|e| format!("connect: {e}"))?;
+    let body = body.map(Value::to_string).unwrap_or_default();
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream
+        .write_all(request.as_bytes())
+        .await
+        .map_err(|e| format!("write: {e}"))?;
+    let mut raw = Vec::new();
+    stream
+        .read_to_end(&mut raw)
+        .await
+        .map_err(|e| format!("read: {e}"))?;
+    let raw = String::from_utf8_lossy(&raw);
+    let (head, rest) = raw.split_once("\r\n\r\n").ok_or("no HTTP head")?;
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or("no status")?;
+    let cookie = head.lines().find_map(|l| {
+        let (name, value) = l.split_once(':')?;
+        name.eq_ignore_ascii_case("set-cookie")
+            .then(|| value.trim().split(';').next().unwrap_or("").to_owned())
+    });
+    let json = serde_json::from_str(rest.trim()).unwrap_or(Value::Null);
+    Ok((status, cookie, json))
+}
+
+/// Creates a game and takes both seats: its id and the two players' cookies.
+async fn new_game(args: &Args) -> Result<(String, String, String), String> {
+    let body = json!({"time_control": args.time_control, "color": "white"});
+    let (status, white, created) = http(args.server, "POST", "/api/games", Some(&body)).await?;
+    if status != 201 {
+        return Err(format!("create: HTTP {status}"));
+    }
+    let id = created["id"].as_str().ok_or("create: no id")?.to_owned();
+    let (status, black, _) =
+        http(args.server, "POST", &format!("/api/games/{id}/join"), None).await?;
+    if status != 200 {
+        return Err(format!("join: HTTP {status}"));
+    }
+    Ok((
+        id,
+        white.ok_or("create: no cookie")?,
+        black.ok_or("join: no cookie")?,
+    ))
+}
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+
+async fn connect(addr: SocketAddr, id: &str, cookie: Option<&str>) -> Result<Socket, String> {
+    let mut request = format!("ws://{addr}/game/{id}/socket")
+        .into_client_request()
+        .map_err(|e| e.to_string())?;
+    if let Some(cookie) = cookie {
+        let value = cookie.parse().map_err(|_| "bad cookie")?;
+        request.headers_mut().insert("Cookie", value);
+    }
+    let (socket, _) = tokio_tungstenite::connect_async(request)
+        .await
+        .map_err(|e| format!("websocket: {e}"))?;
+    Ok(socket)
+}
+
+/// When each ply of a game was sent, for the opponent-side latency.
+type Sent = Arc<Mutex<HashMap<u64, Instant>>>;
+
+/// What every task shares: the arguments, the figures, and the stop flag.
+#[derive(Debug, Clone)]
+struct Ctx {
+    args: Arc<Args>,
+    stats: Arc<Stats>,
+    stop: Arc<AtomicBool>,
+}
+
+/// One player: moves on its turn after the game's pace, until the game ends or `stop`.
+async fn player(ctx: Ctx, id: String, cookie: String, me: &'static str, sent: Sent, seed: u64) {
+    let Ctx { args, stats, stop } = ctx;
+    let mut socket = match connect(args.server, &id, Some(&cookie)).await {
+        Ok(s) => s,
+        Err(e) => {
+            stats.error(format!("connect: {e}"));
+            return;
+        }
+    };
+    stats.sockets.fetch_add(1, Ordering::Relaxed);
+    let pace = Duration::from_secs_f64(1.0 / args.rate.max(0.001));
+    let mut rng = Rng(seed | 1);
+    let mut acks: HashMap<u64, Instant> = HashMap::new();
+    let mut next_id = 0u64;
+    let mut ply = 0u64;
+    'game: while !stop.load(Ordering::Relaxed) {
+        let frame = tokio::select! {
+            f = socket.next() => f,
+            () = tokio::time::sleep(Duration::from_millis(500)) => continue,
+        };
+        let Some(Ok(Message::Text(text))) = frame else {
+            if !matches!(frame, Some(Ok(_))) {
+                break;
+            }
+            continue;
+        };
+        let Ok(f) = serde_json::from_str::<Value>(&text) else {
+            stats.error("bad frame");
+            continue;
+        };
+        let d = &f["d"];
+        let (fen, turn) = match f["t"].as_str() {
+            Some("state") => {
+                if !d["over"].is_null() {
+                    break;
+                }
+                ply = d["san"].as_array().map_or(0, |a| a.len() as u64);
+                (
+                    d["fen"].as_str().map(str::to_owned),
+                    d["turn"].as_str() == Some(me),
+                )
+            }
+            Some("move") => {
+                ply = d["ply"].as_u64().unwrap_or(ply + 1);
+                if d["by"].as_str() != Some(me) {
+                    let at = sent
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .remove(&ply);
+                    if let Some(at) = at {
+                        Stats::sample(&stats.opponent_us, at);
+                    }
+                }
+                (
+                    d["fen"].as_str().map(str::to_owned),
+                    d["by"].as_str() != Some(me),
+                )
+            }
+            Some("ack") => {
+                if let Some(at) = d["a"].as_u64().and_then(|a| acks.remove(&a)) {
+                    Stats::sample(&stats.ack_us, at);
+                    let n = stats.moves.fetch_add(1, Ordering::Relaxed) + 1;
+                    if args.max_moves.is_some_and(|max| n >= max) {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+                continue;
+            }
+            Some("error") => {
+                stats.error(d["message"].as_str().unwrap_or("error").to_owned());
+                continue;
+            }
+            Some("end") => break 'game,
+            _ => continue,
+        };
+        let (Some(fen), true) = (fen, turn) else {
+            continue;
+        };
+        let Ok(pos) = Position::from_fen(&fen) else {
+            stats.error("unreadable FEN");
+            break;
+        };
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            continue;
+        }
+        tokio::time::sleep(pace).await;
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let m = moves[rng.below(moves.len())];
+        next_id += 1;
+        let now = Instant::now();
+        acks.insert(next_id, now);
+        sent.lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(ply + 1, now);
+        let frame = json!({"t": "move", "d": {"u": m.to_uci().to_string(), "a": next_id}});
+        if socket
+            .send(Message::Text(frame.to_string().into()))
+            .await
+            .is_err()
+        {
+            stats.error("send failed");
+            break;
+        }
+    }
+    let _ = socket.close(None).await;
+    stats.sockets.fetch_sub(1, Ordering::Relaxed);
+}
+
+/// A spectator: reads every frame until the game ends or `stop`.
+async fn spectator(ctx: Ctx, id: String) {
+    let Ctx { args, stats, stop } = ctx;
+    let mut socket = match connect(args.server, &id, None).await {
+        Ok(s) => s,
+        Err(e) => {
+            stats.error(format!("connect: {e}"));
+            return;
+        }
+    };
+    stats.sockets.fetch_add(1, Ordering::Relaxed);
+    while !stop.load(Ordering::Relaxed) {
+        let frame = tokio::select! {
+            f = socket.next() => f,
+            () = tokio::time::sleep(Duration::from_millis(500)) => continue,
+        };
+        match frame {
+            Some(Ok(Message::Text(t))) if t.contains("\"t\":\"end\"") => break,
+            Some(Ok(_)) => {}
+            _ => break,
+        }
+    }
+    let _ = socket.close(None).await;
+    stats.sockets.fetch_sub(1, Ordering::Relaxed);
+}
+
+/// One game slot: plays a game, then another, until `stop`.
+async fn slot(ctx: Ctx, index: u64) {
+    let Ctx { args, stats, stop } = ctx.clone();
+    let mut round = 0u64;
+    while !stop.load(Ordering::Relaxed) {
+        let (id, white, black) = match new_game(&args).await {
+            Ok(g) => g,
+            Err(e) => {
+                stats.error(e);
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                continue;
+            }
+        };
+        stats.games_started.fetch_add(1, Ordering::Relaxed);
+        let sent: Sent = Arc::default();
+        let seed = index.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ round;
+        let mut tasks = vec![
+            tokio::spawn(player(
+                ctx.clone(),
+                id.clone(),
+                white,
+                "white",
+                sent.clone(),
+                seed,
+            )),
+            tokio::spawn(player(
+                ctx.clone(),
+                id.clone(),
+                black,
+                "black",
+                sent,
+                seed ^ 0xabcd,
+            )),
+        ];
+        for _ in 0..args.spectators {
+            tasks.push(tokio::spawn(spectator(ctx.clone(), id.clone())));
+        }
+        for t in tasks {
+            let _ = t.await;
+        }
+        round += 1;
+    }
+}
+
+/// Resident memory of process `pid`, in KiB (Linux).
+fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+fn percentiles(name: &str, list: &Mutex<Vec<u32>>) -> String {
+    let mut v = list
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone();
+    if v.is_empty() {
+        return format!("{name}: no samples");
+    }
+    v.sort_unstable();
+    let q = |p: f64| f64::from(v[((v.len() - 1) as f64 * p) as usize]) / 1000.0;
+    format!(
+        "{name}: p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms ({} samples)",
+        q(0.5),
+        q(0.9),
+        q(0.99),
+        q(1.0),
+        v.len()
+    )
+}
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    let args = Arc::new(Args::parse());
+    if !args.server.ip().is_loopback() {
+        eprintln!(
+            "rookery-loadgen: {} is not a loopback address; refusing",
+            args.server
+        );
+        return std::process::ExitCode::from(2);
+    }
+    let stats = Arc::new(Stats::default());
+    let stop = Arc::new(AtomicBool::new(false));
+    let started = Instant::now();
+    let mut slots = Vec::new();
+    // Set the games up a batch at a time, so the server is not hit by every handshake at once.
+    for batch in (0..args.games as u64)
+        .collect::<Vec<_>>()
+        .chunks(args.setup_concurrency.max(1))
+    {
+        for &i in batch {
+            let ctx = Ctx {
+                args: args.clone(),
+                stats: stats.clone(),
+                stop: stop.clone(),
+            };
+            slots.push(tokio::spawn(slot(ctx, i)));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let deadline = started + Duration::from_secs(args.seconds);
+    let mut last = (Instant::now(), 0u64);
+    while Instant::now() < deadline && !stop.load(Ordering::Relaxed) {
+        tokio::time::sleep(
+            Duration::from_secs(1).min(deadline.saturating_duration_since(Instant::now())),
+        )
+        .await;
+        if let Some(kib) = args.pid.and_then(rss_kib) {
+            stats.max_rss_kib.fetch_max(kib, Ordering::Relaxed);
+        }
+        if last.0.elapsed() >= Duration::from_secs(5) {
+            let moves = stats.moves.load(Ordering::Relaxed);
+            eprintln!(
+                "{:>5.0} s: {:.0} moves/s, {} sockets",
+                started.elapsed().as_secs_f64(),
+                (moves - last.1) as f64 / last.0.elapsed().as_secs_f64(),
+                stats.sockets.load(Ordering::Relaxed)
+            );
+            last = (Instant::now(), moves);
+        }
+    }
+    let sockets_at_end = stats.sockets.load(Ordering::Relaxed);
+    let rss_at_end = args.pid.and_then(rss_kib);
+    stop.store(true, Ordering::Relaxed);
+    let elapsed = started.elapsed().as_secs_f64();
+    // Bounded: give the tasks a moment to close their sockets, then report regardless.
+    let _ = tokio::time::timeout(Duration::from_secs(10), async {
+        for s in slots {
+            let _ = s.await;
+        }
+    })
+    .await;
+    let moves = stats.moves.load(Ordering::Relaxed);
+    println!(
+        "{} games at once ({} started), {} spectators each, {:.1} moves/s per game asked",
+        args.games,
+        stats.games_started.load(Ordering::Relaxed),
+        args.spectators,
+        args.rate
+    );
+    println!(
+        "{moves} moves acknowledged in {elapsed:.1} s = {:.0} moves/s",
+        moves as f64 / elapsed
+    );
+    println!("{}", percentiles("sent -> ack", &stats.ack_us));
+    println!("{}", percentiles("sent -> opponent", &stats.opponent_us));
+    println!("sockets held at the end: {sockets_at_end}");
+    if let Some(kib) = rss_at_end {
+        println!(
+            "server RSS: {:.1} MiB at the end, {:.1} MiB at most",
+            kib as f64 / 1024.0,
+            stats.max_rss_kib.load(Ordering::Relaxed) as f64 / 1024.0
+        );
+    }
+    let errors = stats
+        .errors
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if errors.is_empty() {
+        println!("errors: none");
+    } else {
+        for (kind, n) in errors.iter() {
+            println!("error: {n} x {kind}");
+        }
+    }
+    std::process::ExitCode::SUCCESS
+}
