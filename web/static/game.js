@@ -495,6 +495,7 @@ setInterval(() => {
 }, 1000);
 
 languageSwitcher();
+$('watchers').textContent = t('watchers', { n: 0 });
 wireControls();
 redrawToggles();
 requestAnimationFrame(drawClocks);
