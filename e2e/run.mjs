@@ -59,7 +59,7 @@ async function startServer(port = null, dir = null) {
 const problems = [];
 // While the server is down on purpose, the browser logs failed connections; nothing else.
 let outage = false;
-const OUTAGE_NOISE = /ERR_CONNECTION_REFUSED|WebSocket connection to .* failed/;
+const OUTAGE_NOISE = /ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|WebSocket connection to .* failed/;
 let checks = 0;
 function check(ok, what) {
   checks += 1;
