@@ -309,6 +309,23 @@ impl Game {
         !self.is_over() && self.offers.may_offer[color] && self.offers.standing.is_none()
     }
 
+    /// Whether `color` may offer a draw right now (R5.1, R5.2, R5.4): the game is on, it is
+    /// their turn, no offer is pending or standing, and they are not barred from offering.
+    pub fn may_offer_draw_now(&self, color: Color) -> bool {
+        self.position.turn() == color && self.offers.pending.is_none() && self.may_offer_draw(color)
+    }
+
+    /// Whether `color` may accept or decline a draw now: the opponent's offer stands.
+    pub fn may_answer_draw(&self, color: Color) -> bool {
+        !self.is_over() && self.offers.standing == Some(!color)
+    }
+
+    /// The Zobrist hash of every position of the game so far, the start first and the
+    /// current one last (what repetitions are counted from).
+    pub fn position_hashes(&self) -> &[u64] {
+        &self.hashes
+    }
+
     /// Whether a player may abort now: the game is on and has not started.
     pub fn may_abort(&self) -> bool {
         !self.is_over() && !self.has_started()

@@ -299,18 +299,22 @@ fn r5_1_an_offer_travels_with_the_move() {
 #[test]
 fn r5_1_an_offer_on_ones_own_turn_stands_when_the_move_is_made() {
     let mut g = game("-");
+    assert!(g.may_offer_draw_now(White) && !g.may_offer_draw_now(Black));
     assert_eq!(
         g.apply(Command::OfferDraw { by: Black }, 0),
         Err(GameError::NotYourTurn)
     );
     assert_eq!(g.apply(Command::OfferDraw { by: White }, 0), Ok(vec![]));
+    assert!(!g.may_offer_draw_now(White), "pending already");
     assert_eq!(g.draw_offer(), None, "not yet: the move is not made");
     assert_eq!(
         g.apply(Command::AcceptDraw { by: Black }, 0),
         Err(GameError::NoOfferToAnswer)
     );
+    assert!(!g.may_answer_draw(Black));
     let events = g.apply(san(White, "e4"), 0).unwrap();
     assert!(events.contains(&Event::DrawOffered { by: White }));
+    assert!(g.may_answer_draw(Black) && !g.may_answer_draw(White));
 }
 
 #[test]
@@ -465,6 +469,7 @@ fn r6_flag_fall_draws_when_the_opponent_cannot_mate() {
 fn abort_only_before_both_sides_have_moved_and_resign_only_after() {
     let mut g = game("-");
     assert!(g.may_abort() && !g.may_resign());
+    assert_eq!(g.position_hashes(), [Position::new().zobrist()]);
     assert_eq!(
         g.apply(Command::Resign { by: White }, 0),
         Err(GameError::ResignTooEarly)

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use rookery_core::Color;
 use rookery_core::game::{Command, Game, MoveText};
-use rookery_core::{Color, Position};
 use rookery_engine::{External, Level, Rng, Search, budget};
 use tokio::sync::{Semaphore, broadcast};
 
@@ -66,7 +66,7 @@ impl Brain {
         let mut rng = Rng::new(seed);
         match self {
             Brain::Builtin(search) => level
-                .choose(search, &pos, &keys, Some(limit), &mut rng)
+                .choose(search, &pos, keys, Some(limit), &mut rng)
                 .map(|m| m.to_uci().to_string()),
             Brain::External(engine, fallback) => {
                 let moves: Vec<String> = game
@@ -79,7 +79,7 @@ impl Brain {
                     Err(e) => {
                         tracing::warn!(error = %e, "external engine failed; using the built-in one");
                         level
-                            .choose(fallback, &pos, &keys, Some(limit), &mut rng)
+                            .choose(fallback, &pos, keys, Some(limit), &mut rng)
                             .map(|m| m.to_uci().to_string())
                     }
                 }
@@ -94,14 +94,9 @@ pub(crate) fn bot_name(level: Level) -> String {
 }
 
 /// Zobrist keys of the positions before the current one (for repetitions).
-fn history(game: &Game) -> Vec<u64> {
-    let mut pos: Position = *game.start();
-    let mut keys = Vec::with_capacity(game.moves().len());
-    for played in game.moves() {
-        keys.push(pos.zobrist());
-        pos = pos.after(played.m);
-    }
-    keys
+fn history(game: &Game) -> &[u64] {
+    let hashes = game.position_hashes();
+    &hashes[..hashes.len().saturating_sub(1)]
 }
 
 async fn drive(

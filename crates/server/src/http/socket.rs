@@ -97,7 +97,7 @@ async fn serve_socket(
     });
     let Some(room) = room else {
         let _ = out
-            .send(frame(
+            .send(frame_of(
                 "error",
                 json!({"message": "the game is over or gone"}),
             ))
@@ -254,10 +254,6 @@ fn frame_of(t: &str, d: Value) -> String {
     json!({"t": t, "d": d}).to_string()
 }
 
-fn frame(t: &str, d: Value) -> String {
-    frame_of(t, d)
-}
-
 fn error_frame(message: &str, ack: Option<u64>) -> String {
     frame_of("error", json!({"message": message, "a": ack}))
 }
@@ -299,10 +295,9 @@ fn abilities(game: &Game, seat: Option<Color>) -> Value {
     let Some(color) = seat else {
         return Value::Null;
     };
-    let my_turn = game.position().turn() == color;
     json!({
-        "offer_draw": my_turn && game.may_offer_draw(color),
-        "answer_draw": game.draw_offer() == Some(!color) && !game.is_over(),
+        "offer_draw": game.may_offer_draw_now(color),
+        "answer_draw": game.may_answer_draw(color),
         "claim_draw": game.may_claim_draw(color),
         "abort": game.may_abort(),
         "resign": game.may_resign(),
