@@ -15,7 +15,7 @@ use rookery_core::Color;
 use serde::Serialize;
 
 use crate::http::AppState;
-use crate::http::games::{game_row, seat_of, utc_date_time};
+use crate::http::games::{friendly_time_control, game_row, seat_of, utc_date_time};
 
 /// Every page's strings, by language then key (`web/i18n.json`).
 static CATALOGUES: LazyLock<HashMap<String, HashMap<String, String>>> = LazyLock::new(|| {
@@ -251,8 +251,7 @@ pub(crate) async fn game(
         .get(HOST)
         .and_then(|h| h.to_str().ok())
         .unwrap_or("127.0.0.1:8080");
-    let control = rookery_core::clock::TimeControl::from_pgn(&row.game.time_control)
-        .map_or_else(|_| row.game.time_control.clone(), |c| c.to_friendly());
+    let control = friendly_time_control(&row.game.time_control);
     render(&GamePage {
         tr,
         i18n_json: tr.json(),

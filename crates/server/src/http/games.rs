@@ -528,12 +528,16 @@ pub(crate) async fn list(State(state): State<AppState>) -> Result<Json<Vec<Liste
                 id: r.game.id,
                 white: r.game.white_name,
                 black: r.game.black_name,
-                time_control_friendly: TimeControl::from_pgn(&r.game.time_control)
-                    .map_or_else(|_| r.game.time_control.clone(), |c| c.to_friendly()),
+                time_control_friendly: friendly_time_control(&r.game.time_control),
                 time_control: r.game.time_control,
             })
             .collect(),
     ))
+}
+
+/// A stored (PGN syntax) time control in the lobby's form, or as stored if unreadable.
+pub(crate) fn friendly_time_control(pgn: &str) -> String {
+    TimeControl::from_pgn(pgn).map_or_else(|_| pgn.to_owned(), |c| c.to_friendly())
 }
 
 /// `GET /api/games/user/{name}`: every finished game of a player, as one PGN.

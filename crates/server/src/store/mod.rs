@@ -206,14 +206,19 @@ impl Store {
     }
 
     pub(crate) async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
-        let row = sqlx::query(concat!(
-            "SELECT ",
-            game_columns!(),
-            " FROM games WHERE id = $1"
-        ))
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?;
+        self.one_game(
+            concat!("SELECT ", game_columns!(), " FROM games WHERE id = $1"),
+            id,
+        )
+        .await
+    }
+
+    /// The game `sql` selects (its columns as `game_columns!`, one `$1` parameter), if any.
+    async fn one_game(&self, sql: &'static str, key: &str) -> Result<Option<GameRow>, StoreError> {
+        let row = sqlx::query(sql)
+            .bind(key)
+            .fetch_optional(&self.pool)
+            .await?;
         row.map(|r| game_row(&r)).transpose()
     }
 
@@ -286,15 +291,12 @@ impl Store {
 
     /// The rematch that follows game `id`, if one was made.
     pub(crate) async fn rematch_of(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
-        let row = sqlx::query(concat!(
+        let sql = concat!(
             "SELECT ",
             game_columns!(),
             " FROM games WHERE rematch_of = $1"
-        ))
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?;
-        row.map(|r| game_row(&r)).transpose()
+        );
+        self.one_game(sql, id).await
     }
 
     /// Every game not finished, oldest first: what a restart loads back into rooms.
