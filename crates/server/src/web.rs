@@ -15,7 +15,7 @@ use rookery_core::Color;
 use serde::Serialize;
 
 use crate::http::AppState;
-use crate::http::games::{friendly_time_control, game_row, seat_of, utc_date_time};
+use crate::http::games::{friendly_time_control, game_row, open_seat, seat_of, utc_date_time};
 
 /// Every page's strings, by language then key (`web/i18n.json`).
 static CATALOGUES: LazyLock<HashMap<String, HashMap<String, String>>> = LazyLock::new(|| {
@@ -235,12 +235,7 @@ pub(crate) async fn game(
         Err(e) => return e.into_response(),
     };
     let you = seat_of(&headers, &row);
-    let live = row.status == "live";
-    let open = match (&row.game.white_seat, &row.game.black_seat) {
-        (None, _) if live => Some(Color::White),
-        (_, None) if live => Some(Color::Black),
-        _ => None,
-    };
+    let open = open_seat(&row).filter(|_| row.status == "live");
     // Players see their own side at the bottom; a visitor about to join sees the open one.
     let bottom = you.or(open).unwrap_or(Color::White);
     let name = |c: Color| match c {

@@ -180,6 +180,15 @@ struct Seat {
     bot: Option<i64>,
 }
 
+/// The color whose seat nobody holds yet (white first), if any.
+pub(crate) fn open_seat(row: &GameRow) -> Option<Color> {
+    match (&row.game.white_seat, &row.game.black_seat) {
+        (None, _) => Some(Color::White),
+        (_, None) => Some(Color::Black),
+        _ => None,
+    }
+}
+
 /// `POST /api/games/{id}/join`: takes the open seat.
 pub(crate) async fn join(
     State(state): State<AppState>,
@@ -196,11 +205,8 @@ pub(crate) async fn join(
     if row.status != "live" {
         return Err(ApiError::new(StatusCode::CONFLICT, "the game is over"));
     }
-    let open = match (&row.game.white_seat, &row.game.black_seat) {
-        (None, _) => Color::White,
-        (_, None) => Color::Black,
-        _ => return Err(ApiError::new(StatusCode::CONFLICT, "both seats are taken")),
-    };
+    let open = open_seat(&row)
+        .ok_or_else(|| ApiError::new(StatusCode::CONFLICT, "both seats are taken"))?;
     let (token, name) = (identity::seat_token(), identity::display_name());
     if !state
         .store
@@ -524,7 +530,7 @@ pub(crate) async fn list(State(state): State<AppState>) -> Result<Json<Vec<Liste
     Ok(Json(
         rows.into_iter()
             .map(|r| Listed {
-                open: r.game.white_seat.is_none() || r.game.black_seat.is_none(),
+                open: open_seat(&r).is_some(),
                 id: r.game.id,
                 white: r.game.white_name,
                 black: r.game.black_name,
