@@ -23,6 +23,8 @@ pub(crate) struct AppState {
     pub(crate) rooms: Rooms,
     /// Becomes true when the server shuts down: sockets then close with a reason.
     pub(crate) shutdown: tokio::sync::watch::Receiver<bool>,
+    /// Held by every open socket; once all are dropped, every close frame has been sent.
+    pub(crate) socket_open: tokio::sync::mpsc::Sender<()>,
 }
 
 /// Request bodies are small JSON documents.
@@ -82,10 +84,12 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
     let recovered = rooms.recover().await.map_err(|e| e.to_string())?;
     tracing::info!(games = recovered, "live games loaded back into rooms");
     let (stopping, shutdown) = tokio::sync::watch::channel(false);
+    let (socket_open, mut sockets_closed) = tokio::sync::mpsc::channel::<()>(1);
     let app = router(AppState {
         store,
         rooms,
         shutdown,
+        socket_open,
     });
     let listener = TcpListener::bind(config.listen)
         .await
@@ -99,8 +103,20 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
             let _ = stopping.send(true);
         })
         .await
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string())?;
+    // Upgraded sockets outlive the HTTP server: wait until each has sent its close frame
+    // (every sender is dropped), or give up after a few seconds.
+    if tokio::time::timeout(SOCKET_CLOSE_WAIT, sockets_closed.recv())
+        .await
+        .is_err()
+    {
+        tracing::warn!("some sockets did not close in time");
+    }
+    Ok(())
 }
+
+/// How long shutdown waits for open sockets to say goodbye.
+const SOCKET_CLOSE_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 async fn shutdown_signal() {
     let ctrl_c = async {

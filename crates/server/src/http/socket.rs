@@ -49,10 +49,15 @@ pub(crate) async fn upgrade(
     let seat = seat_of(&headers, &row);
     let room = state.rooms.get(&id).await?;
     let shutdown = state.shutdown.clone();
+    let open = state.socket_open.clone();
     Ok(ws
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
-        .on_upgrade(move |socket| connection(socket, room, seat, q.v, shutdown)))
+        .on_upgrade(move |socket| async move {
+            connection(socket, room, seat, q.v, shutdown).await;
+            // Shutdown waits for this to go: the close frame has been sent by now.
+            drop(open);
+        }))
 }
 
 /// One connection: a writer task for outgoing frames, and this loop for incoming frames and
