@@ -1,39 +1,52 @@
 #!/usr/bin/env bash
-# Server load ladder: builds in release mode, starts the server on a fresh database (SQLite; or
-# PostgreSQL when DATABASE_URL is given), runs rookery-loadgen at rising loads and prints a
-# Markdown table (paste it into BENCHMARKS.md).
+# Server load figures: builds in release mode, then on a fresh database (see bench/lib.sh)
+#   1. a ladder of loads, games x moves per second per game, each on a freshly started server;
+#   2. memory per idle game: the server's RSS with 0 and then 10,000 idle games;
+#   3. many connections: 1,990 games with 8 spectators each = 19,900 WebSockets (the machine's
+#      open-file limit, `ulimit -Hn`, bounds one process; two loadgen processes share them)
+# and prints Markdown tables for BENCHMARKS.md.
 #
-#   bench/server.sh                  # SQLite in a temporary directory
+#   bench/server.sh
 #   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test bench/server.sh
 #   SECONDS_PER_STEP=20 bench/server.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
-cargo build --release -p rookery-server -p rookery-loadgen >&2
-
+source "$(dirname "$0")/lib.sh"
 step_seconds="${SECONDS_PER_STEP:-20}"
-tmp="$(mktemp -d)"
-url="${DATABASE_URL:-sqlite://$tmp/bench.db}"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-target/release/rookery --listen "127.0.0.1:$port" --database-url "$url" >/dev/null 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null; rm -rf "$tmp"' EXIT
-for _ in $(seq 1 100); do
-  curl -sf "http://127.0.0.1:$port/api/health" >/dev/null && break
-  sleep 0.1
-done
 
-echo "| games | spectators/game | moves/s asked | moves/s acked | ack p50 / p99 | opponent p50 / p99 | sockets | server RSS max | errors |"
-echo "|---|---|---|---|---|---|---|---|---|"
-# games, spectators per game, moves per second per game
-for load in "100 0 1" "500 0 2" "1000 0 1" "1000 0 5" "2000 0 4" "1000 4 1"; do
+echo "Machine: $(machine); $step_seconds s per step."
+echo
+echo "| games | moves/s asked | moves/s acked | ack p50 / p99 | opponent p50 / p99 | server CPU per move | server RSS max | errors |"
+echo "|---|---|---|---|---|---|---|---|"
+# games, moves per second per game
+for load in "100 1" "500 2" "1000 1" "1000 3" "1000 5" "2000 4"; do
   set -- $load
-  out=$(target/release/rookery-loadgen --server "127.0.0.1:$port" --games "$1" --spectators "$2" \
-        --rate "$3" --seconds "$step_seconds" --pid "$server" 2>/dev/null)
+  start_server
+  out=$("$loadgen" --server "127.0.0.1:$port" --games "$1" --rate "$2" \
+        --seconds "$step_seconds" --pid "$server" 2>/dev/null)
+  stop_server
   acked=$(sed -n 's/.* = \([0-9]*\) moves\/s$/\1/p' <<<"$out")
   ack=$(sed -n 's/^sent -> ack: p50 \([0-9.]*\) ms, p90 [0-9.]* ms, p99 \([0-9.]*\) ms.*/\1 \/ \2 ms/p' <<<"$out")
   opp=$(sed -n 's/^sent -> opponent: p50 \([0-9.]*\) ms, p90 [0-9.]* ms, p99 \([0-9.]*\) ms.*/\1 \/ \2 ms/p' <<<"$out")
-  sockets=$(sed -n 's/^sockets held at the end: //p' <<<"$out")
+  cpu=$(sed -n 's/.*server \([0-9]*\) us per move$/\1 us/p' <<<"$out")
   rss=$(sed -n 's/.*MiB at the end, \([0-9.]*\) MiB at most/\1 MiB/p' <<<"$out")
-  errors=$(grep -c '^error:' <<<"$out" || true)
-  echo "| $1 | $2 | $(( $1 * ${3%.*} )) | $acked | $ack | $opp | $sockets | $rss | $errors |"
+  errors=$(grep '^error:' <<<"$out" | tr '\n' ' ' || true)
+  echo "| $1 | $(( $1 * $2 )) | $acked | $ack | $opp | $cpu | $rss | ${errors:-none} |"
+done
+
+echo
+start_server
+idle=$("$loadgen" --server "127.0.0.1:$port" --idle 10000 --pid "$server" 2>/dev/null)
+stop_server
+echo "Idle games: $(tr '\n' ' ' <<<"$idle")"
+
+echo
+start_server
+for half in 0 1; do
+  "$loadgen" --server "127.0.0.1:$port" --games 995 --spectators 8 --rate 0.2 \
+    --seconds 90 --setup-concurrency 16 --pid "$server" >"$tmp/sockets$half.txt" 2>/dev/null &
+done
+wait %1 %2 2>/dev/null || wait
+stop_server
+for half in 0 1; do
+  echo "Connections, loadgen $half: $(grep -E '^(sockets|server RSS|error)' "$tmp/sockets$half.txt" | tr '\n' ' ')"
 done

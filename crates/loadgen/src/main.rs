@@ -7,6 +7,10 @@
 //! move's latency from sending to its acknowledgement and to the opponent's receiving it, and
 //! counts errors by kind and the sockets held. It stops by itself after `--seconds` or
 //! `--max-moves`, and talks to loopback addresses only.
+//!
+//! Two more modes: `--idle N` sets up N games that then sit still (for memory per idle
+//! game), and `--record FILE` / `--verify FILE` write down every acknowledged move and later
+//! check that the server (typically restarted after a kill) still has each of them.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -54,6 +58,20 @@ struct Args {
     /// Games set up at once while starting.
     #[arg(long, default_value_t = 64)]
     setup_concurrency: usize,
+    /// Seconds between progress lines (moves/s, sockets, server RSS) on stderr.
+    #[arg(long, default_value_t = 5)]
+    progress_every: u64,
+    /// Write every acknowledged move to this file, one game per line: `id uci uci ...`.
+    #[arg(long)]
+    record: Option<std::path::PathBuf>,
+    /// Play nothing: check that the server has every move recorded in this file, then exit
+    /// (status 1 if any is missing).
+    #[arg(long, conflicts_with_all = ["record", "idle"])]
+    verify: Option<std::path::PathBuf>,
+    /// Play nothing: set up this many games (two moves each, then still; untimed) and
+    /// report the server's RSS before and after, then exit.
+    #[arg(long)]
+    idle: Option<usize>,
 }
 
 /// Figures shared by every task.
@@ -68,6 +86,8 @@ struct Stats {
     sockets: AtomicI64,
     games_started: AtomicU64,
     max_rss_kib: AtomicU64,
+    /// Each finished game slot's acknowledged moves, in ply order (with `--record`).
+    acked: Mutex<Vec<(String, Vec<String>)>>,
 }
 
 impl Stats {
@@ -106,13 +126,17 @@ async fn http(
     method: &str,
     path: &str,
     body: Option<&Value>,
+    cookie: Option<&str>,
 ) -> Result<(u16, Option<String>, Value), String> {
     let mut stream = TcpStream::connect(addr)
         .await
         .map_err(|e| format!("connect: {e}"))?;
     let body = body.map(Value::to_string).unwrap_or_default();
+    let cookie = cookie
+        .map(|c| format!("Cookie: {c}\r\n"))
+        .unwrap_or_default();
     let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{cookie}\
          Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
@@ -144,13 +168,20 @@ async fn http(
 /// Creates a game and takes both seats: its id and the two players' cookies.
 async fn new_game(args: &Args) -> Result<(String, String, String), String> {
     let body = json!({"time_control": args.time_control, "color": "white"});
-    let (status, white, created) = http(args.server, "POST", "/api/games", Some(&body)).await?;
+    let (status, white, created) =
+        http(args.server, "POST", "/api/games", Some(&body), None).await?;
     if status != 201 {
         return Err(format!("create: HTTP {status}"));
     }
     let id = created["id"].as_str().ok_or("create: no id")?.to_owned();
-    let (status, black, _) =
-        http(args.server, "POST", &format!("/api/games/{id}/join"), None).await?;
+    let (status, black, _) = http(
+        args.server,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        None,
+        None,
+    )
+    .await?;
     if status != 200 {
         return Err(format!("join: HTTP {status}"));
     }
@@ -188,8 +219,29 @@ struct Ctx {
     stop: Arc<AtomicBool>,
 }
 
+/// A game's acknowledged moves by ply.
+type Acked = Arc<Mutex<Vec<(u64, String)>>>;
+
+/// A player's place in one game: its cookie and color, and the game's shared records.
+struct Seat {
+    id: String,
+    cookie: String,
+    me: &'static str,
+    sent: Sent,
+    acked: Acked,
+    seed: u64,
+}
+
 /// One player: moves on its turn after the game's pace, until the game ends or `stop`.
-async fn player(ctx: Ctx, id: String, cookie: String, me: &'static str, sent: Sent, seed: u64) {
+async fn player(ctx: Ctx, seat: Seat) {
+    let Seat {
+        id,
+        cookie,
+        me,
+        sent,
+        acked,
+        seed,
+    } = seat;
     let Ctx { args, stats, stop } = ctx;
     let mut socket = match connect(args.server, &id, Some(&cookie)).await {
         Ok(s) => s,
@@ -201,7 +253,8 @@ async fn player(ctx: Ctx, id: String, cookie: String, me: &'static str, sent: Se
     stats.sockets.fetch_add(1, Ordering::Relaxed);
     let pace = Duration::from_secs_f64(1.0 / args.rate.max(0.001));
     let mut rng = Rng(seed | 1);
-    let mut acks: HashMap<u64, Instant> = HashMap::new();
+    // Moves sent and not yet acknowledged: when, which ply, which move.
+    let mut acks: HashMap<u64, (Instant, u64, String)> = HashMap::new();
     let mut next_id = 0u64;
     let mut ply = 0u64;
     'game: while !stop.load(Ordering::Relaxed) {
@@ -248,8 +301,12 @@ async fn player(ctx: Ctx, id: String, cookie: String, me: &'static str, sent: Se
                 )
             }
             Some("ack") => {
-                if let Some(at) = d["a"].as_u64().and_then(|a| acks.remove(&a)) {
+                if let Some((at, ply, uci)) = d["a"].as_u64().and_then(|a| acks.remove(&a)) {
                     Stats::sample(&stats.ack_us, at);
+                    acked
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .push((ply, uci));
                     let n = stats.moves.fetch_add(1, Ordering::Relaxed) + 1;
                     if args.max_moves.is_some_and(|max| n >= max) {
                         stop.store(true, Ordering::Relaxed);
@@ -280,13 +337,14 @@ async fn player(ctx: Ctx, id: String, cookie: String, me: &'static str, sent: Se
             break;
         }
         let m = moves[rng.below(moves.len())];
+        let uci = m.to_uci().to_string();
         next_id += 1;
         let now = Instant::now();
-        acks.insert(next_id, now);
+        acks.insert(next_id, (now, ply + 1, uci.clone()));
         sent.lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .insert(ply + 1, now);
-        let frame = json!({"t": "move", "d": {"u": m.to_uci().to_string(), "a": next_id}});
+        let frame = json!({"t": "move", "d": {"u": uci, "a": next_id}});
         if socket
             .send(Message::Text(frame.to_string().into()))
             .await
@@ -294,6 +352,14 @@ async fn player(ctx: Ctx, id: String, cookie: String, me: &'static str, sent: Se
         {
             stats.error("send failed");
             break;
+        }
+    }
+    if stop.load(Ordering::Relaxed) && me == "white" {
+        // Leave no game behind (a live game would stay in the server's memory): abort one
+        // too young to resign, else resign; the core refuses whichever does not apply.
+        for (i, t) in ["abort", "resign"].into_iter().enumerate() {
+            let frame = json!({"t": t, "d": {"a": next_id + 1 + i as u64}});
+            let _ = socket.send(Message::Text(frame.to_string().into())).await;
         }
     }
     let _ = socket.close(None).await;
@@ -341,24 +407,19 @@ async fn slot(ctx: Ctx, index: u64) {
         };
         stats.games_started.fetch_add(1, Ordering::Relaxed);
         let sent: Sent = Arc::default();
+        let acked: Acked = Arc::default();
         let seed = index.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ round;
+        let seat = |cookie, me, seed| Seat {
+            id: id.clone(),
+            cookie,
+            me,
+            sent: sent.clone(),
+            acked: acked.clone(),
+            seed,
+        };
         let mut tasks = vec![
-            tokio::spawn(player(
-                ctx.clone(),
-                id.clone(),
-                white,
-                "white",
-                sent.clone(),
-                seed,
-            )),
-            tokio::spawn(player(
-                ctx.clone(),
-                id.clone(),
-                black,
-                "black",
-                sent,
-                seed ^ 0xabcd,
-            )),
+            tokio::spawn(player(ctx.clone(), seat(white, "white", seed))),
+            tokio::spawn(player(ctx.clone(), seat(black, "black", seed ^ 0xabcd))),
         ];
         for _ in 0..args.spectators {
             tasks.push(tokio::spawn(spectator(ctx.clone(), id.clone())));
@@ -366,8 +427,34 @@ async fn slot(ctx: Ctx, index: u64) {
         for t in tasks {
             let _ = t.await;
         }
+        if args.record.is_some() {
+            let mut moves = std::mem::take(
+                &mut *acked
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner),
+            );
+            moves.sort_unstable();
+            let moves = moves.into_iter().map(|(_, uci)| uci).collect();
+            stats
+                .acked
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push((id, moves));
+        }
         round += 1;
     }
+}
+
+/// CPU time (user + system) process `pid` has used, in seconds (Linux; clock ticks at the
+/// usual 100 per second).
+fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name (which may hold spaces) start at the state, field 3;
+    // utime and stime are fields 14 and 15.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split(' ').collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
 }
 
 /// Resident memory of process `pid`, in KiB (Linux).
@@ -409,9 +496,19 @@ async fn main() -> std::process::ExitCode {
         );
         return std::process::ExitCode::from(2);
     }
+    if let Some(path) = &args.verify {
+        return verify(&args, path).await;
+    }
+    if let Some(n) = args.idle {
+        return idle(&args, n).await;
+    }
     let stats = Arc::new(Stats::default());
     let stop = Arc::new(AtomicBool::new(false));
     let started = Instant::now();
+    let cpu_at_start = (
+        args.pid.and_then(cpu_seconds),
+        cpu_seconds(std::process::id()),
+    );
     let mut slots = Vec::new();
     // Set the games up a batch at a time, so the server is not hit by every handshake at once.
     for batch in (0..args.games as u64)
@@ -438,10 +535,15 @@ async fn main() -> std::process::ExitCode {
         if let Some(kib) = args.pid.and_then(rss_kib) {
             stats.max_rss_kib.fetch_max(kib, Ordering::Relaxed);
         }
-        if last.0.elapsed() >= Duration::from_secs(5) {
+        if last.0.elapsed() >= Duration::from_secs(args.progress_every.max(1)) {
             let moves = stats.moves.load(Ordering::Relaxed);
+            let rss = args
+                .pid
+                .and_then(rss_kib)
+                .map(|kib| format!(", server RSS {:.1} MiB", kib as f64 / 1024.0))
+                .unwrap_or_default();
             eprintln!(
-                "{:>5.0} s: {:.0} moves/s, {} sockets",
+                "{:>5.0} s: {:.0} moves/s, {} sockets{rss}",
                 started.elapsed().as_secs_f64(),
                 (moves - last.1) as f64 / last.0.elapsed().as_secs_f64(),
                 stats.sockets.load(Ordering::Relaxed)
@@ -451,6 +553,10 @@ async fn main() -> std::process::ExitCode {
     }
     let sockets_at_end = stats.sockets.load(Ordering::Relaxed);
     let rss_at_end = args.pid.and_then(rss_kib);
+    let cpu_at_end = (
+        args.pid.and_then(cpu_seconds),
+        cpu_seconds(std::process::id()),
+    );
     stop.store(true, Ordering::Relaxed);
     let elapsed = started.elapsed().as_secs_f64();
     // Bounded: give the tasks a moment to close their sockets, then report regardless.
@@ -475,11 +581,48 @@ async fn main() -> std::process::ExitCode {
     println!("{}", percentiles("sent -> ack", &stats.ack_us));
     println!("{}", percentiles("sent -> opponent", &stats.opponent_us));
     println!("sockets held at the end: {sockets_at_end}");
+    let used = |start: Option<f64>, end: Option<f64>| end.zip(start).map(|(e, s)| e - s);
+    if let Some(server) = used(cpu_at_start.0, cpu_at_end.0) {
+        let own = used(cpu_at_start.1, cpu_at_end.1).unwrap_or(0.0);
+        let wall = elapsed;
+        println!(
+            "CPU: server {server:.1} s ({:.0}% of a core), load generator {own:.1} s ({:.0}%); \
+             server {:.0} us per move",
+            100.0 * server / wall,
+            100.0 * own / wall,
+            1e6 * server / (moves.max(1) as f64)
+        );
+    }
     if let Some(kib) = rss_at_end {
         println!(
             "server RSS: {:.1} MiB at the end, {:.1} MiB at most",
             kib as f64 / 1024.0,
             stats.max_rss_kib.load(Ordering::Relaxed) as f64 / 1024.0
+        );
+    }
+    if let Some(path) = &args.record {
+        let acked = stats
+            .acked
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut text = String::new();
+        for (id, moves) in acked.iter() {
+            text.push_str(id);
+            for m in moves {
+                text.push(' ');
+                text.push_str(m);
+            }
+            text.push('\n');
+        }
+        if let Err(e) = std::fs::write(path, text) {
+            eprintln!("rookery-loadgen: cannot write {}: {e}", path.display());
+            return std::process::ExitCode::FAILURE;
+        }
+        let count: usize = acked.iter().map(|(_, m)| m.len()).sum();
+        println!(
+            "recorded {count} acknowledged moves of {} games in {}",
+            acked.len(),
+            path.display()
         );
     }
     let errors = stats
@@ -494,4 +637,124 @@ async fn main() -> std::process::ExitCode {
         }
     }
     std::process::ExitCode::SUCCESS
+}
+
+/// `--verify`: each recorded game's acknowledged moves must be the start of what the server
+/// has for it.
+async fn verify(args: &Args, path: &std::path::Path) -> std::process::ExitCode {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("rookery-loadgen: cannot read {}: {e}", path.display());
+            return std::process::ExitCode::from(2);
+        }
+    };
+    let games: Vec<(&str, Vec<&str>)> = text
+        .lines()
+        .filter_map(|line| {
+            let mut parts = line.split_whitespace();
+            Some((parts.next()?, parts.collect()))
+        })
+        .collect();
+    let checks = futures_util::stream::iter(games.iter().map(|(id, acked)| async move {
+        let found = http(args.server, "GET", &format!("/api/games/{id}"), None, None).await;
+        let problem = match found {
+            Ok((200, _, body)) => {
+                let stored: Vec<&str> = body["uci"]
+                    .as_array()
+                    .map(|a| a.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                let same = acked
+                    .iter()
+                    .zip(&stored)
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                (same < acked.len()).then(|| {
+                    format!(
+                        "{id}: {} moves acknowledged, {} stored, first difference at ply {}",
+                        acked.len(),
+                        stored.len(),
+                        same + 1
+                    )
+                })
+            }
+            Ok((status, _, _)) => Some(format!("{id}: HTTP {status}")),
+            Err(e) => Some(format!("{id}: {e}")),
+        };
+        (acked.len(), problem)
+    }))
+    .buffer_unordered(16)
+    .collect::<Vec<_>>()
+    .await;
+    let moves: usize = checks.iter().map(|c| c.0).sum();
+    let problems: Vec<&String> = checks.iter().filter_map(|c| c.1.as_ref()).collect();
+    println!(
+        "verified {} games, {moves} acknowledged moves: {} games with a move missing",
+        games.len(),
+        problems.len()
+    );
+    for p in problems.iter().take(20) {
+        println!("lost: {p}");
+    }
+    if problems.is_empty() {
+        std::process::ExitCode::SUCCESS
+    } else {
+        std::process::ExitCode::FAILURE
+    }
+}
+
+/// `--idle`: sets up `n` games that then sit still (two moves each, untimed) and reports the
+/// server's RSS before and after.
+async fn idle(args: &Args, n: usize) -> std::process::ExitCode {
+    let Some(pid) = args.pid else {
+        eprintln!("rookery-loadgen: --idle needs --pid to read the server's memory");
+        return std::process::ExitCode::from(2);
+    };
+    let before = rss_kib(pid).unwrap_or(0);
+    let setup = |_| async {
+        let (id, white, black) = new_game(args).await?;
+        for (cookie, m) in [(&white, "e2e4"), (&black, "e7e5")] {
+            let path = format!("/api/games/{id}/move");
+            let (status, _, _) = http(
+                args.server,
+                "POST",
+                &path,
+                Some(&json!({"m": m})),
+                Some(cookie),
+            )
+            .await?;
+            if status != 200 {
+                return Err(format!("move: HTTP {status}"));
+            }
+        }
+        Ok::<(), String>(())
+    };
+    let results = futures_util::stream::iter((0..n).map(setup))
+        .buffer_unordered(args.setup_concurrency.max(1))
+        .collect::<Vec<_>>()
+        .await;
+    let failed: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
+    // Let the server settle before reading its memory.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let after = rss_kib(pid).unwrap_or(0);
+    let ok = n - failed.len();
+    println!(
+        "idle games: {ok} set up, {} failed{}",
+        failed.len(),
+        failed
+            .first()
+            .map(|e| format!(" (first: {e})"))
+            .unwrap_or_default()
+    );
+    println!(
+        "server RSS: {:.1} MiB before, {:.1} MiB after = {:.1} KiB per idle game",
+        before as f64 / 1024.0,
+        after as f64 / 1024.0,
+        after.saturating_sub(before) as f64 / ok.max(1) as f64
+    );
+    if failed.is_empty() {
+        std::process::ExitCode::SUCCESS
+    } else {
+        std::process::ExitCode::FAILURE
+    }
 }

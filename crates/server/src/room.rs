@@ -20,6 +20,8 @@ use crate::store::{Store, StoreError, StoredMove};
 
 /// How many recent events a room keeps for clients that reconnect.
 const HISTORY: usize = 128;
+/// Events a connection may be behind on the live feed before it is resynced.
+const FEED: usize = 32;
 
 /// An event with the room version it was published under.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -213,7 +215,9 @@ impl RoomHandle {
         options: RoomOptions,
     ) -> RoomHandle {
         let (tx, rx) = mpsc::channel(256);
-        let (feed, _) = broadcast::channel(256);
+        // Every slot is allocated up front (about 160 bytes each), so the feed is short: a
+        // connection that falls further behind gets a full state instead.
+        let (feed, _) = broadcast::channel(FEED);
         if !game.is_over() {
             METRICS.live_games.fetch_add(1, Ordering::Relaxed);
         }

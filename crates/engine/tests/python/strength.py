@@ -8,6 +8,7 @@ Plays `--games` games per (level, opponent) pair at a fast time control (`--tc`,
 increment), colours alternating, each pair of games starting from one of a fixed set of short
 openings so that games differ. The opponent is Stockfish (Debian's 15.1) with
 UCI_LimitStrength at the given UCI_Elo values, or another level of our own (`--vs-level`).
+Another build of the engine (`--vs-engine PATH`) is an opponent too, for A/B tests of a change.
 Prints one line per pair: wins/draws/losses, score, and the Elo difference with a 95% error
 bar, then the rating estimate for the level (difference + the opponent's UCI_Elo).
 
@@ -35,11 +36,12 @@ OPENINGS = [
 
 
 def open_engine(spec, args):
-    """`spec` is ("rookery", level) or ("stockfish", elo)."""
+    """`spec` is ("rookery", level), ("binary", path) or ("stockfish", elo)."""
     kind, value = spec
-    if kind == "rookery":
-        engine = chess.engine.SimpleEngine.popen_uci(args.engine)
-        engine.configure({"Level": value, "Hash": 16})
+    if kind in ("rookery", "binary"):
+        path, level = (args.engine, value) if kind == "rookery" else (value, 8)
+        engine = chess.engine.SimpleEngine.popen_uci(path)
+        engine.configure({"Level": level, "Hash": 16})
     else:
         engine = chess.engine.SimpleEngine.popen_uci(args.stockfish)
         options = {"Threads": 1, "Hash": 16}
@@ -120,6 +122,8 @@ def main():
     p.add_argument("--elo", type=int, nargs="*", default=None,
                    help="Stockfish UCI_Elo values (default 2000 unless --vs-level is given)")
     p.add_argument("--vs-level", type=int, nargs="*", default=[])
+    p.add_argument("--vs-engine", nargs="*", default=[],
+                   help="other rookery-engine binaries (e.g. an older build), at level 8")
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--tc", default="10+0.1", help="seconds+increment")
     p.add_argument("--concurrency", type=int, default=1)
@@ -127,12 +131,14 @@ def main():
     base, _, inc = args.tc.partition("+")
     args.base, args.inc = float(base), float(inc or 0)
     if args.elo is None:
-        args.elo = [] if args.vs_level else [2000]
+        args.elo = [] if args.vs_level or args.vs_engine else [2000]
     for level in args.level:
-        opponents = [("stockfish", e) for e in args.elo] + [("rookery", l) for l in args.vs_level]
+        opponents = ([("stockfish", e) for e in args.elo] + [("rookery", l) for l in args.vs_level]
+                     + [("binary", path) for path in args.vs_engine])
         for theirs in opponents:
             w, d, l, mean, diff, lo, hi = match(("rookery", level), theirs, args)
-            name = f"Stockfish UCI_Elo {theirs[1]}" if theirs[0] == "stockfish" else f"level {theirs[1]}"
+            name = {"stockfish": f"Stockfish UCI_Elo {theirs[1]}", "rookery": f"level {theirs[1]}",
+                    "binary": f"{theirs[1]} (level 8)"}[theirs[0]]
             if mean in (0.0, 1.0):
                 # A clean sweep bounds the difference but does not measure it.
                 bound = "below -400" if mean == 0.0 else "above +400"
