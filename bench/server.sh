@@ -41,11 +41,13 @@ echo "Idle games: $(tr '\n' ' ' <<<"$idle")"
 
 echo
 start_server
+halves=()
 for half in 0 1; do
   "$loadgen" --server "127.0.0.1:$port" --games 995 --spectators 8 --rate 0.2 \
     --seconds 90 --setup-concurrency 16 --pid "$server" >"$tmp/sockets$half.txt" 2>/dev/null &
+  halves+=($!)
 done
-wait %1 %2 2>/dev/null || wait
+wait "${halves[@]}"
 stop_server
 for half in 0 1; do
   echo "Connections, loadgen $half: $(grep -E '^(sockets|server RSS|error)' "$tmp/sockets$half.txt" | tr '\n' ' ')"

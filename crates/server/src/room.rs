@@ -6,10 +6,11 @@
 //! anything (DESIGN: One move, end to end).
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rookery_core::game::{Command, Event, Game, GameError, Millis};
-use rookery_core::{ByColor, Color};
+use rookery_core::{ByColor, Color, Move, Square};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use std::sync::atomic::Ordering;
@@ -28,6 +29,61 @@ const FEED: usize = 32;
 pub(crate) struct Versioned {
     pub(crate) v: u64,
     pub(crate) event: RoomEvent,
+    /// For game events on the live feed: the game as it stood after them, worked out once
+    /// for every connection. The history keeps none (a reconnecting client is brought up to
+    /// date from the game as it is).
+    pub(crate) view: Option<Arc<View>>,
+}
+
+/// What a connection shows after a game event, as the core says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct View {
+    /// The side to move's legal moves; empty once the game is over.
+    pub(crate) legal: Vec<Move>,
+    pub(crate) turn: Color,
+    /// The square of the king in check, if the side to move is in check.
+    pub(crate) check: Option<Square>,
+    /// Whose clock runs.
+    pub(crate) running: Option<Color>,
+    pub(crate) can: ByColor<Can>,
+}
+
+/// What a player may do now (docs/RULES.md R4-R5; the core decides each).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub(crate) struct Can {
+    pub(crate) offer_draw: bool,
+    pub(crate) answer_draw: bool,
+    pub(crate) claim_draw: bool,
+    pub(crate) abort: bool,
+    pub(crate) resign: bool,
+}
+
+impl View {
+    pub(crate) fn of(game: &Game) -> View {
+        let position = game.position();
+        let turn = position.turn();
+        let can = |color| Can {
+            offer_draw: game.may_offer_draw_now(color),
+            answer_draw: game.may_answer_draw(color),
+            claim_draw: game.may_claim_draw(color),
+            abort: game.may_abort(),
+            resign: game.may_resign(),
+        };
+        View {
+            legal: if game.is_over() {
+                Vec::new()
+            } else {
+                position.legal_moves().to_vec()
+            },
+            turn,
+            check: position.is_check().then(|| position.king_of(turn)),
+            running: game.next_deadline().map(|_| turn),
+            can: ByColor {
+                white: can(Color::White),
+                black: can(Color::Black),
+            },
+        }
+    }
 }
 
 /// What a room publishes: the game's events, and players coming and going.
@@ -574,25 +630,40 @@ impl Room {
     }
 
     fn publish(&mut self, events: Vec<Event>) {
+        if events.is_empty() {
+            return;
+        }
+        let view = Arc::new(View::of(&self.game));
         for event in events {
             if matches!(event, Event::GameOver { .. }) {
                 METRICS.live_games.fetch_sub(1, Ordering::Relaxed);
                 self.last_activity = tokio::time::Instant::now();
             }
-            self.publish_room(RoomEvent::Game(event));
+            self.send(RoomEvent::Game(event), Some(view.clone()));
         }
     }
 
     /// Gives an event the next version, keeps it in the history and sends it out.
     fn publish_room(&mut self, event: RoomEvent) {
+        self.send(event, None);
+    }
+
+    fn send(&mut self, event: RoomEvent, view: Option<Arc<View>>) {
         self.v += 1;
-        let versioned = Versioned { v: self.v, event };
         if self.history.len() == HISTORY {
             self.history.pop_front();
         }
-        self.history.push_back(versioned.clone());
+        self.history.push_back(Versioned {
+            v: self.v,
+            event: event.clone(),
+            view: None,
+        });
         // Nobody listening is fine.
-        let _ = self.feed.send(versioned);
+        let _ = self.feed.send(Versioned {
+            v: self.v,
+            event,
+            view,
+        });
     }
 }
 

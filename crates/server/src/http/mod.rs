@@ -72,6 +72,12 @@ async fn health(axum::extract::State(state): axum::extract::State<AppState>) -> 
 
 /// Opens the store, applies migrations, and serves until Ctrl-C or SIGTERM.
 pub(crate) async fn serve(config: Config) -> Result<(), String> {
+    // Each WebSocket is an open file: allow as many as the system lets this process have
+    // (the usual default of 1,024 would cap the server near a thousand connections).
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => tracing::info!(limit, "open files allowed"),
+        Err(e) => tracing::warn!(error = %e, "cannot raise the open-file limit"),
+    }
     let store = Store::open(&config.database_url)
         .await
         .map_err(|e| e.to_string())?;

@@ -4,7 +4,7 @@
 //! full state frame. Unknown or malformed frames get an error frame and change nothing; frames
 //! over 4 KiB and floods (more than 20 frames a second) are refused without touching the room.
 
-use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -13,8 +13,9 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
 use rookery_core::game::{Command, Event, Game, MoveText};
-use rookery_core::{Color, Position};
-use serde::Deserialize;
+use rookery_core::{Bitboard, Color, Square};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use tokio::sync::{broadcast, mpsc};
 
@@ -24,10 +25,12 @@ use super::games::{game_row, seat_of};
 use std::sync::atomic::Ordering;
 
 use crate::metrics::METRICS;
-use crate::room::{RoomEvent, RoomHandle, Versioned, now_ms};
+use crate::room::{Can, RoomEvent, RoomHandle, Versioned, View, now_ms};
 
 /// Largest frame a client may send.
 const MAX_FRAME: usize = 4096;
+/// Room for a couple of the largest client frames.
+const READ_BUFFER: usize = 2 * MAX_FRAME;
 /// Frames per second a connection may send before it is told to slow down.
 const FRAMES_PER_SECOND: u32 = 20;
 
@@ -53,6 +56,10 @@ pub(crate) async fn upgrade(
     Ok(ws
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
+        // The default buffers are 128 KiB each way; frames here are small, and at 20,000
+        // connections the defaults alone would take gigabytes.
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(0)
         .on_upgrade(move |socket| async move {
             connection(socket, room, seat, q.v, shutdown).await;
             // Shutdown waits for this to go: the close frame has been sent by now.
@@ -119,10 +126,10 @@ async fn serve_socket(
     match (since, sub.missed) {
         (Some(_), Some(missed)) => {
             // What a player may do is as of now, after all the missed events.
-            let game = room.snapshot().await.ok().map(|s| s.1);
+            let view = room.snapshot().await.ok().map(|s| View::of(&s.1));
             for e in missed {
                 v = e.v;
-                let _ = out.send(event_frame(&e, seat, game.as_ref())).await;
+                let _ = out.send(event_frame(&e, seat, view.as_ref())).await;
             }
         }
         _ => {
@@ -167,14 +174,9 @@ async fn serve_socket(
             event = feed.recv() => match event {
                 Ok(e) if e.v > v => {
                     v = e.v;
-                    // Game events carry the state after them; spectators need no destinations
-                    // but do see checks and running clocks.
-                    let game = if matches!(e.event, RoomEvent::Game(_)) {
-                        room.snapshot().await.ok().map(|s| s.1)
-                    } else {
-                        None
-                    };
-                    let _ = out.send(event_frame(&e, seat, game.as_ref())).await;
+                    // Game events carry the state after them (worked out once by the room);
+                    // spectators need no destinations but do see checks and running clocks.
+                    let _ = out.send(event_frame(&e, seat, e.view.as_deref())).await;
                 }
                 Ok(_) => {}
                 Err(broadcast::error::RecvError::Lagged(_)) => {
@@ -273,61 +275,66 @@ fn clocks_json(clocks: rookery_core::ByColor<Option<Duration>>) -> Value {
 /// Legal destinations by origin square, for the player to move (`{"e2": ["e3", "e4"]}`).
 /// A castling king lists both its destination and its rook's square (`"e1": ["g1", "h1"]`),
 /// the two ways UCI names the move.
-fn dests(game: &Game, seat: Option<Color>) -> Option<Value> {
-    if game.is_over() || seat != Some(game.position().turn()) {
+fn dests(view: &View, seat: Option<Color>) -> Option<Value> {
+    dests_text(view, seat).map(|text| serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+/// [`dests`] as JSON text, written directly (square names need no escaping): this runs for
+/// every move, so it builds no intermediate map.
+fn dests_text(view: &View, seat: Option<Color>) -> Option<String> {
+    if view.legal.is_empty() || seat != Some(view.turn) {
         return None;
     }
-    let turn = game.position().turn();
-    let mut map: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for m in game.position().legal_moves() {
-        let list = map.entry(m.from().to_string()).or_default();
-        let mut targets = vec![m.to()];
+    let mut targets = [Bitboard::EMPTY; 64];
+    for m in &view.legal {
+        let to = &mut targets[m.from().index()];
+        to.set(m.to());
         if let Some(side) = m.castling_side() {
-            targets.push(side.rook_from(turn));
-        }
-        for to in targets {
-            let to = to.to_string();
-            if !list.contains(&to) {
-                list.push(to);
-            }
+            to.set(side.rook_from(view.turn));
         }
     }
-    Some(json!(map))
+    let mut out = String::with_capacity(16 * view.legal.len());
+    out.push('{');
+    for (from, to) in Square::ALL.iter().zip(targets) {
+        if to.is_empty() {
+            continue;
+        }
+        if out.len() > 1 {
+            out.push(',');
+        }
+        let _ = write!(out, "\"{from}\":[");
+        for (i, sq) in to.into_iter().enumerate() {
+            let _ = write!(out, "{}\"{sq}\"", if i > 0 { "," } else { "" });
+        }
+        out.push(']');
+    }
+    out.push('}');
+    Some(out)
 }
 
 /// What a player may do now besides moving, as the core says (`null` for spectators).
-fn abilities(game: &Game, seat: Option<Color>) -> Value {
+fn abilities(view: &View, seat: Option<Color>) -> Value {
     let Some(color) = seat else {
         return Value::Null;
     };
+    let can = view.can.get(color);
     json!({
-        "offer_draw": game.may_offer_draw_now(color),
-        "answer_draw": game.may_answer_draw(color),
-        "claim_draw": game.may_claim_draw(color),
-        "abort": game.may_abort(),
-        "resign": game.may_resign(),
+        "offer_draw": can.offer_draw,
+        "answer_draw": can.answer_draw,
+        "claim_draw": can.claim_draw,
+        "abort": can.abort,
+        "resign": can.resign,
     })
 }
 
 /// The square of the king in check, if any.
-fn check_square(game: &Game) -> Value {
-    let pos = game.position();
-    if pos.is_check() {
-        json!(pos.king_of(pos.turn()).to_string())
-    } else {
-        Value::Null
-    }
-}
-
 /// The side whose clock runs now, if any.
-fn running(game: &Game) -> Value {
-    match game.next_deadline() {
-        Some(_) => json!(game.position().turn().name()),
-        None => Value::Null,
-    }
+fn running(view: &View) -> Value {
+    json!(view.running.map(Color::name))
 }
 
 fn state_frame(v: u64, game: &Game, seat: Option<Color>) -> String {
+    let view = View::of(game);
     let result = game
         .result()
         .map(|(r, t)| json!({"result": r.as_str(), "termination": t.as_str()}));
@@ -346,34 +353,86 @@ fn state_frame(v: u64, game: &Game, seat: Option<Color>) -> String {
         "san": game.moves().iter().map(|m| m.san.to_string()).collect::<Vec<_>>(),
         "uci": game.moves().iter().map(|m| m.m.to_uci().to_string()).collect::<Vec<_>>(),
         "clocks": clocks_json(game.clocks_at(now_ms())),
-        "running": running(game),
-        "check": check_square(game),
+        "running": running(&view),
+        "check": view.check.map(|sq| sq.to_string()),
         "offer": game.draw_offer().map(Color::name),
         "over": result,
         "you": seat.map(Color::name),
-        "dests": dests(game, seat),
-        "can": abilities(game, seat),
+        "dests": dests(&view, seat),
+        "can": abilities(&view, seat),
     });
     json!({"t": "state", "v": v, "d": d}).to_string()
 }
 
-fn event_frame(e: &Versioned, seat: Option<Color>, game: Option<&Game>) -> String {
+/// A `move` event, the frame sent most: serialized straight from borrowed parts.
+#[derive(Serialize)]
+struct MoveFrame<'a> {
+    t: &'static str,
+    v: u64,
+    d: MoveData<'a>,
+}
+
+#[derive(Serialize)]
+struct MoveData<'a> {
+    by: &'static str,
+    ply: usize,
+    san: &'a str,
+    uci: &'a str,
+    fen: &'a str,
+    clocks: Clocks,
+    dests: Option<Box<RawValue>>,
+    check: Option<String>,
+    running: Option<&'static str>,
+    can: Option<Can>,
+}
+
+#[derive(Serialize)]
+struct Clocks {
+    white: Option<u64>,
+    black: Option<u64>,
+}
+
+fn move_frame(e: &Versioned, seat: Option<Color>, view: Option<&View>) -> String {
+    let RoomEvent::Game(Event::MovePlayed {
+        by,
+        ply,
+        san,
+        uci,
+        fen,
+        clocks,
+    }) = &e.event
+    else {
+        return event_frame(e, seat, view);
+    };
+    let d = MoveData {
+        by: by.name(),
+        ply: *ply,
+        san,
+        uci,
+        fen,
+        clocks: Clocks {
+            white: clocks.white.map(|d| d.as_millis() as u64),
+            black: clocks.black.map(|d| d.as_millis() as u64),
+        },
+        dests: view
+            .and_then(|view| dests_text(view, seat))
+            .and_then(|text| RawValue::from_string(text).ok()),
+        check: view.and_then(|view| view.check.map(|sq| sq.to_string())),
+        running: view.and_then(|view| view.running.map(Color::name)),
+        can: view.zip(seat).map(|(view, color)| *view.can.get(color)),
+    };
+    // Plain strings, numbers and JSON already checked: this cannot fail.
+    serde_json::to_string(&MoveFrame {
+        t: "move",
+        v: e.v,
+        d,
+    })
+    .unwrap_or_default()
+}
+
+fn event_frame(e: &Versioned, seat: Option<Color>, view: Option<&View>) -> String {
     let (t, mut d) = match &e.event {
-        RoomEvent::Game(Event::MovePlayed {
-            by,
-            ply,
-            san,
-            uci,
-            fen,
-            clocks,
-        }) => (
-            "move",
-            json!({
-                "by": by.name(), "ply": ply, "san": san, "uci": uci, "fen": fen,
-                "clocks": clocks_json(*clocks),
-                "dests": game.and_then(|g| dests(g, seat)),
-            }),
-        ),
+        RoomEvent::Game(Event::MovePlayed { .. }) => return move_frame(e, seat, view),
         RoomEvent::Game(Event::DrawOffered { by }) => ("draw-offered", json!({"by": by.name()})),
         RoomEvent::Game(Event::DrawDeclined { by }) => ("draw-declined", json!({"by": by.name()})),
         RoomEvent::Game(Event::GameOver {
@@ -403,19 +462,10 @@ fn event_frame(e: &Versioned, seat: Option<Color>, game: Option<&Game>) -> Strin
             }),
         ),
     };
-    if let (RoomEvent::Game(event), Value::Object(map)) = (&e.event, &mut d) {
-        if let Event::MovePlayed { fen, .. } = event {
-            // The king in check in the position the move made.
-            let check = Position::from_fen(fen)
-                .ok()
-                .and_then(|p| p.is_check().then(|| p.king_of(p.turn()).to_string()));
-            map.insert("check".into(), json!(check));
-        }
-        if let Some(g) = game {
-            // The game as it stands now: whose clock runs, what the player may do.
-            map.insert("running".into(), running(g));
-            map.insert("can".into(), abilities(g, seat));
-        }
+    if let (RoomEvent::Game(_), Value::Object(map), Some(view)) = (&e.event, &mut d, view) {
+        // The game as it stands after the event: whose clock runs, what the player may do.
+        map.insert("running".into(), running(view));
+        map.insert("can".into(), abilities(view, seat));
     }
     json!({"t": t, "v": e.v, "d": d}).to_string()
 }
