@@ -13,7 +13,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 step_seconds="${SECONDS_PER_STEP:-20}"
 
-echo "Machine: $(machine); $step_seconds s per step."
+echo "Machine: $(machine); $step_seconds s measured per step, after 5 s of warm-up (games set up)."
 echo
 echo "| games | moves/s asked | moves/s acked | ack p50 / p99 | opponent p50 / p99 | server CPU per move | server RSS max | errors |"
 echo "|---|---|---|---|---|---|---|---|"
@@ -21,8 +21,8 @@ echo "|---|---|---|---|---|---|---|---|"
 for load in "100 1" "500 2" "1000 1" "1000 3" "1000 5" "2000 4"; do
   set -- $load
   start_server
-  out=$("$loadgen" --server "127.0.0.1:$port" --games "$1" --rate "$2" \
-        --seconds "$step_seconds" --pid "$server" 2>/dev/null)
+  out=$("$loadgen" --server "127.0.0.1:$port" --games "$1" --rate "$2" --warmup 5 \
+        --seconds $((step_seconds + 5)) --pid "$server" 2>/dev/null)
   stop_server
   acked=$(sed -n 's/.* = \([0-9]*\) moves\/s$/\1/p' <<<"$out")
   ack=$(sed -n 's/^sent -> ack: p50 \([0-9.]*\) ms, p90 [0-9.]* ms, p99 \([0-9.]*\) ms.*/\1 \/ \2 ms/p' <<<"$out")

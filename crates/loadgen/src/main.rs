@@ -58,6 +58,9 @@ struct Args {
     /// Games set up at once while starting.
     #[arg(long, default_value_t = 64)]
     setup_concurrency: usize,
+    /// Seconds at the start (while games are set up) left out of the figures.
+    #[arg(long, default_value_t = 0)]
+    warmup: u64,
     /// Seconds between progress lines (moves/s, sockets, server RSS) on stderr.
     #[arg(long, default_value_t = 5)]
     progress_every: u64,
@@ -86,6 +89,8 @@ struct Stats {
     sockets: AtomicI64,
     games_started: AtomicU64,
     max_rss_kib: AtomicU64,
+    /// Past the warm-up: latencies are recorded.
+    measuring: AtomicBool,
     /// Each finished game slot's acknowledged moves, in ply order (with `--record`).
     acked: Mutex<Vec<(String, Vec<String>)>>,
 }
@@ -99,7 +104,10 @@ impl Stats {
         *map.entry(kind.into()).or_default() += 1;
     }
 
-    fn sample(list: &Mutex<Vec<u32>>, since: Instant) {
+    fn sample(&self, list: &Mutex<Vec<u32>>, since: Instant) {
+        if !self.measuring.load(Ordering::Relaxed) {
+            return;
+        }
         let us = since.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
         list.lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -292,7 +300,7 @@ async fn player(ctx: Ctx, seat: Seat) {
                         .unwrap_or_else(std::sync::PoisonError::into_inner)
                         .remove(&ply);
                     if let Some(at) = at {
-                        Stats::sample(&stats.opponent_us, at);
+                        stats.sample(&stats.opponent_us, at);
                     }
                 }
                 (
@@ -302,7 +310,7 @@ async fn player(ctx: Ctx, seat: Seat) {
             }
             Some("ack") => {
                 if let Some((at, ply, uci)) = d["a"].as_u64().and_then(|a| acks.remove(&a)) {
-                    Stats::sample(&stats.ack_us, at);
+                    stats.sample(&stats.ack_us, at);
                     acked
                         .lock()
                         .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -505,10 +513,16 @@ async fn main() -> std::process::ExitCode {
     let stats = Arc::new(Stats::default());
     let stop = Arc::new(AtomicBool::new(false));
     let started = Instant::now();
-    let cpu_at_start = (
-        args.pid.and_then(cpu_seconds),
-        cpu_seconds(std::process::id()),
-    );
+    let cpus = || {
+        (
+            args.pid.and_then(cpu_seconds),
+            cpu_seconds(std::process::id()),
+        )
+    };
+    let mut cpu_at_start = cpus();
+    // Where the measured window starts: when, and how many moves had been acknowledged.
+    let mut window = (started, 0u64);
+    stats.measuring.store(args.warmup == 0, Ordering::Relaxed);
     let mut slots = Vec::new();
     // Set the games up a batch at a time, so the server is not hit by every handshake at once.
     for batch in (0..args.games as u64)
@@ -532,6 +546,13 @@ async fn main() -> std::process::ExitCode {
             Duration::from_secs(1).min(deadline.saturating_duration_since(Instant::now())),
         )
         .await;
+        if !stats.measuring.load(Ordering::Relaxed)
+            && started.elapsed() >= Duration::from_secs(args.warmup)
+        {
+            stats.measuring.store(true, Ordering::Relaxed);
+            window = (Instant::now(), stats.moves.load(Ordering::Relaxed));
+            cpu_at_start = cpus();
+        }
         if let Some(kib) = args.pid.and_then(rss_kib) {
             stats.max_rss_kib.fetch_max(kib, Ordering::Relaxed);
         }
@@ -553,12 +574,10 @@ async fn main() -> std::process::ExitCode {
     }
     let sockets_at_end = stats.sockets.load(Ordering::Relaxed);
     let rss_at_end = args.pid.and_then(rss_kib);
-    let cpu_at_end = (
-        args.pid.and_then(cpu_seconds),
-        cpu_seconds(std::process::id()),
-    );
+    let cpu_at_end = cpus();
+    let moves_at_end = stats.moves.load(Ordering::Relaxed);
     stop.store(true, Ordering::Relaxed);
-    let elapsed = started.elapsed().as_secs_f64();
+    let elapsed = window.0.elapsed().as_secs_f64();
     // Bounded: give the tasks a moment to close their sockets, then report regardless.
     let _ = tokio::time::timeout(Duration::from_secs(10), async {
         for s in slots {
@@ -566,7 +585,7 @@ async fn main() -> std::process::ExitCode {
         }
     })
     .await;
-    let moves = stats.moves.load(Ordering::Relaxed);
+    let moves = moves_at_end - window.1;
     println!(
         "{} games at once ({} started), {} spectators each, {:.1} moves/s per game asked",
         args.games,
@@ -574,8 +593,13 @@ async fn main() -> std::process::ExitCode {
         args.spectators,
         args.rate
     );
+    let warm = if args.warmup > 0 {
+        format!(" (after {} s of warm-up)", args.warmup)
+    } else {
+        String::new()
+    };
     println!(
-        "{moves} moves acknowledged in {elapsed:.1} s = {:.0} moves/s",
+        "{moves} moves acknowledged in {elapsed:.1} s{warm} = {:.0} moves/s",
         moves as f64 / elapsed
     );
     println!("{}", percentiles("sent -> ack", &stats.ack_us));
