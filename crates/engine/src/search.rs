@@ -1,7 +1,6 @@
 //! Iterative-deepening principal-variation search with a transposition table, quiescence
-//! search, null-move pruning, late-move reductions and pruning, futility pruning, internal
-//! iterative reduction, check extension, killer and history move ordering (losing captures
-//! last, by static exchange) and aspiration windows. Draws by repetition, the fifty-move rule and dead
+//! search, null-move pruning, late-move reductions, check extension, killer and history move
+//! ordering and aspiration windows. Draws by repetition, the fifty-move rule and dead
 //! positions are scored as 0.
 
 use std::sync::Arc;
