@@ -265,11 +265,21 @@ fn error_frame(message: &str, ack: Option<u64>) -> String {
     frame_of("error", json!({"message": message, "a": ack}))
 }
 
-fn clocks_json(clocks: rookery_core::ByColor<Option<Duration>>) -> Value {
-    json!({
-        "white": clocks.white.map(|d| d.as_millis() as u64),
-        "black": clocks.black.map(|d| d.as_millis() as u64),
-    })
+/// Each side's time left in milliseconds (`null` untimed), as every frame writes it.
+#[derive(Serialize)]
+struct Clocks {
+    white: Option<u64>,
+    black: Option<u64>,
+}
+
+impl Clocks {
+    fn of(clocks: rookery_core::ByColor<Option<Duration>>) -> Clocks {
+        let ms = |d: Option<Duration>| d.map(|d| d.as_millis() as u64);
+        Clocks {
+            white: ms(clocks.white),
+            black: ms(clocks.black),
+        }
+    }
 }
 
 /// Legal destinations by origin square, for the player to move (`{"e2": ["e3", "e4"]}`).
@@ -352,7 +362,7 @@ fn state_frame(v: u64, game: &Game, seat: Option<Color>) -> String {
         "turn": game.position().turn().name(),
         "san": game.moves().iter().map(|m| m.san.to_string()).collect::<Vec<_>>(),
         "uci": game.moves().iter().map(|m| m.m.to_uci().to_string()).collect::<Vec<_>>(),
-        "clocks": clocks_json(game.clocks_at(now_ms())),
+        "clocks": Clocks::of(game.clocks_at(now_ms())),
         "running": running(&view),
         "check": view.check.map(|sq| sq.to_string()),
         "offer": game.draw_offer().map(Color::name),
@@ -386,12 +396,6 @@ struct MoveData<'a> {
     can: Option<Can>,
 }
 
-#[derive(Serialize)]
-struct Clocks {
-    white: Option<u64>,
-    black: Option<u64>,
-}
-
 fn move_frame(e: &Versioned, seat: Option<Color>, view: Option<&View>) -> String {
     let RoomEvent::Game(Event::MovePlayed {
         by,
@@ -410,10 +414,7 @@ fn move_frame(e: &Versioned, seat: Option<Color>, view: Option<&View>) -> String
         san,
         uci,
         fen,
-        clocks: Clocks {
-            white: clocks.white.map(|d| d.as_millis() as u64),
-            black: clocks.black.map(|d| d.as_millis() as u64),
-        },
+        clocks: Clocks::of(*clocks),
         dests: view
             .and_then(|view| dests_text(view, seat))
             .and_then(|text| RawValue::from_string(text).ok()),
