@@ -2,9 +2,11 @@
 //! endgame by the material left on the board. Scores are centipawns from the side to move's
 //! point of view.
 //!
-//! The material figures are PeSTO's (Ronald Friederich's tuned values, as published on the
-//! Chess Programming Wiki); the placement terms are our own simple shapes.
+//! Material and placement are PeSTO's tuned tables (see `pesto.rs` for where they come from);
+//! pawn structure, mobility, rooks on open files, the bishop pair and king safety are our own
+//! terms on top.
 
+use crate::pesto;
 use rookery_core::{Bitboard, Color, File, Position, Role, Square, attacks};
 
 /// Passed pawn bonus by relative rank, (middlegame, endgame).
@@ -66,47 +68,11 @@ const MATERIAL: [(i32, i32); 6] = [
 const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
 const FULL_PHASE: i32 = 24;
 
-/// A square's distance from the centre: 0 on d4/e4/d5/e5, up to 6 in a corner.
-fn centre_distance(sq: Square) -> i32 {
-    let f = sq.file() as i32;
-    let r = sq.rank() as i32;
-    ((2 * f - 7).abs() + (2 * r - 7).abs()) / 2 - 1
-}
-
-/// Placement of a piece on `sq` for `color`, as (middlegame, endgame).
+/// Placement of a piece on `sq` for `color`, as (middlegame, endgame): PeSTO's tables.
 fn placement(role: Role, color: Color, sq: Square) -> (i32, i32) {
-    let rel = match color {
-        Color::White => sq,
-        Color::Black => sq.flip_vertical(),
-    };
-    let rank = rel.rank() as i32;
-    let file = rel.file() as i32;
-    let centre = centre_distance(sq);
-    match role {
-        Role::Pawn => {
-            const MG: [i32; 8] = [0, 0, 2, 8, 18, 30, 55, 0];
-            const EG: [i32; 8] = [0, 5, 8, 18, 35, 60, 100, 0];
-            let central = if (3..=4).contains(&file) && (2..=4).contains(&rank) {
-                12
-            } else {
-                0
-            };
-            (MG[rank as usize] + central, EG[rank as usize])
-        }
-        Role::Knight => (-8 * centre + 10, -6 * centre + 8),
-        Role::Bishop => (-4 * centre + 6, -4 * centre + 6),
-        Role::Rook => (if rank == 6 { 20 } else { 0 }, 0),
-        Role::Queen => (-2 * centre, -4 * centre + 6),
-        Role::King => {
-            let shelter = match (rank, file) {
-                (0, 0..=2 | 6..=7) => 25,
-                (0, _) => 0,
-                (1, _) => -15,
-                _ => -40 - 10 * rank,
-            };
-            (shelter, -10 * centre + 20)
-        }
-    }
+    let i = pesto::index(color, sq);
+    let r = role as usize;
+    (i32::from(pesto::MG[r][i]), i32::from(pesto::EG[r][i]))
 }
 
 /// The position's value for the side to move, in centipawns.

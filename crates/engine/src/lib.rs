@@ -15,6 +15,7 @@ mod epd;
 mod eval;
 mod external;
 mod level;
+mod pesto;
 mod search;
 mod uci;
 

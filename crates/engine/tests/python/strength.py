@@ -13,6 +13,8 @@ Prints one line per pair: wins/draws/losses, score, and the Elo difference with 
 bar, then the rating estimate for the level (difference + the opponent's UCI_Elo).
 
 Needs python-chess (`pip install chess==1.11.2`) and Stockfish (`apt-get install stockfish`).
+`--openings FILE.pgn` starts the games from the first moves of real games instead (each
+opening played twice, colours swapped), so long matches do not repeat themselves.
 This is a measurement, not a test: it takes minutes and its figures have error bars.
 """
 
@@ -25,6 +27,7 @@ import time
 
 import chess
 import chess.engine
+import chess.pgn
 
 # Short, common openings (UCI), played by both sides in turn so colours are fair.
 OPENINGS = [
@@ -33,6 +36,25 @@ OPENINGS = [
     "e2e4 e7e5 f1c4 g8f6", "d2d4 g8f6 c2c4 e7e6", "e2e4 d7d6 d2d4 g8f6", "e2e4 c7c5 b1c3 b8c6",
     "d2d4 d7d5 g1f3 g8f6", "c2c4 c7c5 g1f3 g8f6", "e2e4 g7g6 d2d4 f8g7", "d2d4 f7f5 g2g3 g8f6",
 ]
+
+
+def openings_from_pgn(paths, plies):
+    """The first `plies` moves of each game in `paths` that starts from the initial position
+    and lasts longer than that, without repeats, in file order."""
+    seen, out = set(), []
+    for path in paths:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            while (game := chess.pgn.read_game(f)) is not None:
+                if game.headers.get("FEN") or game.errors:
+                    continue
+                moves = [m.uci() for m in game.mainline_moves()]
+                if len(moves) <= plies:
+                    continue
+                line = " ".join(moves[:plies])
+                if line not in seen:
+                    seen.add(line)
+                    out.append(line)
+    return out
 
 
 def open_engine(spec, args):
@@ -53,7 +75,7 @@ def open_engine(spec, args):
 
 def play(index, ours, theirs, args):
     """One game; returns the score for `ours` (1, 0.5, 0)."""
-    opening = OPENINGS[(index // 2) % len(OPENINGS)].split()
+    opening = args.openings[(index // 2) % len(args.openings)].split()
     ours_white = index % 2 == 0
     board = chess.Board()
     for uci in opening:
@@ -127,7 +149,15 @@ def main():
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--tc", default="10+0.1", help="seconds+increment")
     p.add_argument("--concurrency", type=int, default=1)
+    p.add_argument("--openings", nargs="*", default=[], metavar="PGN",
+                   help="take each game's first --opening-plies moves from these PGN files "
+                        "instead of the built-in 16 openings (for long A/B matches)")
+    p.add_argument("--opening-plies", type=int, default=8)
     args = p.parse_args()
+    args.openings = (openings_from_pgn(args.openings, args.opening_plies) if args.openings
+                     else OPENINGS)
+    if not args.openings:
+        p.error("no usable games in the --openings files")
     base, _, inc = args.tc.partition("+")
     args.base, args.inc = float(base), float(inc or 0)
     if args.elo is None:
