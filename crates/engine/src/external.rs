@@ -16,9 +16,8 @@ const HANDSHAKE: Duration = Duration::from_secs(10);
 /// How long past its budget a search may run before the engine is deemed hung.
 const GRACE: Duration = Duration::from_secs(5);
 
-/// The `UCI_Elo` each level asks for, when the engine can limit its strength (level 8 plays
-/// at full strength).
-const ELO: [u32; 7] = [1350, 1500, 1700, 1900, 2100, 2300, 2600];
+/// Stockfish's lowest `UCI_Elo`; levels measured below it ask for it.
+const ELO_FLOOR: u32 = 1350;
 
 /// An external UCI engine, started on first use.
 #[derive(Debug)]
@@ -191,7 +190,8 @@ impl Running {
                 self.send("setoption name UCI_LimitStrength value false")?;
             } else {
                 self.send("setoption name UCI_LimitStrength value true")?;
-                let elo = ELO[usize::from(n - 1)];
+                // The same strength as our own level, as far as the engine's scale goes down.
+                let elo = level.rating().max(ELO_FLOOR);
                 self.send(&format!("setoption name UCI_Elo value {elo}"))?;
             }
         } else if self.has("skill level") {

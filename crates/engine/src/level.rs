@@ -50,13 +50,13 @@ struct Style {
 }
 
 const STYLES: [Style; 8] = [
-    style(Some(1), 220.0, 450, 1500),
-    style(Some(1), 140.0, 300, 1200),
-    style(Some(2), 90.0, 200, 1000),
-    style(Some(2), 55.0, 120, 800),
-    style(Some(3), 35.0, 80, 600),
-    style(Some(4), 18.0, 40, 400),
-    style(Some(6), 6.0, 15, 200),
+    style(Some(1), 70.0, 160, 1500),
+    style(Some(2), 70.0, 160, 1200),
+    style(Some(2), 35.0, 80, 1000),
+    style(Some(3), 35.0, 80, 800),
+    style(Some(3), 12.0, 30, 600),
+    style(Some(4), 5.0, 12, 400),
+    style(Some(6), 2.0, 6, 200),
     style(None, 0.0, 0, 0),
 ];
 
@@ -68,6 +68,12 @@ const fn style(depth: Option<u32>, temperature: f64, max_loss: i32, min_think_ms
         min_think: Duration::from_millis(min_think_ms),
     }
 }
+
+/// Each level's strength on Stockfish 15.1's `UCI_Elo` scale, as measured in games (BENCHMARKS.md,
+/// "Levels 1-8"): against Stockfish where its scale reaches (1350 and up), through games
+/// between levels below that. Level 8's figure is at 10 s + 0.1 s a game; it plays stronger
+/// with more time, the others search to a fixed depth and do not.
+const RATINGS: [u32; 8] = [570, 980, 1250, 1460, 1700, 1910, 1940, 2240];
 
 impl Level {
     pub const MIN: Level = Level(1);
@@ -84,6 +90,12 @@ impl Level {
 
     fn style(self) -> Style {
         STYLES[usize::from(self.0 - 1)]
+    }
+
+    /// About how strong this level plays, on Stockfish's `UCI_Elo` scale (measured; see
+    /// [`RATINGS`]).
+    pub fn rating(self) -> u32 {
+        RATINGS[usize::from(self.0 - 1)]
     }
 
     /// The least time this level takes over a move, like a person would.
@@ -214,6 +226,12 @@ mod tests {
             assert!(reply.score < 600, "{m:?} loses the queen");
         }
         assert!(seen.len() > 3, "level 1 should vary: {seen:?}");
+    }
+
+    #[test]
+    fn the_measured_ratings_rise_with_the_level() {
+        let ratings: Vec<u32> = (1..=8).map(|n| Level::new(n).unwrap().rating()).collect();
+        assert!(ratings.windows(2).all(|w| w[0] < w[1]), "{ratings:?}");
     }
 
     #[test]

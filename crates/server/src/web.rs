@@ -12,6 +12,7 @@ use axum::http::header::{ACCEPT_LANGUAGE, CACHE_CONTROL, CONTENT_TYPE, COOKIE, H
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use rookery_core::Color;
+use rookery_engine::Level;
 use serde::Serialize;
 
 use crate::http::AppState;
@@ -179,7 +180,8 @@ struct HomePage {
     tr: Tr,
     i18n_json: String,
     presets: &'static [Preset],
-    levels: Vec<u8>,
+    /// Each bot level with its measured rating.
+    levels: Vec<(u8, u32)>,
 }
 
 /// `GET /`: the lobby.
@@ -191,7 +193,10 @@ pub(crate) async fn home(headers: HeaderMap) -> Response {
         tr,
         i18n_json: tr.json(),
         presets: PRESETS,
-        levels: (1..=8).collect(),
+        levels: (Level::MIN.get()..=Level::MAX.get())
+            .filter_map(Level::new)
+            .map(|l| (l.get(), l.rating()))
+            .collect(),
     })
 }
 
@@ -375,6 +380,23 @@ pub(crate) async fn static_file(Path(file): Path<String>) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_lobby_lists_every_bot_level_with_its_rating() {
+        let page = HomePage {
+            tr: Tr { lang: Lang::En },
+            i18n_json: String::new(),
+            presets: PRESETS,
+            levels: vec![(1, 600), (8, 2250)],
+        }
+        .render()
+        .unwrap();
+        assert!(
+            page.contains(r#"<option value="1">1 (~600)</option>"#),
+            "{page}"
+        );
+        assert!(page.contains(r#"<option value="8">8 (~2250)</option>"#));
+    }
 
     #[test]
     fn both_catalogues_parse_and_have_the_same_keys() {

@@ -122,8 +122,13 @@ def match(ours, theirs, args):
     scores = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency) as pool:
         futures = [pool.submit(play, i, ours, theirs, args) for i in range(args.games)]
+        endings = {}
         for f in futures:
-            scores.append(f.result()[0])
+            score, how = f.result()
+            scores.append(score)
+            key = f"{ {1.0: 'won', 0.5: 'drawn', 0.0: 'lost'}[score]} by {how}"
+            endings[key] = endings.get(key, 0) + 1
+    print("  endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())), flush=True)
     n = len(scores)
     wins = scores.count(1.0)
     draws = scores.count(0.5)
