@@ -67,8 +67,7 @@ def difference(row):
     var = (row["wins"] * (1 - s) ** 2 + row["draws"] * (0.5 - s) ** 2
            + row["losses"] * s ** 2) / max(1, n - 1)
     se = math.sqrt(var / n)
-    d = -400 * math.log10(1 / s - 1)
-    return d, 400 / math.log(10) * se / (s * (1 - s))
+    return strength.elo_diff(s), 400 / math.log(10) * se / (s * (1 - s))
 
 
 def solve(matrix, vector):
