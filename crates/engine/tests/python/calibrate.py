@@ -134,7 +134,10 @@ def fit(paths):
             rhs[i] += w * ci * target
             for j, cj in coef.items():
                 normal[i][j] += w * ci * cj
-    ratings, cov = solve(normal, rhs)
+    try:
+        ratings, cov = solve(normal, rhs)
+    except ValueError as e:
+        sys.exit(f"cannot fit: {e}")
     print()
     for lv in levels:
         i = index[lv]
