@@ -94,13 +94,31 @@ impl External {
             .ok_or_else(|| format!("the engine gave no move: {line:?}"))
     }
 
+    /// Starts the engine's process. "Text file busy" is passing: a binary written moments ago
+    /// (an upgrade, a test's fake engine) stays busy while any process forked meanwhile still
+    /// holds the writer's handle, until that process execs; so it is tried again a few times.
+    fn spawn(&self) -> Result<Child, String> {
+        let mut tries = 0;
+        loop {
+            let started = Command::new(&self.path)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn();
+            match started {
+                Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 10 => {
+                    tries += 1;
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                other => {
+                    return other.map_err(|e| format!("cannot start {}: {e}", self.path.display()));
+                }
+            }
+        }
+    }
+
     fn start(&self) -> Result<Running, String> {
-        let mut child = Command::new(&self.path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", self.path.display()))?;
+        let mut child = self.spawn()?;
         let stdin = child.stdin.take().ok_or("no stdin")?;
         let stdout = child.stdout.take().ok_or("no stdout")?;
         let (tx, lines) = channel();
