@@ -404,7 +404,8 @@ impl Search {
         {
             if let Some(null) = pos.null_move() {
                 self.keys.push(key);
-                let r = 2 + depth / 6;
+                // Deeper searches, and positions far above beta, reduce more.
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 let score = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.keys.pop();
                 if self.aborted {
@@ -416,6 +417,11 @@ impl Search {
             }
         }
 
+        // Without a move from the table this node is new: search it a little shallower (the
+        // next iteration will have the move).
+        if tt_move.is_none() && depth >= 4 {
+            depth -= 1;
+        }
         let mut ordered = self.ordered(pos, &moves, tt_move, ply);
         let original_alpha = alpha;
         let mut best = -INF;
@@ -426,12 +432,21 @@ impl Search {
             && depth <= 2
             && alpha.abs() < MATE_BOUND
             && static_eval + 120 + 100 * depth <= alpha;
+        // Late-move pruning: near the leaves, quiet moves this far down the order rarely
+        // matter.
+        let late = (!pv_node && !in_check && depth <= 3).then_some(3 + (depth * depth) as usize);
+        let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         self.keys.push(key);
         for i in 0..ordered.len() {
             let m = pick(&mut ordered, i);
             let quiet = pos.captured_role(m).is_none() && m.promotion().is_none();
             let child = pos.after(m);
-            if futile && quiet && i > 0 && best > -MATE_BOUND && !child.is_check() {
+            if quiet
+                && i > 0
+                && best > -MATE_BOUND
+                && (futile || late.is_some_and(|n| i >= n))
+                && !child.is_check()
+            {
                 continue;
             }
             let score = if i == 0 {
@@ -479,10 +494,16 @@ impl Search {
                         k[1] = k[0];
                         k[0] = Some(m);
                     }
-                    let h = &mut self.history[m.from().index() * 64 + m.to().index()];
-                    *h = (*h + depth * depth).min(1 << 20);
+                    self.reward(m, depth * depth);
+                    // The quiet moves tried before it did not cut: they sink.
+                    for &q in &quiets_tried {
+                        self.reward(q, -depth * depth);
+                    }
                 }
                 break;
+            }
+            if quiet {
+                let _ = quiets_tried.try_push(m);
             }
         }
         self.keys.pop();
@@ -565,6 +586,13 @@ impl Search {
         best
     }
 
+    /// Moves a quiet move's history score towards a bound, by `bonus` scaled down as the
+    /// score nears it (so that scores stay comparable across the search).
+    fn reward(&mut self, m: Move, bonus: i32) {
+        let h = &mut self.history[m.from().index() * 64 + m.to().index()];
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
     fn ordered(
         &self,
         pos: &Position,
@@ -585,7 +613,13 @@ impl Search {
             return 10_000_000;
         }
         if let Some(victim) = pos.captured_role(m) {
-            return 5_000_000 + 100 * role_value(victim) - role_value(m.role());
+            let mvv_lva = 100 * role_value(victim) - role_value(m.role());
+            // Captures that lose material go after the quiet moves.
+            return if role_value(victim) >= role_value(m.role()) || see(pos, m) >= 0 {
+                5_000_000 + mvv_lva
+            } else {
+                -5_000_000 + mvv_lva
+            };
         }
         if let Some(p) = m.promotion() {
             return 4_000_000 + role_value(p);
@@ -617,6 +651,9 @@ impl Search {
         pv
     }
 }
+
+/// History scores stay within plus or minus this.
+const HISTORY_MAX: i32 = 1 << 16;
 
 /// Moves with their ordering scores, on the stack.
 type Scored = ArrayVec<(Move, i32), { rookery_core::MAX_LEGAL_MOVES }>;

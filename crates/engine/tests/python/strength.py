@@ -74,7 +74,8 @@ def open_engine(spec, args):
 
 
 def play(index, ours, theirs, args):
-    """One game; returns the score for `ours` (1, 0.5, 0)."""
+    """One game; returns the score for `ours` (1, 0.5, 0), how it ended, and the seconds each
+    move took, ours and theirs."""
     opening = args.openings[(index // 2) % len(args.openings)].split()
     ours_white = index % 2 == 0
     board = chess.Board()
@@ -85,6 +86,12 @@ def play(index, ours, theirs, args):
         engines[ours_white] = open_engine(ours, args)
         engines[not ours_white] = open_engine(theirs, args)
         clock = {chess.WHITE: args.base, chess.BLACK: args.base}
+        spent = {chess.WHITE: [], chess.BLACK: []}
+        ours = chess.WHITE if ours_white else chess.BLACK
+
+        def ended(score, how):
+            return score, how, spent[ours], spent[not ours]
+
         while not board.is_game_over(claim_draw=True) and board.ply() < 400:
             side = board.turn
             limit = chess.engine.Limit(
@@ -93,20 +100,21 @@ def play(index, ours, theirs, args):
             engine = engines[side == chess.WHITE]
             started = time.monotonic()
             result = engine.play(board, limit)
-            clock[side] -= time.monotonic() - started
+            spent[side].append(time.monotonic() - started)
+            clock[side] -= spent[side][-1]
             if clock[side] < 0:
                 # Lost on time, unless the opponent cannot mate.
                 winner_can_mate = not board.has_insufficient_material(not side)
                 lost = (side == chess.WHITE) == ours_white
                 if not winner_can_mate:
-                    return 0.5, "time (draw)"
-                return (0.0 if lost else 1.0), "time"
+                    return ended(0.5, "time (draw)")
+                return ended(0.0 if lost else 1.0, "time")
             clock[side] += args.inc
             board.push(result.move)
         outcome = board.outcome(claim_draw=True)
         if outcome is None or outcome.winner is None:
-            return 0.5, outcome.termination.name if outcome else "ply limit"
-        return (1.0 if outcome.winner == ours_white else 0.0), outcome.termination.name
+            return ended(0.5, outcome.termination.name if outcome else "ply limit")
+        return ended(1.0 if outcome.winner == ours_white else 0.0, outcome.termination.name)
     finally:
         for e in engines.values():
             if e is not None:
@@ -123,12 +131,17 @@ def match(ours, theirs, args):
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency) as pool:
         futures = [pool.submit(play, i, ours, theirs, args) for i in range(args.games)]
         endings = {}
+        spent = ([], [])
         for f in futures:
-            score, how = f.result()
+            score, how, ours_spent, theirs_spent = f.result()
+            spent[0].extend(ours_spent)
+            spent[1].extend(theirs_spent)
             scores.append(score)
             key = f"{ {1.0: 'won', 0.5: 'drawn', 0.0: 'lost'}[score]} by {how}"
             endings[key] = endings.get(key, 0) + 1
     print("  endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())), flush=True)
+    per_move = [sum(x) / max(1, len(x)) for x in spent]
+    print(f"  seconds per move: ours {per_move[0]:.3f}, theirs {per_move[1]:.3f}", flush=True)
     n = len(scores)
     wins = scores.count(1.0)
     draws = scores.count(0.5)
