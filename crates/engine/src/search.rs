@@ -53,11 +53,13 @@ impl Limits {
         }
     }
 
-    /// Playing on a clock: about `budget`, stopping between iterations past half of it.
+    /// Playing on a clock: at most `budget`, starting no new iteration past 65% of it. (At
+    /// half, games at 10 s + 0.1 s used 0.18 s a move where Stockfish used 0.23 s, and ended
+    /// with time to spare.)
     pub fn budget(budget: Duration) -> Limits {
         Limits {
             time: Some(budget),
-            soft_time: Some(budget / 2),
+            soft_time: Some(budget * 13 / 20),
             ..Limits::default()
         }
     }

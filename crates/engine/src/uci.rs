@@ -205,8 +205,9 @@ impl<W: Write + Send + 'static> Engine<W> {
             if let Some(left) = left {
                 let togo = togo.and_then(|n| u32::try_from(n).ok());
                 let b = budget(ms_duration(left), ms_duration(inc), togo);
-                limits.time = Some(b);
-                limits.soft_time = Some(b / 2);
+                let on_clock = Limits::budget(b);
+                limits.time = on_clock.time;
+                limits.soft_time = on_clock.soft_time;
             }
         }
         let infinite =

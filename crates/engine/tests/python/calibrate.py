@@ -155,16 +155,12 @@ def main():
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--tc", default="10+0.1")
     p.add_argument("--concurrency", type=int, default=2)
-    p.add_argument("--openings", nargs="*", default=[], metavar="PGN")
-    p.add_argument("--opening-plies", type=int, default=8)
+    strength.add_opening_args(p)
     p.add_argument("--log", help="append each pair's result here (JSON lines)")
     p.add_argument("--fit", nargs="*", default=[], metavar="LOG",
                    help="fit ratings from these logs (after playing --pairs, if any)")
     args = p.parse_args()
-    base, _, inc = args.tc.partition("+")
-    args.base, args.inc = float(base), float(inc or 0)
-    args.openings = (strength.openings_from_pgn(args.openings, args.opening_plies)
-                     if args.openings else strength.OPENINGS)
+    strength.load_openings(args, p)
     play_pairs(args)
     if args.fit:
         fit(args.fit)

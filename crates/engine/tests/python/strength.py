@@ -57,6 +57,30 @@ def openings_from_pgn(paths, plies):
     return out
 
 
+def add_opening_args(p):
+    """The options that choose the games' openings and time control (shared with
+    calibrate.py)."""
+    p.add_argument("--openings", nargs="*", default=[], metavar="PGN",
+                   help="take each game's first --opening-plies moves from these PGN files "
+                        "instead of the built-in 16 openings (for long A/B matches)")
+    p.add_argument("--opening-plies", type=int, default=8)
+    p.add_argument("--first-opening", type=int, default=0, metavar="N",
+                   help="start from the N-th opening, so that matches run side by side "
+                        "(one per core) play different ones")
+
+
+def load_openings(args, p):
+    """Replaces `args.openings` (file names) by the opening lines, and splits `args.tc`."""
+    args.openings = (openings_from_pgn(args.openings, args.opening_plies) if args.openings
+                     else OPENINGS)
+    if not args.openings:
+        p.error("no usable games in the --openings files")
+    k = args.first_opening % len(args.openings)
+    args.openings = args.openings[k:] + args.openings[:k]
+    base, _, inc = args.tc.partition("+")
+    args.base, args.inc = float(base), float(inc or 0)
+
+
 def open_engine(spec, args):
     """`spec` is ("rookery", level), ("binary", path) or ("stockfish", elo)."""
     kind, value = spec
@@ -167,17 +191,9 @@ def main():
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--tc", default="10+0.1", help="seconds+increment")
     p.add_argument("--concurrency", type=int, default=1)
-    p.add_argument("--openings", nargs="*", default=[], metavar="PGN",
-                   help="take each game's first --opening-plies moves from these PGN files "
-                        "instead of the built-in 16 openings (for long A/B matches)")
-    p.add_argument("--opening-plies", type=int, default=8)
+    add_opening_args(p)
     args = p.parse_args()
-    args.openings = (openings_from_pgn(args.openings, args.opening_plies) if args.openings
-                     else OPENINGS)
-    if not args.openings:
-        p.error("no usable games in the --openings files")
-    base, _, inc = args.tc.partition("+")
-    args.base, args.inc = float(base), float(inc or 0)
+    load_openings(args, p)
     if args.elo is None:
         args.elo = [] if args.vs_level or args.vs_engine else [2000]
     for level in args.level:
