@@ -1,6 +1,7 @@
 //! Iterative-deepening principal-variation search with a transposition table, quiescence
-//! search, null-move pruning, late-move reductions, check extension, killer and history move
-//! ordering and aspiration windows. Draws by repetition, the fifty-move rule and dead
+//! search, null-move pruning, late-move reductions and pruning, internal iterative reduction,
+//! check extension, killer and history move ordering (losing captures after quiet moves) and
+//! aspiration windows. Draws by repetition, the fifty-move rule and dead
 //! positions are scored as 0.
 
 use std::sync::Arc;
@@ -609,7 +610,8 @@ impl Search {
     }
 
     /// Higher first: the table's move, captures by most valuable victim and least valuable
-    /// attacker, promotions, killers, then by history.
+    /// attacker, promotions, killers, then by history; captures that lose material (by SEE)
+    /// last.
     fn order_score(&self, pos: &Position, m: Move, tt_move: Option<Move>, ply: usize) -> i32 {
         if Some(m) == tt_move {
             return 10_000_000;

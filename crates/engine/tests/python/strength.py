@@ -82,10 +82,10 @@ def load_openings(args, p):
 
 
 def open_engine(spec, args):
-    """`spec` is ("rookery", level), ("binary", path) or ("stockfish", elo)."""
+    """`spec` is ("rookery", level), ("binary", (path, level)) or ("stockfish", elo)."""
     kind, value = spec
     if kind in ("rookery", "binary"):
-        path, level = (args.engine, value) if kind == "rookery" else (value, 8)
+        path, level = (args.engine, value) if kind == "rookery" else value
         engine = chess.engine.SimpleEngine.popen_uci(path)
         engine.configure({"Level": level, "Hash": 16})
     else:
@@ -187,7 +187,9 @@ def main():
                    help="Stockfish UCI_Elo values (default 2000 unless --vs-level is given)")
     p.add_argument("--vs-level", type=int, nargs="*", default=[])
     p.add_argument("--vs-engine", nargs="*", default=[],
-                   help="other rookery-engine binaries (e.g. an older build), at level 8")
+                   help="other rookery-engine binaries (e.g. an older build), at the same "
+                        "level as ours (so that a change to the search can be checked at "
+                        "every level)")
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--tc", default="10+0.1", help="seconds+increment")
     p.add_argument("--concurrency", type=int, default=1)
@@ -198,11 +200,11 @@ def main():
         args.elo = [] if args.vs_level or args.vs_engine else [2000]
     for level in args.level:
         opponents = ([("stockfish", e) for e in args.elo] + [("rookery", l) for l in args.vs_level]
-                     + [("binary", path) for path in args.vs_engine])
+                     + [("binary", (path, level)) for path in args.vs_engine])
         for theirs in opponents:
             w, d, l, mean, diff, lo, hi = match(("rookery", level), theirs, args)
             name = {"stockfish": f"Stockfish UCI_Elo {theirs[1]}", "rookery": f"level {theirs[1]}",
-                    "binary": f"{theirs[1]} (level 8)"}[theirs[0]]
+                    "binary": f"{theirs[1][0]} (level {level})"}[theirs[0]]
             if mean in (0.0, 1.0):
                 # A clean sweep bounds the difference but does not measure it.
                 bound = "below -400" if mean == 0.0 else "above +400"
