@@ -1,8 +1,8 @@
 //! Iterative-deepening principal-variation search with a transposition table, quiescence
 //! search, null-move pruning, late-move reductions and pruning, internal iterative reduction,
 //! check extension, killer and history move ordering (losing captures after quiet moves) and
-//! aspiration windows. Draws by repetition, the fifty-move rule and dead
-//! positions are scored as 0.
+//! aspiration windows. Draws by repetition, the fifty-move rule and dead positions are scored
+//! as 0.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
