@@ -59,14 +59,9 @@ def play_pairs(args):
 
 def difference(row):
     """(Elo difference of a over b, its standard error), or None for a sweep."""
-    n = row["wins"] + row["draws"] + row["losses"]
-    s = (row["wins"] + 0.5 * row["draws"]) / n
+    s, se = strength.mean_and_error(row["wins"], row["draws"], row["losses"])
     if s in (0.0, 1.0):
         return None
-    # Per-game variance of the score (1, 0.5, 0) around its mean.
-    var = (row["wins"] * (1 - s) ** 2 + row["draws"] * (0.5 - s) ** 2
-           + row["losses"] * s ** 2) / max(1, n - 1)
-    se = math.sqrt(var / n)
     return strength.elo_diff(s), 400 / math.log(10) * se / (s * (1 - s))
 
 

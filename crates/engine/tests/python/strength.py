@@ -58,8 +58,7 @@ def openings_from_pgn(paths, plies):
 
 
 def add_opening_args(p):
-    """The options that choose the games' openings and time control (shared with
-    calibrate.py)."""
+    """The options that choose the games' openings (shared with calibrate.py)."""
     p.add_argument("--openings", nargs="*", default=[], metavar="PGN",
                    help="take each game's first --opening-plies moves from these PGN files "
                         "instead of the built-in 16 openings (for long A/B matches)")
@@ -150,6 +149,15 @@ def elo_diff(score):
     return -400 * math.log10(1 / score - 1)
 
 
+def mean_and_error(wins, draws, losses):
+    """The mean score per game and its standard error (from the per-game variance of the
+    scores 1, 0.5 and 0)."""
+    n = wins + draws + losses
+    mean = (wins + 0.5 * draws) / n
+    var = (wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean ** 2) / max(1, n - 1)
+    return mean, math.sqrt(var / n)
+
+
 def match(ours, theirs, args):
     scores = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency) as pool:
@@ -166,14 +174,10 @@ def match(ours, theirs, args):
     print("  endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())), flush=True)
     per_move = [sum(x) / max(1, len(x)) for x in spent]
     print(f"  seconds per move: ours {per_move[0]:.3f}, theirs {per_move[1]:.3f}", flush=True)
-    n = len(scores)
     wins = scores.count(1.0)
     draws = scores.count(0.5)
     losses = scores.count(0.0)
-    mean = sum(scores) / n
-    # Standard error of the mean score, per game.
-    var = sum((s - mean) ** 2 for s in scores) / max(1, n - 1)
-    se = math.sqrt(var / n)
+    mean, se = mean_and_error(wins, draws, losses)
     lo, hi = elo_diff(max(1e-3, mean - 1.96 * se)), elo_diff(min(1 - 1e-3, mean + 1.96 * se))
     return wins, draws, losses, mean, elo_diff(mean), lo, hi
 
