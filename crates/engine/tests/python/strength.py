@@ -203,12 +203,12 @@ def main():
     if args.elo is None:
         args.elo = [] if args.vs_level or args.vs_engine else [2000]
     for level in args.level:
-        opponents = ([("stockfish", e) for e in args.elo] + [("rookery", l) for l in args.vs_level]
-                     + [("binary", (path, level)) for path in args.vs_engine])
-        for theirs in opponents:
+        opponents = ([(("stockfish", e), f"Stockfish UCI_Elo {e}") for e in args.elo]
+                     + [(("rookery", v), f"level {v}") for v in args.vs_level]
+                     + [(("binary", (path, level)), f"{path} (level {level})")
+                        for path in args.vs_engine])
+        for theirs, name in opponents:
             w, d, l, mean, diff, lo, hi = match(("rookery", level), theirs, args)
-            name = {"stockfish": f"Stockfish UCI_Elo {theirs[1]}", "rookery": f"level {theirs[1]}",
-                    "binary": f"{theirs[1][0]} (level {level})"}[theirs[0]]
             if mean in (0.0, 1.0):
                 # A clean sweep bounds the difference but does not measure it.
                 bound = "below -400" if mean == 0.0 else "above +400"
