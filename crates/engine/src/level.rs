@@ -50,9 +50,9 @@ struct Style {
 }
 
 /// Depth, temperature, loss cap and least think time of levels 1-8. Set so that neighbours
-/// are measurable (levels 1-6 score 5-20% against the next one up, level 7 about 3% against
-/// level 8, the full search); changing one means measuring its rating again
-/// (`tests/python/calibrate.py`, BENCHMARKS.md "Levels 1-8").
+/// are measurable (levels 1-6 score 5-20% against the next one up; level 7 drew 1 of 40
+/// against level 8, the full search, at 10 s + 0.1 s); changing one means measuring its
+/// rating again (`tests/python/calibrate.py`, BENCHMARKS.md "Levels 1-8").
 const STYLES: [Style; 8] = [
     style(Some(1), 70.0, 160, 1500),
     style(Some(2), 70.0, 160, 1200),
