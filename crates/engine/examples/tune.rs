@@ -3,7 +3,10 @@
 //! came from. Each weight in turn is moved up or down by a step while that lowers the mean
 //! squared error; steps of 8, 4, 2 then 1.
 //!
-//! cargo run --release -p rookery-engine --example tune -- [--max N] [--passes P] DATA...
+//! cargo run --release -p rookery-engine --example tune -- [--max N] [--passes P]
+//!     [--fixed NAME]... DATA...
+//!
+//! `--fixed material` keeps every weight whose name starts with `material` as it is.
 //!
 //! DATA files hold `FEN;RESULT` lines (RESULT 1, 0.5 or 0 for White), as written by the
 //! `selfplay` example. The weights reached are printed after each pass as a Rust
@@ -18,10 +21,13 @@ use rookery_engine::{WEIGHTS, Weights, evaluate_with};
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let (mut max, mut passes, mut files) = (usize::MAX, 4usize, Vec::new());
+    // Weights whose names start with one of these are left as they are.
+    let mut fixed: Vec<String> = Vec::new();
     while let Some(a) = args.next() {
         match a.as_str() {
             "--max" => max = args.next().ok_or("--max needs a number")?.parse()?,
             "--passes" => passes = args.next().ok_or("--passes needs a number")?.parse()?,
+            "--fixed" => fixed.push(args.next().ok_or("--fixed needs a name")?),
             _ => files.push(a),
         }
     }
@@ -52,6 +58,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         for pass in 0..passes {
             let mut improved = false;
             for i in 0..count {
+                if fixed
+                    .iter()
+                    .any(|f| w.fields_mut()[i].0.starts_with(f.as_str()))
+                {
+                    continue;
+                }
                 for delta in [step, -step] {
                     *w.fields_mut()[i].1 += delta;
                     let e = error(&data, &w, k);

@@ -77,33 +77,33 @@ pub const WEIGHTS: Weights = Weights {
         s(477, 512),
         s(1025, 936),
     ],
-    bishop_pair: s(30, 50),
-    doubled: s(-12, -20),
-    isolated: s(-10, -12),
-    supported: s(0, 0),
-    phalanx: s(0, 0),
+    bishop_pair: s(24, 44),
+    doubled: s(-21, -6),
+    isolated: s(5, -11),
+    supported: s(20, 8),
+    phalanx: s(4, 6),
     passed: [
-        s(5, 10),
-        s(5, 15),
-        s(10, 25),
-        s(20, 45),
-        s(35, 80),
-        s(60, 130),
+        s(-15, 35),
+        s(-10, 44),
+        s(-36, 67),
+        s(-32, 82),
+        s(11, 69),
+        s(39, 6),
     ],
-    passed_blocked: s(0, 0),
-    passed_own_king: s(0, 0),
-    passed_their_king: s(0, 0),
-    mobility: [s(4, 4), s(5, 5), s(2, 4), s(1, 2)],
-    outpost: [s(0, 0), s(0, 0)],
-    rook_open_file: s(25, 10),
-    rook_half_open_file: s(12, 6),
-    rook_seventh: s(0, 0),
-    pawn_threat: s(0, 0),
-    hanging: s(0, 0),
-    king_shelter: s(12, 0),
-    king_open_file: s(0, 0),
-    king_attack: [16, 16, 16, 24],
-    tempo: s(10, 10),
+    passed_blocked: s(0, -20),
+    passed_own_king: s(0, -5),
+    passed_their_king: s(2, 6),
+    mobility: [s(3, -3), s(4, 2), s(6, -4), s(2, 2)],
+    outpost: [s(45, 5), s(36, 4)],
+    rook_open_file: s(48, -37),
+    rook_half_open_file: s(24, 5),
+    rook_seventh: s(7, -2),
+    pawn_threat: s(-47, -18),
+    hanging: s(-24, -23),
+    king_shelter: s(15, -7),
+    king_open_file: s(-5, -5),
+    king_attack: [21, 35, 31, 42],
+    tempo: s(16, 2),
 };
 
 impl Weights {
@@ -380,7 +380,8 @@ mod tests {
 
     #[test]
     fn the_start_is_even_and_mirrored_positions_score_alike() {
-        assert_eq!(evaluate(&Position::new()), 10);
+        // Only the side to move's edge, at the full middlegame phase.
+        assert_eq!(evaluate(&Position::new()), WEIGHTS.tempo.mg);
         let w = Position::from_fen("4k3/8/8/3p4/8/2N5/1P6/4K3 w - - 0 1").unwrap();
         let b = Position::from_fen("4k3/1p6/2n5/8/3P4/8/8/4K3 b - - 0 1").unwrap();
         assert_eq!(evaluate(&w), evaluate(&b));
