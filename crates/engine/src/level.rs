@@ -213,11 +213,9 @@ mod tests {
 
     #[test]
     fn low_levels_vary_and_never_give_away_a_queen_for_nothing() {
-        // The queen is attacked by a defended pawn: many retreats are safe, some squares
-        // (and taking the pawn) lose it. Even level 1 picks among the safe ones (the loss
-        // cap), and not always the same. (Were the pawn free to take, winning it would be
-        // worth more than the cap over every retreat, leaving one right move.)
-        let pos = Position::from_fen("4k3/8/1p6/2p5/3Q4/8/8/4K3 w - - 0 1").unwrap();
+        // The queen is attacked by a pawn: many retreats are safe, some squares lose it.
+        // Even level 1 picks among the safe ones (the loss cap), and not always the same.
+        let pos = Position::from_fen("4k3/8/8/4p3/3Q4/8/8/4K3 w - - 0 1").unwrap();
         let mut rng = Rng::new(42);
         let mut seen = std::collections::HashSet::new();
         for _ in 0..40 {

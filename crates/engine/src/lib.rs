@@ -20,7 +20,7 @@ mod search;
 mod uci;
 
 pub use epd::{EpdCase, parse_epd};
-pub use eval::{S, WEIGHTS, Weights, evaluate, evaluate_with};
+pub use eval::evaluate;
 pub use external::External;
 pub use level::{Level, Rng, budget};
 pub use search::{Found, Limits, MATE, RootMove, Search};
