@@ -128,6 +128,10 @@ pub struct Search {
     stack: Vec<Option<usize>>,
     /// The static evaluation at each ply of the current path (`-INF` in check).
     evals: Vec<i32>,
+    /// A move left out at a ply (searching whether the table's move is the only good one).
+    excluded: Vec<Option<Move>>,
+    /// The depth of the iteration in progress.
+    root_depth: i32,
     /// Positions before the current node (the game's, then the search path's).
     keys: Vec<u64>,
     nodes: u64,
@@ -150,6 +154,8 @@ impl Search {
             continuation: vec![0; PIECE_TO * PIECE_TO],
             stack: vec![None; MAX_PLY + 2],
             evals: vec![0; MAX_PLY + 2],
+            excluded: vec![None; MAX_PLY + 2],
+            root_depth: 0,
             keys: Vec::new(),
             nodes: 0,
             started: Instant::now(),
@@ -215,6 +221,7 @@ impl Search {
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).max(1);
         let mut previous = 0;
         for depth in 1..=max_depth {
+            self.root_depth = depth as i32;
             let score = if depth >= 4 && !limits.score_all {
                 self.aspiration(pos, &mut root, depth as i32, previous)
             } else {
@@ -430,10 +437,12 @@ impl Search {
             return self.quiesce(pos, alpha, beta, ply);
         }
         let key = pos.zobrist();
+        let excluded = self.excluded[ply];
         let mut tt_move = None;
-        if let Some(e) = self.probe(key) {
+        let tt_entry = self.probe(key);
+        if let Some(e) = tt_entry {
             tt_move = e.m;
-            if e.depth >= depth && beta - alpha == 1 {
+            if e.depth >= depth && beta - alpha == 1 && excluded.is_none() {
                 let score = from_tt(e.score, ply);
                 match e.bound {
                     Bound::Exact => return score,
@@ -451,13 +460,14 @@ impl Search {
         // Better than two plies ago (the same side to move): pruning can be bolder.
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
         // Reverse futility: far above beta near the leaves, a quiet move will not fall back.
-        if !pv_node && !in_check && depth <= 6 && beta.abs() < MATE_BOUND {
+        if !pv_node && !in_check && excluded.is_none() && depth <= 6 && beta.abs() < MATE_BOUND {
             let margin = 85 * depth - 40 * i32::from(improving);
             if static_eval - margin >= beta {
                 return static_eval - margin;
             }
         }
         if allow_null
+            && excluded.is_none()
             && !in_check
             && depth >= 3
             && has_pieces
@@ -489,7 +499,38 @@ impl Search {
         if tt_move.is_none() && depth >= 4 {
             depth -= 1;
         }
+        // Singular extension: when every move but the table's falls well short of its score,
+        // that move is searched one ply deeper; when even without it some move would pass
+        // beta, so would this node (several moves do: cut at once).
+        let mut extend_tt_move = 0;
+        if let Some(e) = tt_entry.filter(|e| {
+            excluded.is_none()
+                && ply > 0
+                && depth >= 7
+                && (ply as i32) < 2 * self.root_depth
+                && e.m.is_some()
+                && e.m == tt_move
+                && e.depth >= depth - 3
+                && e.bound != Bound::Upper
+                && e.score.abs() < MATE_BOUND
+        }) {
+            let singular_beta = e.score - 2 * depth;
+            self.excluded[ply] = tt_move;
+            let s = self.negamax(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, false);
+            self.excluded[ply] = None;
+            if self.aborted {
+                return 0;
+            }
+            if s < singular_beta {
+                extend_tt_move = 1;
+            } else if singular_beta >= beta {
+                return singular_beta;
+            }
+        }
         let mut ordered = self.ordered(pos, &moves, tt_move, ply);
+        if excluded.is_some() {
+            ordered.retain(|(m, _)| Some(*m) != excluded);
+        }
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -530,8 +571,9 @@ impl Search {
                 continue;
             }
             self.stack[ply] = Some(piece_to(pos.turn(), m));
+            let next = depth - 1 + if Some(m) == tt_move { extend_tt_move } else { 0 };
             let score = if i == 0 {
-                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true)
+                -self.negamax(&child, next, -beta, -alpha, ply + 1, true)
             } else {
                 let killer = self.killers[ply.min(MAX_PLY)].contains(&Some(m));
                 let reduce = if depth >= 3 && i >= 3 && quiet && !in_check && !child.is_check() {
@@ -547,17 +589,17 @@ impl Search {
                 };
                 let mut s = -self.negamax(
                     &child,
-                    depth - 1 - reduce,
+                    next - reduce,
                     -alpha - 1,
                     -alpha,
                     ply + 1,
                     true,
                 );
                 if s > alpha && reduce > 0 {
-                    s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, true);
+                    s = -self.negamax(&child, next, -alpha - 1, -alpha, ply + 1, true);
                 }
                 if s > alpha && s < beta {
-                    s = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true);
+                    s = -self.negamax(&child, next, -beta, -alpha, ply + 1, true);
                 }
                 s
             };
@@ -600,7 +642,9 @@ impl Search {
         } else {
             Bound::Upper
         };
-        self.store(key, best_move, to_tt(best, ply), depth, bound);
+        if excluded.is_none() {
+            self.store(key, best_move, to_tt(best, ply), depth, bound);
+        }
         best
     }
 
