@@ -220,8 +220,6 @@ impl Search {
         root.sort_by_key(|r| -self.order_score(pos, r.m, None, 0));
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).max(1);
         let mut previous = 0;
-        // Iterations in a row that kept the best move.
-        let mut stable = 0;
         for depth in 1..=max_depth {
             self.root_depth = depth as i32;
             let score = if depth >= 4 && !limits.score_all {
@@ -243,7 +241,6 @@ impl Search {
             }
             previous = score;
             root.sort_by_key(|r| -r.score);
-            stable = if found.best == Some(root[0].m) { stable + 1 } else { 0 };
             found.best = Some(root[0].m);
             found.score = root[0].score;
             found.depth = depth;
@@ -257,17 +254,7 @@ impl Search {
             {
                 break;
             }
-            // On a clock: less time for a move that has stayed best, more for one that has
-            // just changed.
-            let share = match stable {
-                0 if depth >= 6 => 13,
-                0..3 => 10,
-                _ => 6,
-            };
-            if limits
-                .soft_time
-                .is_some_and(|t| self.started.elapsed() > t * share / 10)
-            {
+            if limits.soft_time.is_some_and(|t| self.started.elapsed() > t) {
                 break;
             }
         }
