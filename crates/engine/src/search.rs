@@ -105,33 +105,15 @@ struct Entry {
     score: i32,
     depth: i32,
     bound: Bound,
-    /// Which search stored it (older entries give way first).
-    age: u8,
 }
 
 /// A searcher: its transposition table and move-ordering memory persist between searches
 /// of the same game.
 #[derive(Debug)]
 pub struct Search {
-    /// Buckets of two entries (an even index and the next).
     tt: Vec<Option<Entry>>,
-    /// Bumped by each search; stored in its entries.
-    generation: u8,
     killers: Vec<[Option<Move>; 2]>,
-    /// Quiet moves that cut off, by side, from and to square.
     history: Vec<i32>,
-    /// Quiet moves that cut off after a given move (piece and target square) one or two
-    /// plies before: `PIECE_TO * before + now`.
-    continuation: Vec<i32>,
-    /// The move played at each ply of the current path (piece and target square; `None` for
-    /// a null move).
-    stack: Vec<Option<usize>>,
-    /// The static evaluation at each ply of the current path (`-INF` in check).
-    evals: Vec<i32>,
-    /// A move left out at a ply (searching whether the table's move is the only good one).
-    excluded: Vec<Option<Move>>,
-    /// The depth of the iteration in progress.
-    root_depth: i32,
     /// Positions before the current node (the game's, then the search path's).
     keys: Vec<u64>,
     nodes: u64,
@@ -147,15 +129,9 @@ impl Search {
     pub fn new(mib: usize) -> Search {
         let entries = (mib.max(1) << 20) / std::mem::size_of::<Option<Entry>>();
         Search {
-            tt: vec![None; (entries.next_power_of_two() / 2).max(2)],
-            generation: 0,
+            tt: vec![None; entries.next_power_of_two() / 2],
             killers: vec![[None; 2]; MAX_PLY + 1],
-            history: vec![0; 2 * 64 * 64],
-            continuation: vec![0; PIECE_TO * PIECE_TO],
-            stack: vec![None; MAX_PLY + 2],
-            evals: vec![0; MAX_PLY + 2],
-            excluded: vec![None; MAX_PLY + 2],
-            root_depth: 0,
+            history: vec![0; 64 * 64],
             keys: Vec::new(),
             nodes: 0,
             started: Instant::now(),
@@ -169,7 +145,6 @@ impl Search {
     pub fn clear(&mut self) {
         self.tt.iter_mut().for_each(|e| *e = None);
         self.history.iter_mut().for_each(|h| *h = 0);
-        self.continuation.iter_mut().for_each(|h| *h = 0);
     }
 
     /// Searches `pos`, reached after the positions whose Zobrist keys are `history` (oldest
@@ -193,10 +168,7 @@ impl Search {
         self.limits = limits.clone();
         self.aborted = false;
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
-        self.history.iter_mut().for_each(|h| *h /= 2);
-        self.continuation.iter_mut().for_each(|h| *h /= 2);
-        self.generation = self.generation.wrapping_add(1);
-        self.evals[0] = if pos.is_check() { -INF } else { evaluate(pos) };
+        self.history.iter_mut().for_each(|h| *h /= 8);
 
         let mut root: Vec<RootMove> = pos
             .legal_moves()
@@ -221,7 +193,6 @@ impl Search {
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).max(1);
         let mut previous = 0;
         for depth in 1..=max_depth {
-            self.root_depth = depth as i32;
             let score = if depth >= 4 && !limits.score_all {
                 self.aspiration(pos, &mut root, depth as i32, previous)
             } else {
@@ -301,7 +272,6 @@ impl Search {
         self.keys.push(pos.zobrist());
         for (i, r) in root.iter_mut().enumerate() {
             let child = pos.after(r.m);
-            self.stack[0] = Some(piece_to(pos.turn(), r.m));
             let score = if score_all {
                 -self.negamax(&child, depth - 1, -INF, INF, 1, true)
             } else if i == 0 {
@@ -368,46 +338,8 @@ impl Search {
         (2..=back).step_by(2).any(|d| self.keys[n - d] == key)
     }
 
-    fn bucket(&self, key: u64) -> usize {
-        (key as usize) & (self.tt.len() - 1) & !1
-    }
-
-    fn probe(&self, key: u64) -> Option<Entry> {
-        let b = self.bucket(key);
-        self.tt[b..b + 2]
-            .iter()
-            .find_map(|e| e.filter(|e| e.key == key))
-    }
-
-    /// Stores a result: over the same position's entry unless that one is much deeper and
-    /// from this search, otherwise over the bucket's older or shallower entry.
-    fn store(&mut self, key: u64, m: Option<Move>, score: i32, depth: i32, bound: Bound) {
-        let b = self.bucket(key);
-        let generation = self.generation;
-        let worth = |e: &Option<Entry>| match e {
-            None => -1_000,
-            Some(e) if e.age != generation => -100 + e.depth,
-            Some(e) => e.depth,
-        };
-        let i = match (0..2).find(|&i| self.tt[b + i].is_some_and(|e| e.key == key)) {
-            Some(i) => {
-                let old = self.tt[b + i].expect("found above");
-                if old.age == generation && depth + 3 < old.depth && bound != Bound::Exact {
-                    return;
-                }
-                i
-            }
-            None => usize::from(worth(&self.tt[b + 1]) < worth(&self.tt[b])),
-        };
-        let m = m.or_else(|| self.tt[b + i].filter(|e| e.key == key).and_then(|e| e.m));
-        self.tt[b + i] = Some(Entry {
-            key,
-            m,
-            score,
-            depth,
-            bound,
-            age: generation,
-        });
+    fn slot(&self, key: u64) -> usize {
+        (key as usize) & (self.tt.len() - 1)
     }
 
     fn negamax(
@@ -437,12 +369,11 @@ impl Search {
             return self.quiesce(pos, alpha, beta, ply);
         }
         let key = pos.zobrist();
-        let excluded = self.excluded[ply];
+        let slot = self.slot(key);
         let mut tt_move = None;
-        let tt_entry = self.probe(key);
-        if let Some(e) = tt_entry {
+        if let Some(e) = self.tt[slot].filter(|e| e.key == key) {
             tt_move = e.m;
-            if e.depth >= depth && beta - alpha == 1 && excluded.is_none() {
+            if e.depth >= depth && beta - alpha == 1 {
                 let score = from_tt(e.score, ply);
                 match e.bound {
                     Bound::Exact => return score,
@@ -452,22 +383,22 @@ impl Search {
                 }
             }
         }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -(MATE - ply as i32) } else { 0 };
+        }
         let board = pos.board();
         let has_pieces = (board.by_color(pos.turn()) & !board.pawns() & !board.kings()).nonempty();
         let pv_node = beta - alpha > 1;
         let static_eval = if in_check { -INF } else { evaluate(pos) };
-        self.evals[ply] = static_eval;
-        // Better than two plies ago (the same side to move): pruning can be bolder.
-        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
         // Reverse futility: far above beta near the leaves, a quiet move will not fall back.
-        if !pv_node && !in_check && excluded.is_none() && depth <= 6 && beta.abs() < MATE_BOUND {
-            let margin = 85 * depth - 40 * i32::from(improving);
+        if !pv_node && !in_check && depth <= 4 && beta.abs() < MATE_BOUND {
+            let margin = 90 * depth;
             if static_eval - margin >= beta {
                 return static_eval - margin;
             }
         }
         if allow_null
-            && excluded.is_none()
             && !in_check
             && depth >= 3
             && has_pieces
@@ -476,7 +407,6 @@ impl Search {
         {
             if let Some(null) = pos.null_move() {
                 self.keys.push(key);
-                self.stack[ply] = None;
                 // Deeper searches, and positions far above beta, reduce more.
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 let score = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
@@ -490,47 +420,12 @@ impl Search {
             }
         }
 
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return if in_check { -(MATE - ply as i32) } else { 0 };
-        }
         // Without a move from the table this node is new: search it a little shallower (the
         // next iteration will have the move).
         if tt_move.is_none() && depth >= 4 {
             depth -= 1;
         }
-        // Singular extension: when every move but the table's falls well short of its score,
-        // that move is searched one ply deeper; when even without it some move would pass
-        // beta, so would this node (several moves do: cut at once).
-        let mut extend_tt_move = 0;
-        if let Some(e) = tt_entry.filter(|e| {
-            excluded.is_none()
-                && ply > 0
-                && depth >= 7
-                && (ply as i32) < 2 * self.root_depth
-                && e.m.is_some()
-                && e.m == tt_move
-                && e.depth >= depth - 3
-                && e.bound != Bound::Upper
-                && e.score.abs() < MATE_BOUND
-        }) {
-            let singular_beta = e.score - 2 * depth;
-            self.excluded[ply] = tt_move;
-            let s = self.negamax(pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, false);
-            self.excluded[ply] = None;
-            if self.aborted {
-                return 0;
-            }
-            if s < singular_beta {
-                extend_tt_move = 1;
-            } else if singular_beta >= beta {
-                return singular_beta;
-            }
-        }
         let mut ordered = self.ordered(pos, &moves, tt_move, ply);
-        if excluded.is_some() {
-            ordered.retain(|(m, _)| Some(*m) != excluded);
-        }
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -542,25 +437,12 @@ impl Search {
             && static_eval + 120 + 100 * depth <= alpha;
         // Late-move pruning: near the leaves, quiet moves this far down the order rarely
         // matter.
-        let late = (!pv_node && !in_check && depth <= 3).then(|| {
-            let n = 3 + (depth * depth) as usize;
-            if improving { n } else { n / 2 + 1 }
-        });
+        let late = (!pv_node && !in_check && depth <= 3).then_some(3 + (depth * depth) as usize);
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         self.keys.push(key);
         for i in 0..ordered.len() {
             let m = pick(&mut ordered, i);
             let quiet = pos.captured_role(m).is_none() && m.promotion().is_none();
-            // Near the leaves, moves that lose material by exchange.
-            if i > 0
-                && !pv_node
-                && !in_check
-                && depth <= 3
-                && best > -MATE_BOUND
-                && see(pos, m) < if quiet { -60 * depth } else { -120 * depth }
-            {
-                continue;
-            }
             let child = pos.after(m);
             if quiet
                 && i > 0
@@ -570,36 +452,30 @@ impl Search {
             {
                 continue;
             }
-            self.stack[ply] = Some(piece_to(pos.turn(), m));
-            let next = depth - 1 + if Some(m) == tt_move { extend_tt_move } else { 0 };
             let score = if i == 0 {
-                -self.negamax(&child, next, -beta, -alpha, ply + 1, true)
+                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true)
             } else {
                 let killer = self.killers[ply.min(MAX_PLY)].contains(&Some(m));
                 let reduce = if depth >= 3 && i >= 3 && quiet && !in_check && !child.is_check() {
-                    // Later and deeper moves are reduced more; killers, moves with a good
-                    // history and nodes that are improving less.
+                    // Later and deeper moves are reduced more; killers less.
                     let r = 0.75 + (f64::from(depth)).ln() * (i as f64).ln() / 2.25;
-                    let history = self.quiet_history(pos, m, ply) / 8192;
-                    (r as i32 - i32::from(killer) - i32::from(pv_node) + i32::from(!improving)
-                        - history)
-                        .clamp(0, depth - 2)
+                    (r as i32 - i32::from(killer) - i32::from(pv_node)).clamp(0, depth - 2)
                 } else {
                     0
                 };
                 let mut s = -self.negamax(
                     &child,
-                    next - reduce,
+                    depth - 1 - reduce,
                     -alpha - 1,
                     -alpha,
                     ply + 1,
                     true,
                 );
                 if s > alpha && reduce > 0 {
-                    s = -self.negamax(&child, next, -alpha - 1, -alpha, ply + 1, true);
+                    s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, true);
                 }
                 if s > alpha && s < beta {
-                    s = -self.negamax(&child, next, -beta, -alpha, ply + 1, true);
+                    s = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true);
                 }
                 s
             };
@@ -621,11 +497,10 @@ impl Search {
                         k[1] = k[0];
                         k[0] = Some(m);
                     }
-                    let bonus = (200 * depth - 100).min(2000);
-                    self.reward(pos, m, ply, bonus);
+                    self.reward(m, depth * depth);
                     // The quiet moves tried before it did not cut: they sink.
                     for &q in &quiets_tried {
-                        self.reward(pos, q, ply, -bonus);
+                        self.reward(q, -depth * depth);
                     }
                 }
                 break;
@@ -642,9 +517,13 @@ impl Search {
         } else {
             Bound::Upper
         };
-        if excluded.is_none() {
-            self.store(key, best_move, to_tt(best, ply), depth, bound);
-        }
+        self.tt[slot] = Some(Entry {
+            key,
+            m: best_move,
+            score: to_tt(best, ply),
+            depth,
+            bound,
+        });
         best
     }
 
@@ -652,20 +531,6 @@ impl Search {
         self.nodes += 1;
         if self.out_of_budget() {
             return 0;
-        }
-        let key = pos.zobrist();
-        let mut tt_move = None;
-        if let Some(e) = self.probe(key) {
-            tt_move = e.m;
-            if beta - alpha == 1 {
-                let score = from_tt(e.score, ply);
-                match e.bound {
-                    Bound::Exact => return score,
-                    Bound::Lower if score >= beta => return score,
-                    Bound::Upper if score <= alpha => return score,
-                    _ => {}
-                }
-            }
         }
         let in_check = pos.is_check();
         let mut moves = MoveList::new();
@@ -685,19 +550,19 @@ impl Search {
             return evaluate(pos);
         }
         let mut best = -INF;
-        let mut best_move = None;
         let mut stand = -INF;
         if !in_check {
             stand = evaluate(pos);
             if stand >= beta {
-                self.store(key, None, to_tt(stand, ply), 0, Bound::Lower);
                 return stand;
             }
             alpha = alpha.max(stand);
             best = stand;
         }
-        let original_alpha = alpha;
-        let mut ordered = self.ordered(pos, &moves, tt_move, ply);
+        let mut ordered: Scored = moves
+            .iter()
+            .map(|&m| (m, self.order_score(pos, m, None, ply)))
+            .collect();
         for i in 0..ordered.len() {
             let m = pick(&mut ordered, i);
             if !in_check {
@@ -707,14 +572,12 @@ impl Search {
                     continue;
                 }
             }
-            self.stack[ply] = Some(piece_to(pos.turn(), m));
             let score = -self.quiesce(&pos.after(m), -beta, -alpha, ply + 1);
             if self.aborted {
                 return 0;
             }
             if score > best {
                 best = score;
-                best_move = Some(m);
             }
             if score > alpha {
                 alpha = score;
@@ -723,41 +586,14 @@ impl Search {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.store(key, best_move, to_tt(best, ply), 0, bound);
         best
     }
 
-    /// Moves a quiet move's history scores (its own, and after the last two moves) towards
-    /// a bound, by `bonus` scaled down as a score nears it (so that scores stay comparable
-    /// across the search).
-    fn reward(&mut self, pos: &Position, m: Move, ply: usize, bonus: i32) {
-        let gravity = |h: &mut i32| *h += bonus - *h * bonus.abs() / HISTORY_MAX;
-        gravity(&mut self.history[butterfly(pos.turn(), m)]);
-        let now = piece_to(pos.turn(), m);
-        for back in 1..=2 {
-            if let Some(before) = ply.checked_sub(back).and_then(|p| self.stack[p]) {
-                gravity(&mut self.continuation[before * PIECE_TO + now]);
-            }
-        }
-    }
-
-    /// How well a quiet move did before: its history and its continuation histories.
-    fn quiet_history(&self, pos: &Position, m: Move, ply: usize) -> i32 {
-        let now = piece_to(pos.turn(), m);
-        let mut h = self.history[butterfly(pos.turn(), m)];
-        for back in 1..=2 {
-            if let Some(before) = ply.checked_sub(back).and_then(|p| self.stack[p]) {
-                h += self.continuation[before * PIECE_TO + now];
-            }
-        }
-        h
+    /// Moves a quiet move's history score towards a bound, by `bonus` scaled down as the
+    /// score nears it (so that scores stay comparable across the search).
+    fn reward(&mut self, m: Move, bonus: i32) {
+        let h = &mut self.history[m.from().index() * 64 + m.to().index()];
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
     }
 
     fn ordered(
@@ -799,7 +635,7 @@ impl Search {
         if k[1] == Some(m) {
             return 2_900_000;
         }
-        self.quiet_history(pos, m, ply)
+        self.history[m.from().index() * 64 + m.to().index()]
     }
 
     fn principal_variation(&self, pos: &Position, best: Option<Move>) -> Vec<Move> {
@@ -812,25 +648,16 @@ impl Search {
             }
             pv.push(m);
             pos = pos.after(m);
-            next = self.probe(pos.zobrist()).and_then(|e| e.m);
+            next = self.tt[self.slot(pos.zobrist())]
+                .filter(|e| e.key == pos.zobrist())
+                .and_then(|e| e.m);
         }
         pv
     }
 }
 
 /// History scores stay within plus or minus this.
-const HISTORY_MAX: i32 = 1 << 14;
-
-/// Moves by piece (colour and role) and target square.
-const PIECE_TO: usize = 2 * 6 * 64;
-
-fn piece_to(turn: Color, m: Move) -> usize {
-    (turn as usize * 6 + m.role() as usize) * 64 + m.to().index()
-}
-
-fn butterfly(turn: Color, m: Move) -> usize {
-    turn as usize * 4096 + m.from().index() * 64 + m.to().index()
-}
+const HISTORY_MAX: i32 = 1 << 16;
 
 /// Moves with their ordering scores, on the stack.
 type Scored = ArrayVec<(Move, i32), { rookery_core::MAX_LEGAL_MOVES }>;
