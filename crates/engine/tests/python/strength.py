@@ -23,6 +23,7 @@ import concurrent.futures
 import math
 import os
 import sys
+import threading
 import time
 
 import chess
@@ -58,7 +59,8 @@ def openings_from_pgn(paths, plies):
 
 
 def add_opening_args(p):
-    """The options that choose the games' openings (shared with calibrate.py)."""
+    """The options that choose the games' openings and where the games are written (shared
+    with calibrate.py)."""
     p.add_argument("--openings", nargs="*", default=[], metavar="PGN",
                    help="take each game's first --opening-plies moves from these PGN files "
                         "instead of the built-in 16 openings (for long A/B matches)")
@@ -66,6 +68,8 @@ def add_opening_args(p):
     p.add_argument("--first-opening", type=int, default=0, metavar="N",
                    help="start from the N-th opening, so that matches run side by side "
                         "(one per core) play different ones")
+    p.add_argument("--pgn", metavar="FILE",
+                   help="append every game to this PGN file (for judge.py)")
 
 
 def load_openings(args, p):
@@ -96,6 +100,30 @@ def open_engine(spec, args):
     return engine
 
 
+PGN_LOCK = threading.Lock()
+
+
+def engine_name(spec, args):
+    kind, value = spec
+    if kind == "rookery":
+        return f"rookery-engine level {value}"
+    if kind == "binary":
+        return f"{value[0]} level {value[1]}"
+    return f"Stockfish UCI_Elo {value}" if value else "Stockfish"
+
+
+def write_pgn(board, opening_plies, white, black, white_score, how, args):
+    """Appends the finished game to `args.pgn`, if set."""
+    if not args.pgn:
+        return
+    game = chess.pgn.Game.from_board(board)
+    result = {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}[white_score]
+    game.headers.update({"Event": f"rookery match {args.tc}", "White": white, "Black": black,
+                         "Result": result, "Termination": how, "OpeningPlies": str(opening_plies)})
+    with PGN_LOCK, open(args.pgn, "a", encoding="utf-8") as f:
+        print(game, file=f, end="\n\n")
+
+
 def play(index, ours, theirs, args):
     """One game; returns the score for `ours` (1, 0.5, 0), how it ended, and the seconds each
     move took, ours and theirs."""
@@ -110,9 +138,13 @@ def play(index, ours, theirs, args):
         engines[not ours_white] = open_engine(theirs, args)
         clock = {chess.WHITE: args.base, chess.BLACK: args.base}
         spent = {chess.WHITE: [], chess.BLACK: []}
+        names = (engine_name(ours, args), engine_name(theirs, args))
+        white, black = names if ours_white else names[::-1]
         ours = chess.WHITE if ours_white else chess.BLACK
 
         def ended(score, how):
+            white_score = score if ours == chess.WHITE else 1 - score
+            write_pgn(board, len(opening), white, black, white_score, how, args)
             return score, how, spent[ours], spent[not ours]
 
         while not board.is_game_over(claim_draw=True) and board.ply() < 400:
