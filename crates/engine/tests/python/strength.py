@@ -103,7 +103,8 @@ def open_engine(spec, args):
 PGN_LOCK = threading.Lock()
 
 
-def engine_name(spec, args):
+def engine_name(spec):
+    """The player's name in the PGN headers."""
     kind, value = spec
     if kind == "rookery":
         return f"rookery-engine level {value}"
@@ -138,7 +139,7 @@ def play(index, ours, theirs, args):
         engines[not ours_white] = open_engine(theirs, args)
         clock = {chess.WHITE: args.base, chess.BLACK: args.base}
         spent = {chess.WHITE: [], chess.BLACK: []}
-        names = (engine_name(ours, args), engine_name(theirs, args))
+        names = (engine_name(ours), engine_name(theirs))
         white, black = names if ours_white else names[::-1]
         ours = chess.WHITE if ours_white else chess.BLACK
 
