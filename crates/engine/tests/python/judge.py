@@ -16,9 +16,10 @@ test: it shows where a player loses ground, not by how much it would score.
 
 With `--engine`, no games are read: each build (rookery-engine at level 8, `--ms` or
 `--nodes` a move) chooses a move in `--count` positions taken from the games of `--positions`
-(game i at ply 16 + i mod 24: positions people reached just out of the opening), and the same
-judge scores each move's loss. Every build sees the same positions, so two builds are compared move by
-move: the mean of the differences has a far smaller error than a match of the same length.
+(the i-th position taken is at ply 16 + i mod 24: positions people reached just out of the
+opening), and the same judge scores each move's loss. Every build sees the same positions, so
+the builds are compared move by move (the mean of the differences, with its 95% interval).
+With `--nodes` a build plays the same moves on every run.
 
 Needs python-chess (`pip install chess==1.11.2`) and Stockfish (`apt-get install stockfish`).
 """
@@ -66,8 +67,8 @@ def judge(game, engine, depth):
 
 
 def positions_from(path, count):
-    """Positions from the games in `path`: game i at ply 16 + i mod 24, where it lasts that
-    long and the position is not over."""
+    """Up to `count` positions from the games in `path`, the i-th taken at ply 16 + i mod 24
+    (games too short for it, or over by then, are passed over)."""
     out = []
     with open(path, encoding="utf-8", errors="replace") as f:
         while len(out) < count and (game := chess.pgn.read_game(f)) is not None:
@@ -95,6 +96,8 @@ def compare(args, engine):
             scores[key] = score_of(board, engine, args.depth)
         return scores[key]
 
+    limit = (chess.engine.Limit(nodes=args.nodes) if args.nodes
+             else chess.engine.Limit(time=args.ms / 1000))
     losses = []
     for path in args.engine:
         build = chess.engine.SimpleEngine.popen_uci(path)
@@ -103,8 +106,6 @@ def compare(args, engine):
         try:
             for i, board in enumerate(boards):
                 # A new game each time (`game` differs): no table carried over.
-                limit = (chess.engine.Limit(nodes=args.nodes) if args.nodes
-                         else chess.engine.Limit(time=args.ms / 1000))
                 m = build.play(board, limit, game=i).move
                 after = board.copy()
                 after.push(m)
@@ -119,10 +120,11 @@ def compare(args, engine):
 
 
 def mean_error(xs):
+    """The mean of `xs` with its 95% interval, as text."""
     n = len(xs)
     mean = sum(xs) / n
-    var = sum((x - mean) ** 2 for x in xs) / max(1, n - 1)
-    return f"{mean:+.1f} [{mean - 1.96 * (var / n) ** 0.5:+.1f}, {mean + 1.96 * (var / n) ** 0.5:+.1f}]"
+    half = 1.96 * (sum((x - mean) ** 2 for x in xs) / max(1, n - 1) / n) ** 0.5
+    return f"{mean:+.1f} [{mean - half:+.1f}, {mean + half:+.1f}]"
 
 
 def main():
@@ -156,10 +158,10 @@ def main():
         for path in args.pgn:
             with open(path, encoding="utf-8") as f:
                 while (game := chess.pgn.read_game(f)) is not None:
-                    h = game.headers
-                    title = f"{h['White']} - {h['Black']} {h['Result']} ({h.get('Termination')})"
                     if args.list:
-                        print(title, flush=True)
+                        h = game.headers
+                        print(f"{h['White']} - {h['Black']} {h['Result']} "
+                              f"({h.get('Termination')})", flush=True)
                     for player, ply, san, loss in judge(game, engine, args.depth):
                         t = totals.setdefault(player, {})
                         moves, lost, big = t.get(phase(ply), (0, 0, 0))
