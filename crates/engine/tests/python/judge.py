@@ -15,9 +15,10 @@ to +-1000 centipawns (mates count as 1000), never below 0. Phases: plies up to 3
 test: it shows where a player loses ground, not by how much it would score.
 
 With `--engine`, no games are read: each build (rookery-engine at level 8, `--ms` or
-`--nodes` a move) chooses a move in `--count` positions taken from the games of `--positions`
-(the i-th position taken is at ply 16 + i mod 24: positions people reached just out of the
-opening), and the same judge scores each move's loss. Every build sees the same positions, so
+`--nodes` a move; `sfNNNN` is Stockfish limited to UCI_Elo NNNN, the strength goal's yardstick)
+chooses a move in `--count` positions taken from the games of `--positions` (the i-th position
+taken is at ply 16 + i mod 24 by default: positions people reached just out of the opening;
+`--plies 60 40` takes later ones), and the same judge scores each move's loss. Every build sees the same positions, so
 the builds are compared move by move (the mean of the differences, with its 95% interval).
 With `--nodes` a build plays the same moves on every run.
 
@@ -25,6 +26,7 @@ Needs python-chess (`pip install chess==1.11.2`) and Stockfish (`apt-get install
 """
 
 import argparse
+import re
 import sys
 
 import chess
@@ -66,15 +68,15 @@ def judge(game, engine, depth):
         before = after
 
 
-def positions_from(path, count):
-    """Up to `count` positions from the games in `path`, the i-th taken at ply 16 + i mod 24
-    (games too short for it, or over by then, are passed over)."""
+def positions_from(path, count, first_ply=16, span=24):
+    """Up to `count` positions from the games in `path`, the i-th taken at ply
+    `first_ply` + i mod `span` (games too short for it, or over by then, are passed over)."""
     out = []
     with open(path, encoding="utf-8", errors="replace") as f:
         while len(out) < count and (game := chess.pgn.read_game(f)) is not None:
             if game.headers.get("FEN") or game.errors:
                 continue
-            board, target = game.board(), 16 + len(out) % 24
+            board, target = game.board(), first_ply + len(out) % span
             for m in game.mainline_moves():
                 if board.ply() == target:
                     break
@@ -84,10 +86,23 @@ def positions_from(path, count):
     return out
 
 
+def open_build(name, stockfish):
+    """A rookery-engine build at level 8, or for `sfNNNN` Stockfish limited to UCI_Elo NNNN
+    (the yardstick of the strength goal)."""
+    if re.fullmatch(r"sf\d{4}", name):
+        build = chess.engine.SimpleEngine.popen_uci(stockfish)
+        build.configure({"Threads": 1, "Hash": 16, "UCI_LimitStrength": True,
+                         "UCI_Elo": int(name[2:])})
+    else:
+        build = chess.engine.SimpleEngine.popen_uci(name)
+        build.configure({"Level": 8, "Hash": 16})
+    return build
+
+
 def compare(args, engine):
     """Each build's mean loss a move over the same positions, and each one's difference from
     the first build, with 95% intervals."""
-    boards = positions_from(args.positions, args.count)
+    boards = positions_from(args.positions, args.count, *args.plies)
     scores = {}
 
     def judged(board):
@@ -100,8 +115,7 @@ def compare(args, engine):
              else chess.engine.Limit(time=args.ms / 1000))
     losses = []
     for path in args.engine:
-        build = chess.engine.SimpleEngine.popen_uci(path)
-        build.configure({"Level": 8, "Hash": 16})
+        build = open_build(path, args.stockfish)
         mine = []
         try:
             for i, board in enumerate(boards):
@@ -132,9 +146,13 @@ def main():
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("pgn", nargs="*", help="games to judge (as strength.py --pgn writes them)")
     p.add_argument("--engine", nargs="*", default=[],
-                   help="rookery-engine builds to compare on --positions instead")
+                   help="rookery-engine builds (or sfNNNN: Stockfish at UCI_Elo NNNN) to compare "
+                        "on --positions instead")
     p.add_argument("--positions", metavar="PGN")
     p.add_argument("--count", type=int, default=400)
+    p.add_argument("--plies", type=int, nargs=2, default=[16, 24], metavar=("FIRST", "SPAN"),
+                   help="take the i-th position at ply FIRST + i mod SPAN (default 16 24: "
+                        "just out of the opening)")
     p.add_argument("--ms", type=int, default=200, help="time a move for --engine")
     p.add_argument("--nodes", type=int,
                    help="nodes a move for --engine instead of --ms (the same moves on every "
