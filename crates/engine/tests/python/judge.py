@@ -18,9 +18,10 @@ With `--engine`, no games are read: each build (rookery-engine at level 8, `--ms
 `--nodes` a move; `sfNNNN` is Stockfish limited to UCI_Elo NNNN, the strength goal's yardstick)
 chooses a move in `--count` positions taken from the games of `--positions` (the i-th position
 taken is at ply 16 + i mod 24 by default: positions people reached just out of the opening;
-`--plies 60 40` takes later ones), and the same judge scores each move's loss. Every build sees the same positions, so
-the builds are compared move by move (the mean of the differences, with its 95% interval).
-With `--nodes` a build plays the same moves on every run.
+`--plies 60 40` takes later ones), and the same judge scores each move's loss. Every build
+sees the same positions, so the builds are compared move by move (the mean of the
+differences, with its 95% interval). With `--nodes` a rookery-engine build plays the same
+moves on every run (Stockfish's limited play picks at random among its best moves).
 
 Needs python-chess (`pip install chess==1.11.2`) and Stockfish (`apt-get install stockfish`).
 """
