@@ -27,12 +27,16 @@ Needs python-chess (`pip install chess==1.11.2`) and Stockfish (`apt-get install
 """
 
 import argparse
+import os
 import re
 import sys
 
 import chess
 import chess.engine
 import chess.pgn
+
+sys.path.insert(0, os.path.dirname(__file__))
+import strength  # noqa: E402
 
 CLIP = 1000
 PHASES = ((0, "opening"), (40, "middlegame"), (80, "endgame"))
@@ -87,17 +91,12 @@ def positions_from(path, count, first_ply=16, span=24):
     return out
 
 
-def open_build(name, stockfish):
+def open_build(name, args):
     """A rookery-engine build at level 8, or for `sfNNNN` Stockfish limited to UCI_Elo NNNN
-    (the yardstick of the strength goal)."""
+    (the yardstick of the strength goal), opened as strength.py's matches open them."""
     if re.fullmatch(r"sf\d{4}", name):
-        build = chess.engine.SimpleEngine.popen_uci(stockfish)
-        build.configure({"Threads": 1, "Hash": 16, "UCI_LimitStrength": True,
-                         "UCI_Elo": int(name[2:])})
-    else:
-        build = chess.engine.SimpleEngine.popen_uci(name)
-        build.configure({"Level": 8, "Hash": 16})
-    return build
+        return strength.open_engine(("stockfish", int(name[2:])), args)
+    return strength.open_engine(("binary", (name, 8)), args)
 
 
 def compare(args, engine):
@@ -116,7 +115,7 @@ def compare(args, engine):
              else chess.engine.Limit(time=args.ms / 1000))
     losses = []
     for path in args.engine:
-        build = open_build(path, args.stockfish)
+        build = open_build(path, args)
         mine = []
         try:
             for i, board in enumerate(boards):
