@@ -1,12 +1,15 @@
 //! The engine's speed: a fixed-depth search of each bench position (the same work on every
 //! run), reporting nodes, time and nodes per second.
 //!
-//! cargo run --release -p rookery-engine --example bench [-- DEPTH]
+//! cargo run --release -p rookery-engine --example bench [-- DEPTH [network]]
+//!
+//! With `network`, positions are judged by the evaluation network instead of the hand-written
+//! evaluation.
 
 use std::time::Instant;
 
 use rookery_core::Position;
-use rookery_engine::{Limits, Search};
+use rookery_engine::{Evaluation, Limits, Search};
 
 /// Openings, middlegames and endgames (the first six are chessprogramming.org's perft
 /// positions).
@@ -30,10 +33,18 @@ fn main() {
         .nth(1)
         .and_then(|d| d.parse().ok())
         .unwrap_or(9);
+    let limits = Limits {
+        evaluation: if std::env::args().nth(2).as_deref() == Some("network") {
+            Evaluation::Network
+        } else {
+            Evaluation::Classic
+        },
+        ..Limits::depth(depth)
+    };
     let (mut nodes, started) = (0u64, Instant::now());
     for fen in POSITIONS {
         let pos = Position::from_fen(fen).expect("bench FEN");
-        let found = Search::new(16).run(&pos, &[], &Limits::depth(depth));
+        let found = Search::new(16).run(&pos, &[], &limits);
         nodes += found.nodes;
         println!(
             "{:>10} nodes  {:>6} ms  {}  {}",

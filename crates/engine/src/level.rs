@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use rookery_core::{Move, Position};
 
-use crate::search::{Limits, MATE, Search};
+use crate::search::{Evaluation, Limits, MATE, Search};
 
 /// A small, fast pseudo-random generator (xorshift64*), seeded by the caller: the engine
 /// needs variety, not secrecy.
@@ -146,6 +146,12 @@ impl Level {
         let limits = Limits {
             depth,
             score_all: sampled,
+            // Levels 1-7 were measured with the hand-written evaluation.
+            evaluation: if self == Level::MAX {
+                limits.evaluation
+            } else {
+                Evaluation::Classic
+            },
             ..limits.clone()
         };
         let found = search.run(pos, history, &limits);

@@ -9,9 +9,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
-use rookery_core::{Bitboard, Color, Move, MoveList, Position, Role};
+use rookery_core::{Bitboard, Board, Color, Move, MoveList, Position, Role};
 
-use crate::eval::evaluate;
+use crate::eval;
+use crate::nn::Accumulator;
 
 /// The score of giving mate now; mate in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 30_000;
@@ -36,6 +37,19 @@ pub struct Limits {
     /// Search every root move with a full window, so that each gets an exact score (the
     /// weak levels choose among them); slower than the normal search.
     pub score_all: bool,
+    /// How positions are judged.
+    pub evaluation: Evaluation,
+}
+
+/// The static evaluation a search uses.
+#[derive(Debug, Copy, Clone, Default, PartialEq, Eq)]
+pub enum Evaluation {
+    /// Hand-written terms over PeSTO's tables (`eval.rs`): what every level was measured with.
+    #[default]
+    Classic,
+    /// The small network trained on the engine's own games (`nn.rs`); an experiment, chosen
+    /// with the UCI option `Evaluation` (BENCHMARKS.md has what it measured).
+    Network,
 }
 
 impl Limits {
@@ -122,6 +136,9 @@ pub struct Search {
     aborted: bool,
     /// The best move of the iteration in progress, among those fully searched.
     partial: Option<(Move, i32)>,
+    /// The network's hidden sums and the board at each ply of the current path.
+    accumulators: Vec<Accumulator>,
+    boards: Vec<Board>,
 }
 
 impl Search {
@@ -138,6 +155,8 @@ impl Search {
             limits: Limits::default(),
             aborted: false,
             partial: None,
+            accumulators: Vec::with_capacity(MAX_PLY + 1),
+            boards: Vec::with_capacity(MAX_PLY + 1),
         }
     }
 
@@ -169,6 +188,11 @@ impl Search {
         self.aborted = false;
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         self.history.iter_mut().for_each(|h| *h /= 8);
+        if limits.evaluation == Evaluation::Network {
+            let acc = Accumulator::new(pos.board());
+            self.accumulators = vec![acc; MAX_PLY + 1];
+            self.boards = vec![*pos.board(); MAX_PLY + 1];
+        }
 
         let mut root: Vec<RootMove> = pos
             .legal_moves()
@@ -338,6 +362,28 @@ impl Search {
         (2..=back).step_by(2).any(|d| self.keys[n - d] == key)
     }
 
+    /// Brings the network's sums for `ply` up to date with `pos` (from the ply before's).
+    fn enter(&mut self, pos: &Position, ply: usize) {
+        if self.limits.evaluation == Evaluation::Classic || ply == 0 || ply > MAX_PLY {
+            return;
+        }
+        let (before, after) = self.accumulators.split_at_mut(ply);
+        after[0] = before[ply - 1];
+        after[0].update(&self.boards[ply - 1], pos.board());
+        self.boards[ply] = *pos.board();
+    }
+
+    /// The static value of `pos`, at `ply` (entered), for the side to move.
+    fn evaluate(&self, pos: &Position, ply: usize) -> i32 {
+        if self.limits.evaluation == Evaluation::Classic {
+            eval::evaluate(pos)
+        } else {
+            let value = self.accumulators[ply.min(MAX_PLY)].evaluate(pos.turn());
+            debug_assert_eq!(value, crate::nn::evaluate(pos), "incremental sums drifted");
+            value
+        }
+    }
+
     fn slot(&self, key: u64) -> usize {
         (key as usize) & (self.tt.len() - 1)
     }
@@ -355,11 +401,12 @@ impl Search {
         if self.out_of_budget() {
             return 0;
         }
+        self.enter(pos, ply);
         if self.is_draw(pos) {
             return 0;
         }
         if ply >= MAX_PLY {
-            return evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         let in_check = pos.is_check();
         if in_check {
@@ -390,7 +437,11 @@ impl Search {
         let board = pos.board();
         let has_pieces = (board.by_color(pos.turn()) & !board.pawns() & !board.kings()).nonempty();
         let pv_node = beta - alpha > 1;
-        let static_eval = if in_check { -INF } else { evaluate(pos) };
+        let static_eval = if in_check {
+            -INF
+        } else {
+            self.evaluate(pos, ply)
+        };
         // Reverse futility: far above beta near the leaves, a quiet move will not fall back.
         if !pv_node && !in_check && depth <= 4 && beta.abs() < MATE_BOUND {
             let margin = 90 * depth;
@@ -532,6 +583,7 @@ impl Search {
         if self.out_of_budget() {
             return 0;
         }
+        self.enter(pos, ply);
         let in_check = pos.is_check();
         let mut moves = MoveList::new();
         if in_check {
@@ -547,12 +599,12 @@ impl Search {
             return 0;
         }
         if ply >= MAX_PLY {
-            return evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         let mut best = -INF;
         let mut stand = -INF;
         if !in_check {
-            stand = evaluate(pos);
+            stand = self.evaluate(pos, ply);
             if stand >= beta {
                 return stand;
             }

@@ -11,7 +11,7 @@ use std::time::Duration;
 use rookery_core::{Position, UciMove};
 
 use crate::level::{Level, Rng, budget};
-use crate::search::{Found, Limits, MATE, Search};
+use crate::search::{Evaluation, Found, Limits, MATE, Search};
 
 const NAME: &str = concat!("Rookery ", env!("CARGO_PKG_VERSION"));
 
@@ -41,6 +41,7 @@ struct Engine<W: Write + Send + 'static> {
     /// Zobrist keys of the positions before `position`.
     history: Vec<u64>,
     level: Level,
+    evaluation: Evaluation,
     hash_mib: usize,
     search: Option<Search>,
     running: Option<Running>,
@@ -54,6 +55,7 @@ pub fn serve<R: BufRead, W: Write + Send + 'static>(input: R, output: W) {
         position: Position::new(),
         history: Vec::new(),
         level: Level::MAX,
+        evaluation: Evaluation::Classic,
         hash_mib: 16,
         search: None,
         running: None,
@@ -85,6 +87,10 @@ impl<W: Write + Send + 'static> Engine<W> {
                 say(
                     &self.out,
                     "option name Hash type spin default 16 min 1 max 4096",
+                );
+                say(
+                    &self.out,
+                    "option name Evaluation type combo default classic var classic var network",
                 );
                 say(&self.out, "uciok");
             }
@@ -147,6 +153,15 @@ impl<W: Write + Send + 'static> Engine<W> {
                 }
                 _ => say(&self.out, "info string Hash must be 1 to 4096 (MiB)"),
             },
+            // The level's own choice applies below level 8.
+            "evaluation" => match value.as_str() {
+                "classic" => self.evaluation = Evaluation::Classic,
+                "network" => self.evaluation = Evaluation::Network,
+                _ => say(
+                    &self.out,
+                    "info string Evaluation must be classic or network",
+                ),
+            },
             _ => say(&self.out, &format!("info string unknown option {name}")),
         }
     }
@@ -181,7 +196,10 @@ impl<W: Write + Send + 'static> Engine<W> {
 
     fn go(&mut self, line: &str) {
         let mut words = line.split_whitespace().skip(1);
-        let mut limits = Limits::default();
+        let mut limits = Limits {
+            evaluation: self.evaluation,
+            ..Limits::default()
+        };
         let (mut wtime, mut btime, mut winc, mut binc, mut togo) = (None, None, 0, 0, None);
         let mut infinite = false;
         while let Some(word) = words.next() {
@@ -358,6 +376,39 @@ mod tests {
                 .any(|l| l == "info string Level must be 1 to 8")
         );
         assert!(lines.iter().any(|l| l == "info string unknown command fly"));
+    }
+
+    /// The network evaluation is chosen by name, still mates, and scores the start near even;
+    /// an unknown value is named and changes nothing.
+    #[test]
+    fn the_evaluation_option() {
+        let lines = session(
+            "setoption name Evaluation value network
+position startpos
+go depth 4
+             position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1
+go depth 3
+             setoption name Evaluation value oracle
+",
+        );
+        let start = lines
+            .iter()
+            .find(|l| l.starts_with("info depth 4 score cp "))
+            .expect("a depth 4 line");
+        let cp: i32 = start["info depth 4 score cp ".len()..]
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(cp.abs() < 100, "{start}");
+        assert!(lines.contains(&"bestmove a1a8".to_owned()), "{lines:?}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l == "info string Evaluation must be classic or network"),
+            "{lines:?}"
+        );
     }
 
     #[test]

@@ -9,6 +9,8 @@ increment), colours alternating, each pair of games starting from one of a fixed
 openings so that games differ. The opponent is Stockfish (Debian's 15.1) with
 UCI_LimitStrength at the given UCI_Elo values, or another level of our own (`--vs-level`).
 Another build of the engine (`--vs-engine PATH`) is an opponent too, for A/B tests of a change.
+A build written `PATH:NAME=VALUE,...` (here, in calibrate.py and in judge.py) is opened with
+those UCI options set, e.g. `target/release/rookery-engine:Evaluation=network`.
 Prints one line per pair: wins/draws/losses, score, and the Elo difference with a 95% error
 bar, then the rating estimate for the level (difference + the opponent's UCI_Elo).
 
@@ -84,13 +86,23 @@ def load_openings(args, p):
     args.base, args.inc = float(base), float(inc or 0)
 
 
+def build_options(spec):
+    """A build named `PATH:NAME=VALUE,...` is PATH with those UCI options set (for example
+    `target/release/rookery-engine:Evaluation=network`); a plain path has none."""
+    path, _, rest = spec.partition(":")
+    if not rest:
+        return spec, {}
+    return path, dict(item.split("=", 1) for item in rest.split(","))
+
+
 def open_engine(spec, args):
     """`spec` is ("rookery", level), ("binary", (path, level)) or ("stockfish", elo)."""
     kind, value = spec
     if kind in ("rookery", "binary"):
         path, level = (args.engine, value) if kind == "rookery" else value
+        path, options = build_options(path)
         engine = chess.engine.SimpleEngine.popen_uci(path)
-        engine.configure({"Level": level, "Hash": 16})
+        engine.configure({"Level": level, "Hash": 16, **options})
     else:
         engine = chess.engine.SimpleEngine.popen_uci(args.stockfish)
         options = {"Threads": 1, "Hash": 16}
