@@ -6,14 +6,21 @@
 //! from White's side (score in centipawns; result 1, 0.5 or 0).
 //!
 //! cargo run --release -p rookery-engine --example datagen -- OUT SEED POSITIONS [NODES]
+//!     [--openings FENS] [--network]
+//!
+//! `--openings FENS`: games start from positions in this file (one FEN a line, taken in
+//! turn), each followed by `OPENING_RANDOM_PLIES` random moves, instead of from the start
+//! position. `--network`: both sides search with the evaluation network.
 
 use std::io::{BufWriter, Write};
 
 use rookery_core::{Color, Position};
-use rookery_engine::{Limits, MATE, Rng, Search};
+use rookery_engine::{Evaluation, Limits, MATE, Rng, Search};
 
-/// Random moves that open each game.
+/// Random moves that open each game from the start position.
 const RANDOM_PLIES: usize = 8;
+/// Random moves after a position from `--openings`.
+const OPENING_RANDOM_PLIES: usize = 2;
 /// Scores this far from even, held by both sides for `DECIDED_PLIES`, end the game as won.
 const DECIDED: i32 = 1500;
 const DECIDED_PLIES: usize = 6;
@@ -21,11 +28,29 @@ const DECIDED_PLIES: usize = 6;
 const MAX_PLIES: usize = 400;
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
+    let mut args: Vec<String> = std::env::args().collect();
+    let network = take_flag(&mut args, "--network");
+    let openings: Vec<Position> = match args.iter().position(|a| a == "--openings") {
+        Some(i) if i + 1 < args.len() => {
+            let path = args.remove(i + 1);
+            args.remove(i);
+            std::fs::read_to_string(&path)
+                .expect("FENS can be read")
+                .lines()
+                .filter_map(|l| Position::from_fen(l.trim()).ok())
+                .collect()
+        }
+        _ => Vec::new(),
+    };
     if args.len() < 4 {
-        eprintln!("usage: datagen OUT SEED POSITIONS [NODES]");
+        eprintln!("usage: datagen OUT SEED POSITIONS [NODES] [--openings FENS] [--network]");
         std::process::exit(2);
     }
+    let evaluation = if network {
+        Evaluation::Network
+    } else {
+        Evaluation::Classic
+    };
     let seed: u64 = args[2].parse().expect("SEED is a number");
     let wanted: usize = args[3].parse().expect("POSITIONS is a number");
     let nodes: u64 = args
@@ -37,11 +62,18 @@ fn main() {
     let mut search = Search::new(16);
     let (mut written, mut games) = (0, 0);
     while written < wanted {
-        let Some(start) = opening(&mut rng) else {
+        let start = if openings.is_empty() {
+            opening(&mut rng, Position::new(), RANDOM_PLIES)
+        } else {
+            let from = openings[games % openings.len()];
+            opening(&mut rng, from, OPENING_RANDOM_PLIES)
+        };
+        let Some(start) = start else {
+            games += 1;
             continue;
         };
         search.clear();
-        let (lines, result) = play(&mut search, start, nodes);
+        let (lines, result) = play(&mut search, start, nodes, evaluation);
         games += 1;
         for (fen, score) in &lines {
             writeln!(out, "{fen};{score};{result}").expect("OUT is writable");
@@ -54,10 +86,16 @@ fn main() {
     out.flush().expect("OUT is writable");
 }
 
-/// A position after `RANDOM_PLIES` random legal moves, if the game is still on.
-fn opening(rng: &mut Rng) -> Option<Position> {
-    let mut pos = Position::new();
-    for _ in 0..RANDOM_PLIES {
+/// Whether `flag` is among `args` (taken out if so).
+fn take_flag(args: &mut Vec<String>, flag: &str) -> bool {
+    let before = args.len();
+    args.retain(|a| a != flag);
+    args.len() != before
+}
+
+/// `pos` after `plies` random legal moves, if the game is still on.
+fn opening(rng: &mut Rng, mut pos: Position, plies: usize) -> Option<Position> {
+    for _ in 0..plies {
         let moves = pos.legal_moves();
         if moves.is_empty() {
             return None;
@@ -70,9 +108,15 @@ fn opening(rng: &mut Rng) -> Option<Position> {
 
 /// Plays a game from `pos`; returns the quiet positions with their scores (White's side) and
 /// the result for White.
-fn play(search: &mut Search, mut pos: Position, nodes: u64) -> (Vec<(String, i32)>, &'static str) {
+fn play(
+    search: &mut Search,
+    mut pos: Position,
+    nodes: u64,
+    evaluation: Evaluation,
+) -> (Vec<(String, i32)>, &'static str) {
     let limits = Limits {
         nodes: Some(nodes),
+        evaluation,
         ..Limits::default()
     };
     let mut keys: Vec<u64> = Vec::new();
