@@ -1,9 +1,11 @@
 //! The evaluation network: a small neural network trained on the engine's own games
 //! (`examples/datagen.rs` writes the positions, `tests/python/train.py` fits the weights).
-//! `net.bin` came from `datagen` with seeds 101 and 102, 700,000 positions each at 5,000 nodes
-//! a move (searched with the classic evaluation), and `train.py net.bin DATA1 DATA2` (25
-//! epochs, targets the search's scores only). An experiment, off unless chosen: it beat the
-//! classic evaluation in self-play and lost more to Stockfish (BENCHMARKS.md).
+//! `net.bin` is the second network: `train.py net.bin D101 D102 D103 D104 --epochs 20` over
+//! 2,489,149 positions, where D101 and D102 are `datagen D SEED 700000 5000` (seeds 101, 102:
+//! random openings, classic evaluation) and D103 and D104 `datagen D SEED 700000 5000
+//! --openings FENS --network` (seeds 103, 104, stopped at 590,572 and 498,488 positions; FENS
+//! from `openings.py`; searched with the first network, trained on D101 and D102 alone). An
+//! experiment, off unless chosen: no measured gain against Stockfish yet (BENCHMARKS.md).
 //!
 //! 768 inputs, one per (colour, role, square) seen from one side: "ours" or "theirs", and the
 //! square flipped top to bottom when that side is Black. A hidden layer of [`HIDDEN`]
