@@ -2,7 +2,8 @@
 //! search, null-move pruning, late-move reductions and pruning, internal iterative reduction,
 //! check extension, killer and history move ordering (losing captures after quiet moves) and
 //! aspiration windows. Draws by repetition, the fifty-move rule and dead positions are scored
-//! as 0.
+//! as 0. Positions are judged by the classic evaluation (`eval.rs`) or, when
+//! [`Limits::evaluation`] asks, by the network (`nn.rs`), whose sums it keeps per ply.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
