@@ -382,19 +382,14 @@ mod tests {
     /// an unknown value is named and changes nothing.
     #[test]
     fn the_evaluation_option() {
-        let lines = session(
-            "setoption name Evaluation value network
-position startpos
-go depth 4
-             position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1
-go depth 3
-             setoption name Evaluation value oracle
-",
-        );
+        // A new `position` stops a running search, so each search ends its own session (whose
+        // end waits for it).
+        let lines =
+            session("setoption name Evaluation value network\nposition startpos\ngo depth 4\n");
         let start = lines
             .iter()
             .find(|l| l.starts_with("info depth 4 score cp "))
-            .expect("a depth 4 line");
+            .unwrap_or_else(|| panic!("a depth 4 line: {lines:?}"));
         let cp: i32 = start["info depth 4 score cp ".len()..]
             .split(' ')
             .next()
@@ -402,6 +397,11 @@ go depth 3
             .parse()
             .unwrap();
         assert!(cp.abs() < 100, "{start}");
+        let lines = session(
+            "setoption name Evaluation value network\n\
+             position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1\ngo depth 3\n\
+             setoption name Evaluation value oracle\n",
+        );
         assert!(lines.contains(&"bestmove a1a8".to_owned()), "{lines:?}");
         assert!(
             lines
