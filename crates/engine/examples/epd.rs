@@ -2,11 +2,12 @@
 //!
 //! cargo run --release -p rookery-engine --example epd -- crates/engine/tests/data/wac.epd --ms 1000
 //!
-//! Prints each position not solved and a last line `solved S/N`.
+//! Prints each position not solved and a last line `solved S/N`. `--network` searches with the
+//! evaluation network instead of the classic evaluation.
 
 use std::time::{Duration, Instant};
 
-use rookery_engine::{Limits, Search, parse_epd};
+use rookery_engine::{Evaluation, Limits, Search, parse_epd};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -20,11 +21,12 @@ fn main() {
             "--nodes" => limits.nodes = Some(value()),
             "--depth" => limits.depth = Some(value() as u32),
             "--hash" => hash = value() as usize,
+            "--network" => limits.evaluation = Evaluation::Network,
             _ => file = Some(arg),
         }
     }
     let Some(file) = file else {
-        eprintln!("usage: epd FILE [--ms N | --nodes N | --depth N] [--hash MiB]");
+        eprintln!("usage: epd FILE [--ms N | --nodes N | --depth N] [--hash MiB] [--network]");
         std::process::exit(2);
     };
     if limits.time.is_none() && limits.nodes.is_none() && limits.depth.is_none() {

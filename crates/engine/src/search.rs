@@ -379,7 +379,7 @@ impl Search {
         if self.limits.evaluation == Evaluation::Classic {
             eval::evaluate(pos)
         } else {
-            let value = self.accumulators[ply.min(MAX_PLY)].evaluate(pos.turn());
+            let value = self.accumulators[ply.min(MAX_PLY)].evaluate(pos);
             debug_assert_eq!(value, crate::nn::evaluate(pos), "incremental sums drifted");
             value
         }

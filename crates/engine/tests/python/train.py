@@ -5,14 +5,16 @@ Data: lines `FEN;score;result` written by `cargo run --release -p rookery-engine
 datagen -- OUT SEED POSITIONS [NODES]` (score in centipawns and result 1/0.5/0, both White's).
 
 The network: 768 inputs (colour relative to the side looking, role, square seen from that side),
-one hidden layer of H clipped-ReLU units computed twice with the same weights (from the side to
-move's view and from the other side's), and one output over both halves. The target is a win
+one hidden layer of H units computed twice with the same weights (from the side to move's view
+and from the other side's), each clipped to 0..1 and squared, and one output over both halves
+with one of 8 sets of output weights chosen by the number of pieces (2-5, 6-9, ..., 30-32).
+The target is a win
 expectation, LAMBDA * sigmoid(score / 400) + (1 - LAMBDA) * result, both from the side to move;
 the output is read as score / 400. LAMBDA is 1 (the search's score only): with 0.7 the network
 predicted results better but played far worse (BENCHMARKS.md).
 
-Written out quantised for src/nn.rs: u32 H, then i16 W1[768][H] and b1[H] (times QA), i16
-w2[2H] (times QB) and i32 b2 (times QA * QB), little-endian.
+Written out quantised for src/nn.rs: u32 H, u32 8 (the buckets), then i16 W1[768][H] and
+b1[H] (times QA), i16 w2[8][2H] (times QB) and i32 b2[8] (times QA * QB), little-endian.
 
     pip install numpy scipy        # net.bin was made with numpy 2.4.6, scipy 1.17.1
     python3 train.py OUT.bin DATA... [--hidden 128] [--epochs 25] [--lam 1.0]
@@ -28,6 +30,7 @@ import scipy.sparse as sp
 
 QA = 255
 QB = 1024
+BUCKETS = 8
 PIECES = "PNBRQK"
 SCALE = 400.0
 
@@ -81,7 +84,9 @@ def load(paths):
     results = np.where(stm == 0, results, 1.0 - results).astype(np.float32)
     ours = np.where(stm[:, None] == 0, white, black)
     theirs = np.where(stm[:, None] == 0, black, white)
-    return ours, theirs, scores, results
+    pieces = np.sum(ours < 768, axis=1)
+    buckets = np.minimum(np.maximum(pieces - 2, 0) // 4, BUCKETS - 1).astype(np.int32)
+    return ours, theirs, scores, results, buckets
 
 
 def sparse(idx):
@@ -110,7 +115,7 @@ def main():
     args = ap.parse_args()
 
     t0 = time.time()
-    ours, theirs, scores, results = load(args.data)
+    ours, theirs, scores, results, buckets = load(args.data)
     n = len(scores)
     target = args.lam * sigmoid(scores / SCALE) + (1 - args.lam) * results
     rng = np.random.default_rng(args.seed)
@@ -123,8 +128,8 @@ def main():
     h = args.hidden
     w1 = (rng.standard_normal((768, h)) * 0.1).astype(np.float32)
     b1 = np.full(h, 0.1, dtype=np.float32)
-    w2 = (rng.standard_normal(2 * h) * 0.1).astype(np.float32)
-    b2 = np.zeros(1, dtype=np.float32)
+    w2 = (rng.standard_normal((BUCKETS, 2 * h)) * 0.1).astype(np.float32)
+    b2 = np.zeros(BUCKETS, dtype=np.float32)
     params = [w1, b1, w2, b2]
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
@@ -135,9 +140,10 @@ def main():
         xt = sparse(theirs[idx])
         ao = xo @ w1 + b1
         at = xt @ w1 + b1
-        ho = np.clip(ao, 0.0, 1.0)
-        ht = np.clip(at, 0.0, 1.0)
-        out = ho @ w2[:h] + ht @ w2[h:] + b2[0]
+        ho = np.clip(ao, 0.0, 1.0) ** 2
+        ht = np.clip(at, 0.0, 1.0) ** 2
+        k = buckets[idx]
+        out = np.sum(ho * w2[k, :h], axis=1) + np.sum(ht * w2[k, h:], axis=1) + b2[k]
         return xo, xt, ao, at, ho, ht, out
 
     def loss_on(idx):
@@ -159,10 +165,17 @@ def main():
             xo, xt, ao, at, ho, ht, out = forward(b)
             p = sigmoid(out)
             d_out = 2.0 * (p - target[b]) * p * (1.0 - p) / len(b)
-            g_w2 = np.concatenate([ho.T @ d_out, ht.T @ d_out])
-            g_b2 = np.array([d_out.sum()], dtype=np.float32)
-            d_ao = np.outer(d_out, w2[:h]) * ((ao > 0.0) & (ao < 1.0))
-            d_at = np.outer(d_out, w2[h:]) * ((at > 0.0) & (at < 1.0))
+            k = buckets[b]
+            g_w2 = np.zeros_like(w2)
+            g_b2 = np.zeros_like(b2)
+            for j in range(BUCKETS):
+                sel = k == j
+                if sel.any():
+                    g_w2[j] = np.concatenate([ho[sel].T @ d_out[sel], ht[sel].T @ d_out[sel]])
+                    g_b2[j] = d_out[sel].sum()
+            # d(clip(a)^2)/da = 2 clip(a) inside 0..1.
+            d_ao = d_out[:, None] * w2[k, :h] * (2.0 * np.clip(ao, 0.0, 1.0) * (ao < 1.0))
+            d_at = d_out[:, None] * w2[k, h:] * (2.0 * np.clip(at, 0.0, 1.0) * (at < 1.0))
             g_w1 = xo.T @ d_ao + xt.T @ d_at
             g_b1 = d_ao.sum(axis=0) + d_at.sum(axis=0)
             step += 1
@@ -178,11 +191,11 @@ def main():
         print(f"epoch {epoch + 1}: held-out loss {loss_on(valid):.6f} ({time.time() - t1:.0f} s)", file=sys.stderr)
 
     with open(args.out, "wb") as f:
-        f.write(struct.pack("<I", h))
+        f.write(struct.pack("<II", h, BUCKETS))
         f.write(np.round(w1 * QA).astype("<i2").tobytes())
         f.write(np.round(b1 * QA).astype("<i2").tobytes())
         f.write(np.round(w2 * QB).astype("<i2").tobytes())
-        f.write(struct.pack("<i", int(round(float(b2[0]) * QA * QB))))
+        f.write(np.round(b2 * QA * QB).astype("<i4").tobytes())
     print(f"wrote {args.out}", file=sys.stderr)
 
 
