@@ -8,10 +8,9 @@ The network: 768 inputs (colour relative to the side looking, role, square seen 
 one hidden layer of H units computed twice with the same weights (from the side to move's view
 and from the other side's), each clipped to 0..1 and squared, and one output over both halves
 with one of 8 sets of output weights chosen by the number of pieces (2-5, 6-9, ..., 30-32).
-The target is a win
-expectation, LAMBDA * sigmoid(score / 400) + (1 - LAMBDA) * result, both from the side to move;
-the output is read as score / 400. LAMBDA is 1 (the search's score only): with 0.7 the network
-predicted results better but played far worse (BENCHMARKS.md).
+The target is a win expectation, LAMBDA * sigmoid(score / 400) + (1 - LAMBDA) * result, both
+from the side to move; the output is read as score / 400. LAMBDA is 1 (the search's score
+only): with 0.7 the network predicted results better but played far worse (BENCHMARKS.md).
 
 Written out quantised for src/nn.rs: u32 H, u32 8 (the buckets), then i16 W1[768][H] and
 b1[H] (times QA), i16 w2[8][2H] (times QB) and i32 b2[8] (times QA * QB), little-endian.
