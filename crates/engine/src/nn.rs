@@ -6,7 +6,7 @@
 //! hour at 1,488,903 and 1,496,051 positions), searched with the second network (trained on
 //! the classic evaluation's games and the first network's; the layout before this one, with
 //! plain clipped units and one set of output weights). Off unless chosen: against Stockfish
-//! 2400 it scored 38.1% over 80 games, 13.1 ± 10.0 points more than the classic evaluation on
+//! 2400 it scored 38.0% over 100 games, 13.0 ± 8.7 points more than the classic evaluation on
 //! the same openings (BENCHMARKS.md, "A third network").
 //!
 //! 768 inputs, one per (colour, role, square) seen from one side: "ours" or "theirs", and the
