@@ -118,12 +118,27 @@ impl Level {
         budget: Option<Duration>,
         rng: &mut Rng,
     ) -> Option<Move> {
-        let limits = budget.map_or_else(Limits::default, Limits::budget);
+        let limits = Limits {
+            evaluation: self.evaluation(),
+            ..budget.map_or_else(Limits::default, Limits::budget)
+        };
         self.choose_within(search, pos, history, &limits, rng)
     }
 
+    /// The evaluation this level plays with: the network at level 8 (it scored higher
+    /// against Stockfish 15.1 at `UCI_Elo` 2400 than the hand-written one, BENCHMARKS.md), the
+    /// hand-written one below, where every level was measured with it.
+    pub fn evaluation(self) -> Evaluation {
+        if self == Level::MAX {
+            Evaluation::Network
+        } else {
+            Evaluation::Classic
+        }
+    }
+
     /// As [`Level::choose`], within outer `limits` (time, nodes, stop flag; the level's own
-    /// depth applies when it is lower).
+    /// depth applies when it is lower). Level 8 searches with `limits.evaluation` (the UCI
+    /// option); levels 1-7 always with the hand-written evaluation.
     pub fn choose_within(
         self,
         search: &mut Search,
@@ -242,6 +257,17 @@ mod tests {
     fn the_measured_ratings_rise_with_the_level() {
         let ratings: Vec<u32> = (1..=8).map(|n| Level::new(n).unwrap().rating()).collect();
         assert!(ratings.windows(2).all(|w| w[0] < w[1]), "{ratings:?}");
+    }
+
+    /// Level 8 plays with the network; the lower levels were measured with the hand-written
+    /// evaluation and keep it.
+    #[test]
+    fn only_level_8_plays_with_the_network() {
+        for n in 1..=8 {
+            let level = Level::new(n).unwrap();
+            let network = level.evaluation() == Evaluation::Network;
+            assert_eq!(network, level == Level::MAX, "level {n}");
+        }
     }
 
     #[test]

@@ -45,11 +45,11 @@ pub struct Limits {
 /// The static evaluation a search uses.
 #[derive(Debug, Copy, Clone, Default, PartialEq, Eq)]
 pub enum Evaluation {
-    /// Hand-written terms over PeSTO's tables (`eval.rs`): what every level was measured with.
+    /// Hand-written terms over PeSTO's tables (`eval.rs`): levels 1-7 play with it.
     #[default]
     Classic,
-    /// The small network trained on the engine's own games (`nn.rs`); an experiment, chosen
-    /// with the UCI option `Evaluation` (BENCHMARKS.md has what it measured).
+    /// The small network trained on the engine's own games (`nn.rs`): level 8 plays with it
+    /// ([`crate::Level::evaluation`]; the UCI option `Evaluation` can choose either).
     Network,
 }
 

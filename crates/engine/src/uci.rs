@@ -55,7 +55,7 @@ pub fn serve<R: BufRead, W: Write + Send + 'static>(input: R, output: W) {
         position: Position::new(),
         history: Vec::new(),
         level: Level::MAX,
-        evaluation: Evaluation::Classic,
+        evaluation: Level::MAX.evaluation(),
         hash_mib: 16,
         search: None,
         running: None,
@@ -90,7 +90,7 @@ impl<W: Write + Send + 'static> Engine<W> {
                 );
                 say(
                     &self.out,
-                    "option name Evaluation type combo default classic var classic var network",
+                    "option name Evaluation type combo default network var classic var network",
                 );
                 say(&self.out, "uciok");
             }
@@ -378,36 +378,46 @@ mod tests {
         assert!(lines.iter().any(|l| l == "info string unknown command fly"));
     }
 
-    /// The network evaluation is chosen by name, still mates, and scores the start near even;
-    /// an unknown value is named and changes nothing.
+    /// Each evaluation is chosen by name, still mates and scores the start near even; the
+    /// network is the default (level 8's); an unknown value is named and changes nothing.
     #[test]
     fn the_evaluation_option() {
-        // A new `position` stops a running search, so each search ends its own session (whose
-        // end waits for it).
-        let lines =
-            session("setoption name Evaluation value network\nposition startpos\ngo depth 4\n");
-        let start = lines
-            .iter()
-            .find(|l| l.starts_with("info depth 4 score cp "))
-            .unwrap_or_else(|| panic!("a depth 4 line: {lines:?}"));
-        let cp: i32 = start["info depth 4 score cp ".len()..]
-            .split(' ')
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
-        assert!(cp.abs() < 100, "{start}");
-        let lines = session(
-            "setoption name Evaluation value network\n\
-             position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1\ngo depth 3\n\
-             setoption name Evaluation value oracle\n",
-        );
-        assert!(lines.contains(&"bestmove a1a8".to_owned()), "{lines:?}");
-        assert!(
-            lines
+        // The depth 4 line of a search from the start, as (score, nodes). A new `position`
+        // stops a running search, so each search ends its own session (whose end waits).
+        let start = |setup: &str| -> (i32, String) {
+            let lines = session(&format!("{setup}position startpos\ngo depth 4\n"));
+            let line = lines
                 .iter()
-                .any(|l| l == "info string Evaluation must be classic or network"),
-            "{lines:?}"
+                .find(|l| l.starts_with("info depth 4 score cp "))
+                .unwrap_or_else(|| panic!("a depth 4 line: {lines:?}"));
+            let words: Vec<&str> = line.split(' ').collect();
+            (words[5].parse().unwrap(), words[7].to_owned())
+        };
+        let mut nodes = Vec::new();
+        for value in ["network", "classic"] {
+            let (cp, n) = start(&format!("setoption name Evaluation value {value}\n"));
+            assert!(cp.abs() < 100, "{value}: {cp}");
+            nodes.push(n);
+            let lines = session(&format!(
+                "setoption name Evaluation value {value}\n\
+                 position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1\ngo depth 3\n\
+                 setoption name Evaluation value oracle\n"
+            ));
+            assert!(lines.contains(&"bestmove a1a8".to_owned()), "{lines:?}");
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| l == "info string Evaluation must be classic or network"),
+                "{lines:?}"
+            );
+        }
+        // The two evaluations search differently, and the default is the network.
+        assert_ne!(nodes[0], nodes[1]);
+        assert_eq!(start("").1, nodes[0]);
+        assert!(
+            session("uci\n")
+                .iter()
+                .any(|l| l.starts_with("option name Evaluation type combo default network"))
         );
     }
 
