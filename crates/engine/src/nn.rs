@@ -5,9 +5,11 @@
 //! each starting from every other line of `openings.py`'s 10,207 positions, stopped after an
 //! hour at 1,488,903 and 1,496,051 positions), searched with the second network (trained on
 //! the classic evaluation's games and the first network's; the layout before this one, with
-//! plain clipped units and one set of output weights). Off unless chosen: against Stockfish
-//! 2400 it scored 38.0% over 100 games, 13.0 ± 8.7 points more than the classic evaluation on
-//! the same openings (BENCHMARKS.md, "A third network").
+//! plain clipped units and one set of output weights). Level 8 plays with it: against
+//! Stockfish 2400 it scored 38.0% over 100 games, 13.0 ± 8.7 points more than the classic
+//! evaluation on the same openings (BENCHMARKS.md, "A third network"). A fourth, fitted the
+//! same way on 2,993,495 positions of this network's own play, scored 35.0% on those openings
+//! and was not kept ("A fourth network").
 //!
 //! 768 inputs, one per (colour, role, square) seen from one side: "ours" or "theirs", and the
 //! square flipped top to bottom when that side is Black. A hidden layer of [`HIDDEN`] units is
