@@ -162,11 +162,11 @@ impl Level {
         let limits = Limits {
             depth,
             score_all: sampled,
-            // Levels 1-7 were measured with the hand-written evaluation.
+            // Below level 8 the level's own evaluation, the one its rating was measured with.
             evaluation: if self == Level::MAX {
                 limits.evaluation
             } else {
-                Evaluation::Classic
+                self.evaluation()
             },
             ..limits.clone()
         };
