@@ -15,7 +15,8 @@ only): with 0.7 the network predicted results better but played far worse (BENCH
 Written out quantised for src/nn.rs: u32 H, u32 8 (the buckets), then i16 W1[768][H] and
 b1[H] (times QA), i16 w2[8][2H] (times QB) and i32 b2[8] (times QA * QB), little-endian.
 
-    pip install numpy scipy        # net.bin was made with numpy 2.4.6, scipy 1.17.1
+    pip install numpy scipy        # net.bin was made with numpy 2.4.6, scipy 1.17.1,
+                                   # and --epochs 20 --batch 16384 (the defaults then)
     python3 train.py OUT.bin DATA... [--hidden 128] [--epochs 15] [--batch 1024] [--lam 1.0]
 
 Batches of 1024 (Adam, learning rate 0.002, cut to 0.3 times at 2/3 and 8/9 of the epochs):
