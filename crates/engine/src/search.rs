@@ -140,18 +140,6 @@ pub struct Search {
     /// The network's hidden sums and the board at each ply of the current path.
     accumulators: Vec<Accumulator>,
     boards: Vec<Board>,
-    /// Searching for the single best move (not scoring every root move, as the weak
-    /// levels do): the extra pruning and ordering below apply. Without it the search is
-    /// exactly the one levels 1-7 were measured with.
-    sharp: bool,
-    /// The static evaluation at each ply of the current path (`-INF` in check).
-    evals: Vec<i32>,
-    /// The move that reached each ply of the current path, as [`piece_to`] (`None` at the
-    /// root and after a null move).
-    path: Vec<Option<usize>>,
-    /// How often a quiet move (as [`piece_to`]) refuted, or failed to refute, a reply to
-    /// the move before (`PIECE_TO` by `PIECE_TO`); allocated on the first sharp search.
-    replies: Vec<i16>,
 }
 
 impl Search {
@@ -161,7 +149,7 @@ impl Search {
         Search {
             tt: vec![None; entries.next_power_of_two() / 2],
             killers: vec![[None; 2]; MAX_PLY + 1],
-            history: vec![0; 2 * 64 * 64],
+            history: vec![0; 64 * 64],
             keys: Vec::new(),
             nodes: 0,
             started: Instant::now(),
@@ -170,10 +158,6 @@ impl Search {
             partial: None,
             accumulators: Vec::with_capacity(MAX_PLY + 1),
             boards: Vec::with_capacity(MAX_PLY + 1),
-            sharp: false,
-            evals: vec![0; MAX_PLY + 2],
-            path: vec![None; MAX_PLY + 2],
-            replies: Vec::new(),
         }
     }
 
@@ -181,7 +165,6 @@ impl Search {
     pub fn clear(&mut self) {
         self.tt.iter_mut().for_each(|e| *e = None);
         self.history.iter_mut().for_each(|h| *h = 0);
-        self.replies.iter_mut().for_each(|h| *h = 0);
     }
 
     /// Searches `pos`, reached after the positions whose Zobrist keys are `history` (oldest
@@ -206,12 +189,6 @@ impl Search {
         self.aborted = false;
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         self.history.iter_mut().for_each(|h| *h /= 8);
-        self.sharp = !limits.score_all;
-        if self.sharp && self.replies.is_empty() {
-            self.replies = vec![0; PIECE_TO * PIECE_TO];
-        }
-        self.replies.iter_mut().for_each(|h| *h /= 2);
-        self.path[0] = None;
         if limits.evaluation == Evaluation::Network {
             let acc = Accumulator::new(pos.board());
             self.accumulators = vec![acc; MAX_PLY + 1];
@@ -320,7 +297,6 @@ impl Search {
         self.keys.push(pos.zobrist());
         for (i, r) in root.iter_mut().enumerate() {
             let child = pos.after(r.m);
-            self.path[1] = Some(piece_to(pos.turn(), r.m));
             let score = if score_all {
                 -self.negamax(&child, depth - 1, -INF, INF, 1, true)
             } else if i == 0 {
@@ -418,7 +394,7 @@ impl Search {
         pos: &Position,
         mut depth: i32,
         mut alpha: i32,
-        mut beta: i32,
+        beta: i32,
         ply: usize,
         allow_null: bool,
     ) -> i32 {
@@ -432,16 +408,6 @@ impl Search {
         }
         if ply >= MAX_PLY {
             return self.evaluate(pos, ply);
-        }
-        let sharp = self.sharp;
-        if sharp {
-            // Mate-distance pruning: no line from here can mate sooner than a mate already
-            // found nearer the root.
-            alpha = alpha.max(-(MATE - ply as i32));
-            beta = beta.min(MATE - ply as i32 - 1);
-            if alpha >= beta {
-                return alpha;
-            }
         }
         let in_check = pos.is_check();
         if in_check {
@@ -477,20 +443,9 @@ impl Search {
         } else {
             self.evaluate(pos, ply)
         };
-        self.evals[ply] = static_eval;
-        // Better than two plies ago (unknown after a check: taken as better, which prunes
-        // less).
-        let improving = sharp
-            && !in_check
-            && (ply < 2 || self.evals[ply - 2] == -INF || static_eval > self.evals[ply - 2]);
         // Reverse futility: far above beta near the leaves, a quiet move will not fall back.
-        let rfp_depth = if sharp { 6 } else { 4 };
-        if !pv_node && !in_check && depth <= rfp_depth && beta.abs() < MATE_BOUND {
-            let margin = if sharp {
-                80 * (depth - i32::from(improving))
-            } else {
-                90 * depth
-            };
+        if !pv_node && !in_check && depth <= 4 && beta.abs() < MATE_BOUND {
+            let margin = 90 * depth;
             if static_eval - margin >= beta {
                 return static_eval - margin;
             }
@@ -504,7 +459,6 @@ impl Search {
         {
             if let Some(null) = pos.null_move() {
                 self.keys.push(key);
-                self.path[ply + 1] = None;
                 // Deeper searches, and positions far above beta, reduce more.
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 let score = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
@@ -530,52 +484,26 @@ impl Search {
         // Futility: near the leaves, quiet moves cannot lift a hopeless score to alpha.
         let futile = !pv_node
             && !in_check
+            && depth <= 2
             && alpha.abs() < MATE_BOUND
-            && if sharp {
-                depth <= 5 && static_eval + 100 + 90 * depth <= alpha
-            } else {
-                depth <= 2 && static_eval + 120 + 100 * depth <= alpha
-            };
+            && static_eval + 120 + 100 * depth <= alpha;
         // Late-move pruning: near the leaves, quiet moves this far down the order rarely
-        // matter (fewer of them where the position is not improving).
-        let late = if sharp {
-            let d = depth as usize;
-            (!pv_node && !in_check && depth <= 5).then_some(if improving {
-                3 + d * d
-            } else {
-                2 + d * d / 2
-            })
-        } else {
-            (!pv_node && !in_check && depth <= 3).then_some(3 + (depth * depth) as usize)
-        };
-        // Static exchange pruning: near the leaves, moves that lose material to a plain
-        // exchange on their square are skipped.
-        let see_prune = sharp && !pv_node && !in_check && depth <= 6;
+        // matter.
+        let late = (!pv_node && !in_check && depth <= 3).then_some(3 + (depth * depth) as usize);
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         self.keys.push(key);
         for i in 0..ordered.len() {
-            let (m, order) = pick(&mut ordered, i);
+            let m = pick(&mut ordered, i);
             let quiet = pos.captured_role(m).is_none() && m.promotion().is_none();
             let child = pos.after(m);
-            if i > 0 && best > -MATE_BOUND {
-                let gives_check = child.is_check();
-                if quiet && (futile || late.is_some_and(|n| i >= n)) && !gives_check {
-                    continue;
-                }
-                if see_prune {
-                    let threshold = if quiet {
-                        -25 * depth * depth
-                    } else {
-                        -100 * depth
-                    };
-                    // Captures ordered as winning or even (order >= 0) pass unexamined.
-                    let examine = if quiet { !gives_check } else { order < 0 };
-                    if examine && see(pos, m) < threshold {
-                        continue;
-                    }
-                }
+            if quiet
+                && i > 0
+                && best > -MATE_BOUND
+                && (futile || late.is_some_and(|n| i >= n))
+                && !child.is_check()
+            {
+                continue;
             }
-            self.path[ply + 1] = Some(piece_to(pos.turn(), m));
             let score = if i == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true)
             } else {
@@ -583,15 +511,7 @@ impl Search {
                 let reduce = if depth >= 3 && i >= 3 && quiet && !in_check && !child.is_check() {
                     // Later and deeper moves are reduced more; killers less.
                     let r = 0.75 + (f64::from(depth)).ln() * (i as f64).ln() / 2.25;
-                    let mut r = r as i32 - i32::from(killer) - i32::from(pv_node);
-                    if sharp {
-                        // Less for moves that have cut off often, more where nothing improves.
-                        r += i32::from(!improving);
-                        if !killer {
-                            r -= (order / 12_288).clamp(-2, 2);
-                        }
-                    }
-                    r.clamp(0, depth - 2)
+                    (r as i32 - i32::from(killer) - i32::from(pv_node)).clamp(0, depth - 2)
                 } else {
                     0
                 };
@@ -629,15 +549,10 @@ impl Search {
                         k[1] = k[0];
                         k[0] = Some(m);
                     }
-                    let bonus = if sharp {
-                        (32 * depth * depth).min(2048)
-                    } else {
-                        depth * depth
-                    };
-                    self.reward(pos.turn(), m, ply, bonus);
+                    self.reward(m, depth * depth);
                     // The quiet moves tried before it did not cut: they sink.
                     for &q in &quiets_tried {
-                        self.reward(pos.turn(), q, ply, -bonus);
+                        self.reward(q, -depth * depth);
                     }
                 }
                 break;
@@ -687,25 +602,7 @@ impl Search {
         if ply >= MAX_PLY {
             return self.evaluate(pos, ply);
         }
-        // The table: a bound from any search of this position, and its move first.
-        let key = pos.zobrist();
-        let slot = self.slot(key);
-        let mut tt_move = None;
-        if self.sharp {
-            if let Some(e) = self.tt[slot].filter(|e| e.key == key) {
-                tt_move = e.m;
-                let score = from_tt(e.score, ply);
-                match e.bound {
-                    Bound::Exact => return score,
-                    Bound::Lower if score >= beta => return score,
-                    Bound::Upper if score <= alpha => return score,
-                    _ => {}
-                }
-            }
-        }
-        let original_alpha = alpha;
         let mut best = -INF;
-        let mut best_move = None;
         let mut stand = -INF;
         if !in_check {
             stand = self.evaluate(pos, ply);
@@ -717,10 +614,10 @@ impl Search {
         }
         let mut ordered: Scored = moves
             .iter()
-            .map(|&m| (m, self.order_score(pos, m, tt_move, ply)))
+            .map(|&m| (m, self.order_score(pos, m, None, ply)))
             .collect();
         for i in 0..ordered.len() {
-            let (m, _) = pick(&mut ordered, i);
+            let m = pick(&mut ordered, i);
             if !in_check {
                 // Captures that lose material, or cannot reach alpha even if they win it.
                 let gain = see(pos, m);
@@ -728,14 +625,12 @@ impl Search {
                     continue;
                 }
             }
-            self.path[ply + 1] = Some(piece_to(pos.turn(), m));
             let score = -self.quiesce(&pos.after(m), -beta, -alpha, ply + 1);
             if self.aborted {
                 return 0;
             }
             if score > best {
                 best = score;
-                best_move = Some(m);
             }
             if score > alpha {
                 alpha = score;
@@ -744,45 +639,14 @@ impl Search {
                 }
             }
         }
-        // Stored where no search reaching the main search's depth has been (those entries are
-        // worth more).
-        if self.sharp && self.tt[slot].is_none_or(|e| e.depth <= 0) {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            self.tt[slot] = Some(Entry {
-                key,
-                m: best_move,
-                score: to_tt(best, ply),
-                depth: 0,
-                bound,
-            });
-        }
         best
     }
 
-    /// Moves a quiet move's history scores towards their bounds, by `bonus` scaled down as
-    /// each nears its bound (so that scores stay comparable across the search): the move's
-    /// own, and (in a sharp search) its scores as a reply to the last two moves.
-    fn reward(&mut self, turn: Color, m: Move, ply: usize, bonus: i32) {
-        let side = if self.sharp { turn as usize } else { 0 };
-        let h = &mut self.history[side * 4096 + m.from().index() * 64 + m.to().index()];
+    /// Moves a quiet move's history score towards a bound, by `bonus` scaled down as the
+    /// score nears it (so that scores stay comparable across the search).
+    fn reward(&mut self, m: Move, bonus: i32) {
+        let h = &mut self.history[m.from().index() * 64 + m.to().index()];
         *h += bonus - *h * bonus.abs() / HISTORY_MAX;
-        if !self.sharp {
-            return;
-        }
-        let here = piece_to(turn, m);
-        for back in [ply, ply.wrapping_sub(1)] {
-            if let Some(Some(before)) = self.path.get(back) {
-                let c = &mut self.replies[before * PIECE_TO + here];
-                let v = i32::from(*c);
-                *c = (v + bonus - v * bonus.abs() / REPLY_MAX) as i16;
-            }
-        }
     }
 
     fn ordered(
@@ -824,18 +688,7 @@ impl Search {
         if k[1] == Some(m) {
             return 2_900_000;
         }
-        if !self.sharp {
-            return self.history[m.from().index() * 64 + m.to().index()];
-        }
-        let turn = pos.turn();
-        let mut score = self.history[turn as usize * 4096 + m.from().index() * 64 + m.to().index()];
-        let here = piece_to(turn, m);
-        for back in [ply, ply.wrapping_sub(1)] {
-            if let Some(Some(before)) = self.path.get(back) {
-                score += i32::from(self.replies[before * PIECE_TO + here]);
-            }
-        }
-        score
+        self.history[m.from().index() * 64 + m.to().index()]
     }
 
     fn principal_variation(&self, pos: &Position, best: Option<Move>) -> Vec<Move> {
@@ -858,22 +711,13 @@ impl Search {
 
 /// History scores stay within plus or minus this.
 const HISTORY_MAX: i32 = 1 << 16;
-/// Reply scores stay within plus or minus this.
-const REPLY_MAX: i32 = 1 << 14;
-/// A side's piece kind (12) on a square (64).
-const PIECE_TO: usize = 12 * 64;
-
-/// A move as the kind of piece that moved (colour and role) and the square it went to.
-fn piece_to(turn: Color, m: Move) -> usize {
-    ((turn as usize) * 6 + m.role() as usize) * 64 + m.to().index()
-}
 
 /// Moves with their ordering scores, on the stack.
 type Scored = ArrayVec<(Move, i32), { rookery_core::MAX_LEGAL_MOVES }>;
 
 /// Moves the best-scored remaining entry to `i` (selection sort, one step at a time: most
 /// nodes cut off after a move or two).
-fn pick(list: &mut [(Move, i32)], i: usize) -> (Move, i32) {
+fn pick(list: &mut [(Move, i32)], i: usize) -> Move {
     let mut best = i;
     for j in i + 1..list.len() {
         if list[j].1 > list[best].1 {
@@ -881,7 +725,7 @@ fn pick(list: &mut [(Move, i32)], i: usize) -> (Move, i32) {
         }
     }
     list.swap(i, best);
-    list[i]
+    list[i].0
 }
 
 /// Material values for exchanges, in centipawns.
