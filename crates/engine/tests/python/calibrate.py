@@ -50,6 +50,9 @@ def play_pairs(args):
         w, d, l, mean, diff, lo, hi = strength.match(ours, theirs, args)
         row = {"a": name(ours), "b": name(theirs), "wins": w, "draws": d, "losses": l,
                "tc": args.tc}
+        if args.our_tc:
+            # Time odds: not the same measurement as an even clock.
+            row["our_tc"] = args.our_tc
         print(f"{row['a']} vs {row['b']} at {args.tc}: +{w} ={d} -{l}, score {mean:.1%}, "
               f"Elo {diff:+.0f} [{lo:+.0f}, {hi:+.0f}]", flush=True)
         if args.log:
@@ -93,6 +96,10 @@ def fit(paths):
     # Merge repeated pairs (same sides, same speed) into one result.
     merged = {}
     for r in rows:
+        if "our_tc" in r:
+            print(f"{r['a']} vs {r['b']} with time odds ({r['our_tc']} against {r['tc']}): "
+                  "left out of the fit")
+            continue
         key = (r["a"], r["b"], r["tc"])
         m = merged.setdefault(key, {"a": r["a"], "b": r["b"], "tc": r["tc"],
                                     "wins": 0, "draws": 0, "losses": 0})

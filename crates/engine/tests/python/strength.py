@@ -72,18 +72,27 @@ def add_opening_args(p):
                         "(one per core) play different ones")
     p.add_argument("--pgn", metavar="FILE",
                    help="append every game to this PGN file (for judge.py)")
+    p.add_argument("--our-tc", metavar="S+I",
+                   help="time odds: our engine's clock, when it differs from --tc (which "
+                        "is then the opponent's); to see how far more time (or a faster "
+                        "search) would take a level")
 
 
 def load_openings(args, p):
-    """Replaces `args.openings` (file names) by the opening lines, and splits `args.tc`."""
+    """Replaces `args.openings` (file names) by the opening lines, and splits `args.tc`
+    (and `args.our_tc`) into seconds."""
     args.openings = (openings_from_pgn(args.openings, args.opening_plies) if args.openings
                      else OPENINGS)
     if not args.openings:
         p.error("no usable games in the --openings files")
     k = args.first_opening % len(args.openings)
     args.openings = args.openings[k:] + args.openings[:k]
-    base, _, inc = args.tc.partition("+")
-    args.base, args.inc = float(base), float(inc or 0)
+    def seconds(tc):
+        base, _, inc = tc.partition("+")
+        return float(base), float(inc or 0)
+
+    args.base, args.inc = seconds(args.tc)
+    args.our_base, args.our_inc = seconds(args.our_tc) if args.our_tc else (args.base, args.inc)
 
 
 def build_options(spec):
@@ -131,7 +140,8 @@ def write_pgn(board, opening_plies, white, black, white_score, how, args):
         return
     game = chess.pgn.Game.from_board(board)
     result = {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}[white_score]
-    game.headers.update({"Event": f"rookery match {args.tc}", "White": white, "Black": black,
+    event = f"rookery match {args.tc}" + (f", ours {args.our_tc}" if args.our_tc else "")
+    game.headers.update({"Event": event, "White": white, "Black": black,
                          "Result": result, "Termination": how, "OpeningPlies": str(opening_plies)})
     with PGN_LOCK, open(args.pgn, "a", encoding="utf-8") as f:
         print(game, file=f, end="\n\n")
@@ -149,11 +159,12 @@ def play(index, ours, theirs, args):
     try:
         engines[ours_white] = open_engine(ours, args)
         engines[not ours_white] = open_engine(theirs, args)
-        clock = {chess.WHITE: args.base, chess.BLACK: args.base}
-        spent = {chess.WHITE: [], chess.BLACK: []}
         names = (engine_name(ours), engine_name(theirs))
         white, black = names if ours_white else names[::-1]
         ours = chess.WHITE if ours_white else chess.BLACK
+        clock = {ours: args.our_base, not ours: args.base}
+        inc = {ours: args.our_inc, not ours: args.inc}
+        spent = {chess.WHITE: [], chess.BLACK: []}
 
         def ended(score, how):
             white_score = score if ours == chess.WHITE else 1 - score
@@ -164,7 +175,7 @@ def play(index, ours, theirs, args):
             side = board.turn
             limit = chess.engine.Limit(
                 white_clock=clock[chess.WHITE], black_clock=clock[chess.BLACK],
-                white_inc=args.inc, black_inc=args.inc)
+                white_inc=inc[chess.WHITE], black_inc=inc[chess.BLACK])
             engine = engines[side == chess.WHITE]
             started = time.monotonic()
             result = engine.play(board, limit)
@@ -177,7 +188,7 @@ def play(index, ours, theirs, args):
                 if not winner_can_mate:
                     return ended(0.5, "time (draw)")
                 return ended(0.0 if lost else 1.0, "time")
-            clock[side] += args.inc
+            clock[side] += inc[side]
             board.push(result.move)
         outcome = board.outcome(claim_draw=True)
         if outcome is None or outcome.winner is None:
