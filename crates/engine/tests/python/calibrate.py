@@ -53,7 +53,8 @@ def play_pairs(args):
         if args.our_tc:
             # Time odds: not the same measurement as an even clock.
             row["our_tc"] = args.our_tc
-        print(f"{row['a']} vs {row['b']} at {args.tc}: +{w} ={d} -{l}, score {mean:.1%}, "
+        speed = args.tc + (f" (ours {args.our_tc})" if args.our_tc else "")
+        print(f"{row['a']} vs {row['b']} at {speed}: +{w} ={d} -{l}, score {mean:.1%}, "
               f"Elo {diff:+.0f} [{lo:+.0f}, {hi:+.0f}]", flush=True)
         if args.log:
             with open(args.log, "a") as f:

@@ -258,6 +258,7 @@ def main():
     load_openings(args, p)
     if args.elo is None:
         args.elo = [] if args.vs_level or args.vs_engine else [2000]
+    speed = args.tc + (f" (ours {args.our_tc})" if args.our_tc else "")
     for level in args.level:
         opponents = ([(("stockfish", e), f"Stockfish UCI_Elo {e}") for e in args.elo]
                      + [(("rookery", v), f"level {v}") for v in args.vs_level]
@@ -268,11 +269,11 @@ def main():
             if mean in (0.0, 1.0):
                 # A clean sweep bounds the difference but does not measure it.
                 bound = "below -400" if mean == 0.0 else "above +400"
-                line = (f"level {level} vs {name} at {args.tc}: +{w} ={d} -{l} of {w + d + l}, "
+                line = (f"level {level} vs {name} at {speed}: +{w} ={d} -{l} of {w + d + l}, "
                         f"score {mean:.1%}, Elo difference {bound} (unmeasured)")
                 print(line, flush=True)
                 continue
-            line = (f"level {level} vs {name} at {args.tc}: +{w} ={d} -{l} of {w + d + l}, "
+            line = (f"level {level} vs {name} at {speed}: +{w} ={d} -{l} of {w + d + l}, "
                     f"score {mean:.1%}, Elo {diff:+.0f} [{lo:+.0f}, {hi:+.0f}]")
             if theirs[0] == "stockfish":
                 line += f" -> estimate {theirs[1] + diff:.0f}"
