@@ -53,8 +53,7 @@ def play_pairs(args):
         if args.our_tc:
             # Time odds: not the same measurement as an even clock.
             row["our_tc"] = args.our_tc
-        speed = args.tc + (f" (ours {args.our_tc})" if args.our_tc else "")
-        print(f"{row['a']} vs {row['b']} at {speed}: +{w} ={d} -{l}, score {mean:.1%}, "
+        print(f"{row['a']} vs {row['b']} at {strength.speed(args)}: +{w} ={d} -{l}, score {mean:.1%}, "
               f"Elo {diff:+.0f} [{lo:+.0f}, {hi:+.0f}]", flush=True)
         if args.log:
             with open(args.log, "a") as f:

@@ -14,6 +14,7 @@ those UCI options set, e.g. `target/release/rookery-engine:Evaluation=network`.
 Prints one line per pair: wins/draws/losses, score, and the Elo difference with a 95% error
 bar, then the rating estimate for the level (difference + the opponent's UCI_Elo).
 
+`--our-tc S+I` gives our engine a clock of its own (time odds: how a faster engine would score).
 Needs python-chess (`pip install chess==1.11.2`) and Stockfish (`apt-get install stockfish`).
 `--openings FILE.pgn` starts the games from the first moves of real games instead (each
 opening played twice, colours swapped), so long matches do not repeat themselves.
@@ -95,6 +96,11 @@ def load_openings(args, p):
     args.our_base, args.our_inc = seconds(args.our_tc) if args.our_tc else (args.base, args.inc)
 
 
+def speed(args):
+    """The time control as printed: `--tc`, and our clock when it has time odds."""
+    return args.tc + (f" (ours {args.our_tc})" if args.our_tc else "")
+
+
 def build_options(spec):
     """A build named `PATH:NAME=VALUE,...` is PATH with those UCI options set (for example
     `target/release/rookery-engine:Evaluation=network`); a plain path has none."""
@@ -140,8 +146,7 @@ def write_pgn(board, opening_plies, white, black, white_score, how, args):
         return
     game = chess.pgn.Game.from_board(board)
     result = {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}[white_score]
-    event = f"rookery match {args.tc}" + (f", ours {args.our_tc}" if args.our_tc else "")
-    game.headers.update({"Event": event, "White": white, "Black": black,
+    game.headers.update({"Event": f"rookery match {speed(args)}", "White": white, "Black": black,
                          "Result": result, "Termination": how, "OpeningPlies": str(opening_plies)})
     with PGN_LOCK, open(args.pgn, "a", encoding="utf-8") as f:
         print(game, file=f, end="\n\n")
@@ -258,7 +263,6 @@ def main():
     load_openings(args, p)
     if args.elo is None:
         args.elo = [] if args.vs_level or args.vs_engine else [2000]
-    speed = args.tc + (f" (ours {args.our_tc})" if args.our_tc else "")
     for level in args.level:
         opponents = ([(("stockfish", e), f"Stockfish UCI_Elo {e}") for e in args.elo]
                      + [(("rookery", v), f"level {v}") for v in args.vs_level]
@@ -269,13 +273,14 @@ def main():
             if mean in (0.0, 1.0):
                 # A clean sweep bounds the difference but does not measure it.
                 bound = "below -400" if mean == 0.0 else "above +400"
-                line = (f"level {level} vs {name} at {speed}: +{w} ={d} -{l} of {w + d + l}, "
+                line = (f"level {level} vs {name} at {speed(args)}: +{w} ={d} -{l} of {w + d + l}, "
                         f"score {mean:.1%}, Elo difference {bound} (unmeasured)")
                 print(line, flush=True)
                 continue
-            line = (f"level {level} vs {name} at {speed}: +{w} ={d} -{l} of {w + d + l}, "
+            line = (f"level {level} vs {name} at {speed(args)}: +{w} ={d} -{l} of {w + d + l}, "
                     f"score {mean:.1%}, Elo {diff:+.0f} [{lo:+.0f}, {hi:+.0f}]")
-            if theirs[0] == "stockfish":
+            if theirs[0] == "stockfish" and not args.our_tc:
+                # (With time odds the difference is not a rating.)
                 line += f" -> estimate {theirs[1] + diff:.0f}"
             print(line, flush=True)
 
