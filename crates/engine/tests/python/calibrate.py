@@ -17,7 +17,8 @@ Stockfish opponents are fixed at their UCI_Elo; the levels' ratings are the weig
 squares solution of r_A - r_B = d over all pairs (weights 1/error^2), and their 95% intervals
 come from the solution's covariance. Levels below Stockfish's floor (1350) are placed by their
 games against the level above: their error bars add up along the chain. A clean sweep has no
-finite difference; it is reported and left out of the fit.
+finite difference; it is reported and left out of the fit, as are matches played with time odds
+(`--our-tc`, strength.py).
 """
 
 import argparse
@@ -53,8 +54,8 @@ def play_pairs(args):
         if args.our_tc:
             # Time odds: not the same measurement as an even clock.
             row["our_tc"] = args.our_tc
-        print(f"{row['a']} vs {row['b']} at {strength.speed(args)}: +{w} ={d} -{l}, score {mean:.1%}, "
-              f"Elo {diff:+.0f} [{lo:+.0f}, {hi:+.0f}]", flush=True)
+        print(f"{row['a']} vs {row['b']} at {strength.speed(args)}: +{w} ={d} -{l}, "
+              f"score {mean:.1%}, Elo {diff:+.0f} [{lo:+.0f}, {hi:+.0f}]", flush=True)
         if args.log:
             with open(args.log, "a") as f:
                 f.write(json.dumps(row) + "\n")
