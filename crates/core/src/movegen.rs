@@ -194,6 +194,13 @@ fn leaper_attacks(pos: &Position, by: Color) -> Bitboard {
 /// Emits every legal move of the side to move.
 #[inline]
 pub(crate) fn generate<S: MoveSink>(pos: &Position, sink: &mut S) {
+    generate_from(pos, sink, Bitboard::FULL);
+}
+
+/// Emits the legal moves of the side to move's pieces on `from` (checks and pins are still
+/// found from the whole board).
+#[inline]
+pub(crate) fn generate_from<S: MoveSink>(pos: &Position, sink: &mut S, from: Bitboard) {
     let us = pos.turn();
     let them = !us;
     let b = pos.board();
@@ -204,22 +211,29 @@ pub(crate) fn generate<S: MoveSink>(pos: &Position, sink: &mut S) {
         return;
     };
     let (checkers, pinned) = checkers_and_pinned(pos, king, us);
+    let king_moves = from.contains(king);
 
     // King steps: off squares the enemy attacks, where sliders see through the king itself
     // (so it cannot step back along a checking line).
-    let leaper_danger = leaper_attacks(pos, them);
-    let mut king_targets = king_attacks(king) & !ours & !leaper_danger;
-    if king_targets.nonempty() {
-        let without_king = occupied.toggled(king);
-        let lines = b.line_sliders() & theirs;
-        let diagonals = b.diagonal_sliders() & theirs;
-        for to in king_targets {
-            if slider_attacks(to, without_king, lines, diagonals) {
-                king_targets.clear(to);
+    let leaper_danger = if king_moves {
+        leaper_attacks(pos, them)
+    } else {
+        Bitboard::EMPTY
+    };
+    if king_moves {
+        let mut king_targets = king_attacks(king) & !ours & !leaper_danger;
+        if king_targets.nonempty() {
+            let without_king = occupied.toggled(king);
+            let lines = b.line_sliders() & theirs;
+            let diagonals = b.diagonal_sliders() & theirs;
+            for to in king_targets {
+                if slider_attacks(to, without_king, lines, diagonals) {
+                    king_targets.clear(to);
+                }
             }
         }
+        sink.piece(Role::King, king, king_targets);
     }
-    sink.piece(Role::King, king, king_targets);
     if checkers.more_than_one() {
         return;
     }
@@ -227,28 +241,31 @@ pub(crate) fn generate<S: MoveSink>(pos: &Position, sink: &mut S) {
     let target = match checkers.first() {
         Some(checker) => between(king, checker) | checker,
         None => {
-            castling(pos, king, us, leaper_danger, sink);
+            if king_moves {
+                castling(pos, king, us, leaper_danger, sink);
+            }
             !ours
         }
     };
 
-    for from in b.knights() & ours & !pinned {
+    let ours_from = ours & from;
+    for from in b.knights() & ours_from & !pinned {
         sink.piece(Role::Knight, from, knight_attacks(from) & target);
     }
-    for from in b.bishops() & ours {
+    for from in b.bishops() & ours_from {
         let to = bishop_attacks(from, occupied) & target;
         sink.piece(Role::Bishop, from, pin_filter(to, from, king, pinned));
     }
-    for from in b.rooks() & ours {
+    for from in b.rooks() & ours_from {
         let to = rook_attacks(from, occupied) & target;
         sink.piece(Role::Rook, from, pin_filter(to, from, king, pinned));
     }
-    for from in b.queens() & ours {
+    for from in b.queens() & ours_from {
         let to = queen_attacks(from, occupied) & target;
         sink.piece(Role::Queen, from, pin_filter(to, from, king, pinned));
     }
 
-    pawn_moves(pos, king, us, target, pinned, checkers, sink);
+    pawn_moves(pos, king, target, pinned, checkers, from, sink);
 }
 
 #[inline]
@@ -263,21 +280,23 @@ fn pin_filter(to: Bitboard, from: Square, king: Square, pinned: Bitboard) -> Bit
 const NOT_FILE_A: Bitboard = Bitboard(!0x0101_0101_0101_0101);
 const NOT_FILE_H: Bitboard = Bitboard(!0x8080_8080_8080_8080);
 
+/// The moves of the side to move's pawns on `from`.
 #[inline]
 fn pawn_moves<S: MoveSink>(
     pos: &Position,
     king: Square,
-    us: Color,
     target: Bitboard,
     pinned: Bitboard,
     checkers: Bitboard,
+    from: Bitboard,
     sink: &mut S,
 ) {
+    let us = pos.turn();
     let b = pos.board();
     let ours = b.by_color(us);
     let theirs = b.by_color(!us);
     let empty = !(ours | theirs);
-    let pawns = b.pawns() & ours;
+    let pawns = b.pawns() & ours & from;
     let (up, third_rank) = match us {
         Color::White => (8, Bitboard::from_rank(Rank::Third)),
         Color::Black => (-8, Bitboard::from_rank(Rank::Sixth)),
@@ -315,7 +334,7 @@ fn pawn_moves<S: MoveSink>(
     }
 
     if let Some(ep) = pos.ep_square() {
-        en_passant(pos.board(), king, us, ep, checkers, sink);
+        en_passant(pos.board(), king, us, ep, checkers, pawns, sink);
     }
 }
 
@@ -328,8 +347,8 @@ fn emit_pawns<S: MoveSink>(to: Bitboard, delta: i32, sink: &mut S) {
     }
 }
 
-/// En passant (R3): legal only if the king is safe once both pawns have left their
-/// squares, which catches the horizontal pin where both leave the king's rank.
+/// En passant (R3) by one of `pawns`: legal only if the king is safe once both pawns have
+/// left their squares, which catches the horizontal pin where both leave the king's rank.
 #[inline]
 fn en_passant<S: MoveSink>(
     b: &Board,
@@ -337,6 +356,7 @@ fn en_passant<S: MoveSink>(
     us: Color,
     ep: Square,
     checkers: Bitboard,
+    pawns: Bitboard,
     sink: &mut S,
 ) {
     let captured = Square::new(ep as u32 ^ 8);
@@ -347,7 +367,7 @@ fn en_passant<S: MoveSink>(
     if leaper_checkers.without(captured).nonempty() {
         return;
     }
-    for from in pawn_attacks(them, ep) & b.pawns() & b.by_color(us) {
+    for from in pawn_attacks(them, ep) & pawns {
         let occupied = b.occupied().toggled(from).toggled(captured).with(ep);
         let safe = (rook_attacks(king, occupied) & b.line_sliders() & theirs).is_empty()
             && (bishop_attacks(king, occupied) & b.diagonal_sliders() & theirs).is_empty();
@@ -416,6 +436,122 @@ pub(crate) fn en_passant_is_legal(b: &Board, us: Color, ep: Square) -> bool {
     };
     let checkers = b.attackers_to(king, !us, b.occupied());
     let mut counter = MoveCounter::default();
-    en_passant(b, king, us, ep, checkers, &mut counter);
+    let pawns = b.pawns() & b.by_color(us);
+    en_passant(b, king, us, ep, checkers, pawns, &mut counter);
     counter.0 > 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// chessprogramming.org's perft positions.
+    const PERFT_FENS: [&str; 6] = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    ];
+
+    /// `is_legal`, which generates only the moving piece's moves, agrees with the full list
+    /// on every move any piece could be asked to make (each role, every target, every kind),
+    /// in the perft positions and positions played at random from them (castling, en
+    /// passant, promotion, pins and checks all come up).
+    #[test]
+    fn is_legal_agrees_with_the_full_list() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut checked, mut legal) = (0u64, 0u64);
+        for fen in PERFT_FENS {
+            for _ in 0..20 {
+                let mut pos = Position::from_fen(fen).unwrap();
+                for _ in 0..30 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for from in pos.board().by_color(pos.turn()) {
+                        for role in Role::ALL {
+                            let mut kinds = vec![MoveKind::Normal];
+                            match role {
+                                Role::Pawn => {
+                                    kinds.push(MoveKind::EnPassant);
+                                    kinds.extend(Role::PROMOTIONS.map(MoveKind::Promotion));
+                                }
+                                Role::King => kinds.push(MoveKind::Castle),
+                                _ => {}
+                            }
+                            for to in Square::ALL {
+                                for &kind in &kinds {
+                                    let m = Move::new(role, from, to, kind);
+                                    let listed = moves.contains(&m);
+                                    assert_eq!(pos.is_legal(m), listed, "{m:?} in {}", pos.fen());
+                                    checked += 1;
+                                    legal += u64::from(listed);
+                                }
+                            }
+                        }
+                    }
+                    pos.play_unchecked(moves[(next() % moves.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(checked > 1_000_000 && legal > 50_000, "{checked} {legal}");
+    }
+
+    /// `gives_check`, which does not play the move, agrees with playing it, for every legal
+    /// move of positions played at random from the perft positions (discovered checks,
+    /// checks by castling, en passant and promotion come up).
+    #[test]
+    fn gives_check_agrees_with_playing_the_move() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut kinds = [0u64; 5];
+        for fen in PERFT_FENS {
+            for _ in 0..200 {
+                let mut pos = Position::from_fen(fen).unwrap();
+                for _ in 0..60 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for &m in &moves {
+                        let check = pos.after(m).is_check();
+                        assert_eq!(pos.gives_check(m), check, "{m:?} in {}", pos.fen());
+                        if check {
+                            let discovered = !crate::attacks::attacks(
+                                m.promotion().unwrap_or(m.role()).of(pos.turn()),
+                                m.to(),
+                                pos.after(m).board().occupied(),
+                            )
+                            .contains(pos.king_of(!pos.turn()));
+                            let kind = match m.kind() {
+                                MoveKind::Castle => 0,
+                                MoveKind::EnPassant => 1,
+                                MoveKind::Promotion(_) => 2,
+                                MoveKind::Normal if discovered => 3,
+                                MoveKind::Normal => 4,
+                            };
+                            kinds[kind] += 1;
+                        }
+                    }
+                    pos.play_unchecked(moves[(next() % moves.len() as u64) as usize]);
+                }
+            }
+        }
+        // Checks by castling, en passant, promotion, discovery and directly all came up.
+        assert!(kinds.iter().all(|&n| n > 0), "{kinds:?}");
+    }
 }

@@ -317,14 +317,17 @@ impl Position {
         list
     }
 
-    /// Whether `m` is legal here.
+    /// Whether `m` is legal here (only the moving piece's moves are generated: an engine
+    /// asks this of a remembered move before it generates the rest).
     pub fn is_legal(&self, m: Move) -> bool {
         // Cheap rejections before generating.
         let us = self.board.by_color(self.turn);
         if !us.contains(m.from()) || self.board.role_at(m.from()) != Some(m.role()) {
             return false;
         }
-        self.legal_moves().contains(&m)
+        let mut list = MoveList::new();
+        movegen::generate_from(self, &mut list, Bitboard::from_square(m.from()));
+        list.contains(&m)
     }
 
     /// Plays a legal move.
@@ -541,9 +544,36 @@ impl Position {
         }
     }
 
-    /// Whether `m` gives check.
+    /// Whether the legal move `m` gives check: by the piece it places (a rook, for
+    /// castling), or by one of ours behind the square it leaves (or behind the pawn taken en
+    /// passant). Cheaper than playing it: engines ask this of moves they may not play.
     pub fn gives_check(&self, m: Move) -> bool {
-        self.after(m).is_check()
+        let us = self.turn;
+        let b = &self.board;
+        let king = self.king_of(!us);
+        let (from, to) = (m.from(), m.to());
+        let mut occupied = b.occupied().without(from).with(to);
+        // Our sliders that stay where they are.
+        let mut stay = b.by_color(us).without(from);
+        let placed = m.promotion().unwrap_or(m.role());
+        match m.kind() {
+            MoveKind::Castle => {
+                let side = CastlingSide::from_king_to(to).unwrap_or(CastlingSide::KingSide);
+                let (rook_from, rook_to) = (side.rook_from(us), side.rook_to(us));
+                occupied = occupied.without(rook_from).with(rook_to).with(to);
+                stay = stay.without(rook_from);
+                if attacks::rook_attacks(rook_to, occupied).contains(king) {
+                    return true;
+                }
+            }
+            MoveKind::EnPassant => occupied = occupied.without(Square::new(to as u32 ^ 8)),
+            _ => {}
+        }
+        if attacks::attacks(placed.of(us), to, occupied).contains(king) {
+            return true;
+        }
+        (attacks::rook_attacks(king, occupied) & b.line_sliders() & stay).nonempty()
+            || (attacks::bishop_attacks(king, occupied) & b.diagonal_sliders() & stay).nonempty()
     }
 
     /// Whether the piece on `sq` of the side to move is pinned against its king.
