@@ -3,7 +3,13 @@
 //! check extension, killer and history move ordering (losing captures after quiet moves) and
 //! aspiration windows. Draws by repetition, the fifty-move rule and dead positions are scored
 //! as 0. Positions are judged by the classic evaluation (`eval.rs`) or, when
-//! [`Limits::evaluation`] asks, by the network (`nn.rs`), whose sums it keeps per ply.
+//! [`Limits::evaluation`] asks, by the network (`nn.rs`), whose sums it keeps per ply and
+//! brings up to date only for positions it evaluates.
+//!
+//! Unless every root move is scored (the weak levels), a node searches the table's move
+//! before it generates the others ([`Picker`]); quiescence generates captures only once
+//! standing pat has not cut, and works out exchanges only where their bounds leave the
+//! answer open. None of this changes the tree the weak levels search.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -137,9 +143,11 @@ pub struct Search {
     aborted: bool,
     /// The best move of the iteration in progress, among those fully searched.
     partial: Option<(Move, i32)>,
-    /// The network's hidden sums and the board at each ply of the current path.
+    /// The network's hidden sums and the board at each ply of the current path; the sums
+    /// are up to date up to ply `fresh` (brought further only when a position is evaluated).
     accumulators: Vec<Accumulator>,
     boards: Vec<Board>,
+    fresh: usize,
 }
 
 impl Search {
@@ -158,6 +166,7 @@ impl Search {
             partial: None,
             accumulators: Vec::with_capacity(MAX_PLY + 1),
             boards: Vec::with_capacity(MAX_PLY + 1),
+            fresh: 0,
         }
     }
 
@@ -193,6 +202,7 @@ impl Search {
             let acc = Accumulator::new(pos.board());
             self.accumulators = vec![acc; MAX_PLY + 1];
             self.boards = vec![*pos.board(); MAX_PLY + 1];
+            self.fresh = 0;
         }
 
         let mut root: Vec<RootMove> = pos
@@ -363,26 +373,34 @@ impl Search {
         (2..=back).step_by(2).any(|d| self.keys[n - d] == key)
     }
 
-    /// Brings the network's sums for `ply` up to date with `pos` (from the ply before's).
+    /// Notes `pos` as the path's position at `ply`. The network's sums for it are computed
+    /// only when it is evaluated: many nodes end before that (on the table's score, a draw)
+    /// or never evaluate (in check).
     fn enter(&mut self, pos: &Position, ply: usize) {
         if self.limits.evaluation == Evaluation::Classic || ply == 0 || ply > MAX_PLY {
             return;
         }
-        let (before, after) = self.accumulators.split_at_mut(ply);
-        after[0] = before[ply - 1];
-        after[0].update(&self.boards[ply - 1], pos.board());
         self.boards[ply] = *pos.board();
+        self.fresh = self.fresh.min(ply - 1);
     }
 
     /// The static value of `pos`, at `ply` (entered), for the side to move.
-    fn evaluate(&self, pos: &Position, ply: usize) -> i32 {
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
         if self.limits.evaluation == Evaluation::Classic {
-            eval::evaluate(pos)
-        } else {
-            let value = self.accumulators[ply.min(MAX_PLY)].evaluate(pos);
-            debug_assert_eq!(value, crate::nn::evaluate(pos), "incremental sums drifted");
-            value
+            return eval::evaluate(pos);
         }
+        let ply = ply.min(MAX_PLY);
+        // Each ply's sums from the ply before's, with the pieces that move changed.
+        while self.fresh < ply {
+            let at = self.fresh;
+            let (before, after) = self.accumulators.split_at_mut(at + 1);
+            after[0] = before[at];
+            after[0].update(&self.boards[at], &self.boards[at + 1]);
+            self.fresh = at + 1;
+        }
+        let value = self.accumulators[ply].evaluate(pos);
+        debug_assert_eq!(value, crate::nn::evaluate(pos), "incremental sums drifted");
+        value
     }
 
     fn slot(&self, key: u64) -> usize {
@@ -431,8 +449,10 @@ impl Search {
                 }
             }
         }
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
+        // The weak levels (which score every root move) search as they were measured: all
+        // moves generated and ordered up front. Otherwise the table's move goes first, alone.
+        let mut moves = Picker::new(self, pos, tt_move, ply, self.limits.score_all);
+        if moves.none_at_all() {
             return if in_check { -(MATE - ply as i32) } else { 0 };
         }
         let board = pos.board();
@@ -477,7 +497,6 @@ impl Search {
         if tt_move.is_none() && depth >= 4 {
             depth -= 1;
         }
-        let mut ordered = self.ordered(pos, &moves, tt_move, ply);
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -492,18 +511,17 @@ impl Search {
         let late = (!pv_node && !in_check && depth <= 3).then_some(3 + (depth * depth) as usize);
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         self.keys.push(key);
-        for i in 0..ordered.len() {
-            let m = pick(&mut ordered, i);
+        while let Some((i, m)) = moves.next(self, pos, ply) {
             let quiet = pos.captured_role(m).is_none() && m.promotion().is_none();
-            let child = pos.after(m);
             if quiet
                 && i > 0
                 && best > -MATE_BOUND
                 && (futile || late.is_some_and(|n| i >= n))
-                && !child.is_check()
+                && !pos.gives_check(m)
             {
                 continue;
             }
+            let child = pos.after(m);
             let score = if i == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true)
             } else {
@@ -562,6 +580,10 @@ impl Search {
             }
         }
         self.keys.pop();
+        if best_move.is_none() {
+            // No legal move (the first move is never pruned).
+            return if in_check { -(MATE - ply as i32) } else { 0 };
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {
@@ -593,8 +615,6 @@ impl Search {
             if moves.is_empty() {
                 return -(MATE - ply as i32);
             }
-        } else {
-            pos.fill_noisy_moves(&mut moves);
         }
         if pos.is_insufficient_material() {
             return 0;
@@ -611,19 +631,29 @@ impl Search {
             }
             alpha = alpha.max(stand);
             best = stand;
+            // Only now, when standing pat has not already cut, the captures.
+            pos.fill_noisy_moves(&mut moves);
         }
-        let mut ordered: Scored = moves
-            .iter()
-            .map(|&m| (m, self.order_score(pos, m, None, ply)))
-            .collect();
-        for i in 0..ordered.len() {
-            let m = pick(&mut ordered, i);
-            if !in_check {
-                // Captures that lose material, or cannot reach alpha even if they win it.
-                let gain = see(pos, m);
-                if gain < 0 || stand + gain + 200 <= alpha {
-                    continue;
-                }
+        // Each move's ordering score, and what it wins by exchanges where ordering had to
+        // work that out. (Filled in place: these lists are large to move around.)
+        let mut scores = Scores::new();
+        let mut gains: ArrayVec<Option<i32>, { rookery_core::MAX_LEGAL_MOVES }> = ArrayVec::new();
+        for &m in &moves {
+            let (score, gain) = match pos.captured_role(m) {
+                Some(victim) if !in_check => capture_order(pos, m, victim),
+                _ => (self.order_score(pos, m, None, ply), None),
+            };
+            scores.push(score);
+            gains.push(gain);
+        }
+        for i in 0..moves.len() {
+            let j = best_from(&scores, i);
+            moves.swap(i, j);
+            scores.swap(i, j);
+            gains.swap(i, j);
+            let m = moves[i];
+            if !in_check && !self.worth_capturing(pos, m, gains[i], stand, alpha) {
+                continue;
             }
             let score = -self.quiesce(&pos.after(m), -beta, -alpha, ply + 1);
             if self.aborted {
@@ -642,24 +672,39 @@ impl Search {
         best
     }
 
+    /// Whether quiescence should try the capture (or promotion) `m` standing at `stand`:
+    /// not if it loses material by exchanges, nor if winning all it can would not reach
+    /// `alpha`. The exchange (`gain`, when known) is worked out only where its bounds leave
+    /// the answer open: it wins at most what it takes (and promotes to), and at least that
+    /// less the piece left on the square.
+    fn worth_capturing(
+        &self,
+        pos: &Position,
+        m: Move,
+        gain: Option<i32>,
+        stand: i32,
+        alpha: i32,
+    ) -> bool {
+        let worth = |gain: i32| gain >= 0 && stand + gain + 200 > alpha;
+        if let Some(gain) = gain {
+            return worth(gain);
+        }
+        let (most, on_square) = match m.promotion() {
+            Some(p) => (see_value(p) - see_value(Role::Pawn), p),
+            None => (0, m.role()),
+        };
+        let most = most + pos.captured_role(m).map_or(0, see_value);
+        if !worth(most) {
+            return false;
+        }
+        worth(most - see_value(on_square)) || worth(see(pos, m))
+    }
+
     /// Moves a quiet move's history score towards a bound, by `bonus` scaled down as the
     /// score nears it (so that scores stay comparable across the search).
     fn reward(&mut self, m: Move, bonus: i32) {
         let h = &mut self.history[m.from().index() * 64 + m.to().index()];
         *h += bonus - *h * bonus.abs() / HISTORY_MAX;
-    }
-
-    fn ordered(
-        &self,
-        pos: &Position,
-        moves: &MoveList,
-        tt_move: Option<Move>,
-        ply: usize,
-    ) -> Scored {
-        moves
-            .iter()
-            .map(|&m| (m, self.order_score(pos, m, tt_move, ply)))
-            .collect()
     }
 
     /// Higher first: the table's move, captures by most valuable victim and least valuable
@@ -670,13 +715,7 @@ impl Search {
             return 10_000_000;
         }
         if let Some(victim) = pos.captured_role(m) {
-            let mvv_lva = 100 * role_value(victim) - role_value(m.role());
-            // Captures that lose material go after the quiet moves.
-            return if role_value(victim) >= role_value(m.role()) || see(pos, m) >= 0 {
-                5_000_000 + mvv_lva
-            } else {
-                -5_000_000 + mvv_lva
-            };
+            return capture_order(pos, m, victim).0;
         }
         if let Some(p) = m.promotion() {
             return 4_000_000 + role_value(p);
@@ -712,20 +751,114 @@ impl Search {
 /// History scores stay within plus or minus this.
 const HISTORY_MAX: i32 = 1 << 16;
 
-/// Moves with their ordering scores, on the stack.
-type Scored = ArrayVec<(Move, i32), { rookery_core::MAX_LEGAL_MOVES }>;
+/// Ordering scores, beside a list of moves.
+type Scores = ArrayVec<i32, { rookery_core::MAX_LEGAL_MOVES }>;
 
-/// Moves the best-scored remaining entry to `i` (selection sort, one step at a time: most
-/// nodes cut off after a move or two).
-fn pick(list: &mut [(Move, i32)], i: usize) -> Move {
+/// A node's moves in search order. Generated and ordered up front, or (lazily) only when
+/// needed: then the table's move is tried before the others are generated (alone, it often
+/// cuts the node off), and the rest are ordered by what the history has learnt meanwhile.
+struct Picker {
+    tt_move: Option<Move>,
+    generated: bool,
+    moves: MoveList,
+    scores: Scores,
+    /// The table's move was tried before the others were generated.
+    tried_first: bool,
+    next: usize,
+}
+
+impl Picker {
+    fn new(
+        search: &Search,
+        pos: &Position,
+        tt_move: Option<Move>,
+        ply: usize,
+        eager: bool,
+    ) -> Picker {
+        let mut picker = Picker {
+            tt_move,
+            generated: false,
+            moves: MoveList::new(),
+            scores: Scores::new(),
+            tried_first: false,
+            next: 0,
+        };
+        if eager {
+            picker.generate(search, pos, ply);
+        }
+        picker
+    }
+
+    fn generate(&mut self, search: &Search, pos: &Position, ply: usize) {
+        pos.fill_legal_moves(&mut self.moves);
+        for &m in &self.moves {
+            self.scores
+                .push(search.order_score(pos, m, self.tt_move, ply));
+        }
+        self.generated = true;
+    }
+
+    /// Known already to have no legal move (only when generated up front).
+    fn none_at_all(&self) -> bool {
+        self.generated && self.moves.is_empty()
+    }
+
+    /// Brings the best remaining move to `i`.
+    fn pick(&mut self, i: usize) -> Move {
+        let best = best_from(&self.scores, i);
+        self.moves.swap(i, best);
+        self.scores.swap(i, best);
+        self.moves[i]
+    }
+
+    /// The next move with its place in the order (0 first).
+    fn next(&mut self, search: &Search, pos: &Position, ply: usize) -> Option<(usize, Move)> {
+        let i = self.next;
+        self.next += 1;
+        if !self.generated {
+            if i == 0 {
+                if let Some(m) = self.tt_move.filter(|&m| pos.is_legal(m)) {
+                    self.tried_first = true;
+                    return Some((0, m));
+                }
+            }
+            self.generate(search, pos, ply);
+            if self.tried_first {
+                // The table's move, scored above all, comes first: it has been searched.
+                self.pick(0);
+            }
+        }
+        (i < self.moves.len()).then(|| (i, self.pick(i)))
+    }
+}
+
+/// A capture's ordering score: by most valuable victim and least valuable attacker, those
+/// that lose material (by SEE) after the quiet moves. With it, what the exchange wins where
+/// the score needed it (a victim worth less than the attacker).
+fn capture_order(pos: &Position, m: Move, victim: Role) -> (i32, Option<i32>) {
+    let mvv_lva = 100 * role_value(victim) - role_value(m.role());
+    if role_value(victim) >= role_value(m.role()) {
+        return (5_000_000 + mvv_lva, None);
+    }
+    let gain = see(pos, m);
+    let score = if gain >= 0 {
+        5_000_000 + mvv_lva
+    } else {
+        -5_000_000 + mvv_lva
+    };
+    (score, Some(gain))
+}
+
+/// Where the best score from `i` on is (the first of equals): a selection sort goes one step
+/// at a time, as most nodes cut off after a move or two.
+fn best_from(scores: &[i32], i: usize) -> usize {
     let mut best = i;
-    for j in i + 1..list.len() {
-        if list[j].1 > list[best].1 {
+    for j in i + 1..scores.len() {
+        if scores[j] > scores[best] {
             best = j;
         }
     }
-    list.swap(i, best);
-    list[i].0
+    best
 }
 
 /// Material values for exchanges, in centipawns.
