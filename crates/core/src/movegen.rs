@@ -455,54 +455,63 @@ mod tests {
         "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
     ];
 
+    /// Calls `visit` with each position (and its legal moves) of `games` random games of up
+    /// to `plies` plies from each perft position; the same ones for the same `seed`.
+    fn random_play(
+        mut seed: u64,
+        games: usize,
+        plies: usize,
+        mut visit: impl FnMut(&Position, &MoveList),
+    ) {
+        for fen in PERFT_FENS {
+            for _ in 0..games {
+                let mut pos = Position::from_fen(fen).unwrap();
+                for _ in 0..plies {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    visit(&pos, &moves);
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+                }
+            }
+        }
+    }
+
     /// `is_legal`, which generates only the moving piece's moves, agrees with the full list
     /// on every move any piece could be asked to make (each role, every target, every kind),
     /// in the perft positions and positions played at random from them (castling, en
     /// passant, promotion, pins and checks all come up).
     #[test]
     fn is_legal_agrees_with_the_full_list() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
         let (mut checked, mut legal) = (0u64, 0u64);
-        for fen in PERFT_FENS {
-            for _ in 0..20 {
-                let mut pos = Position::from_fen(fen).unwrap();
-                for _ in 0..30 {
-                    let moves = pos.legal_moves();
-                    if moves.is_empty() {
-                        break;
+        random_play(0x9e37_79b9_7f4a_7c15, 20, 30, |pos, moves| {
+            for from in pos.board().by_color(pos.turn()) {
+                for role in Role::ALL {
+                    let mut kinds = vec![MoveKind::Normal];
+                    match role {
+                        Role::Pawn => {
+                            kinds.push(MoveKind::EnPassant);
+                            kinds.extend(Role::PROMOTIONS.map(MoveKind::Promotion));
+                        }
+                        Role::King => kinds.push(MoveKind::Castle),
+                        _ => {}
                     }
-                    for from in pos.board().by_color(pos.turn()) {
-                        for role in Role::ALL {
-                            let mut kinds = vec![MoveKind::Normal];
-                            match role {
-                                Role::Pawn => {
-                                    kinds.push(MoveKind::EnPassant);
-                                    kinds.extend(Role::PROMOTIONS.map(MoveKind::Promotion));
-                                }
-                                Role::King => kinds.push(MoveKind::Castle),
-                                _ => {}
-                            }
-                            for to in Square::ALL {
-                                for &kind in &kinds {
-                                    let m = Move::new(role, from, to, kind);
-                                    let listed = moves.contains(&m);
-                                    assert_eq!(pos.is_legal(m), listed, "{m:?} in {}", pos.fen());
-                                    checked += 1;
-                                    legal += u64::from(listed);
-                                }
-                            }
+                    for to in Square::ALL {
+                        for &kind in &kinds {
+                            let m = Move::new(role, from, to, kind);
+                            let listed = moves.contains(&m);
+                            assert_eq!(pos.is_legal(m), listed, "{m:?} in {}", pos.fen());
+                            checked += 1;
+                            legal += u64::from(listed);
                         }
                     }
-                    pos.play_unchecked(moves[(next() % moves.len() as u64) as usize]);
                 }
             }
-        }
+        });
         assert!(checked > 1_000_000 && legal > 50_000, "{checked} {legal}");
     }
 
@@ -511,46 +520,29 @@ mod tests {
     /// checks by castling, en passant and promotion come up).
     #[test]
     fn gives_check_agrees_with_playing_the_move() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
         let mut kinds = [0u64; 5];
-        for fen in PERFT_FENS {
-            for _ in 0..200 {
-                let mut pos = Position::from_fen(fen).unwrap();
-                for _ in 0..60 {
-                    let moves = pos.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    for &m in &moves {
-                        let check = pos.after(m).is_check();
-                        assert_eq!(pos.gives_check(m), check, "{m:?} in {}", pos.fen());
-                        if check {
-                            let discovered = !crate::attacks::attacks(
-                                m.promotion().unwrap_or(m.role()).of(pos.turn()),
-                                m.to(),
-                                pos.after(m).board().occupied(),
-                            )
-                            .contains(pos.king_of(!pos.turn()));
-                            let kind = match m.kind() {
-                                MoveKind::Castle => 0,
-                                MoveKind::EnPassant => 1,
-                                MoveKind::Promotion(_) => 2,
-                                MoveKind::Normal if discovered => 3,
-                                MoveKind::Normal => 4,
-                            };
-                            kinds[kind] += 1;
-                        }
-                    }
-                    pos.play_unchecked(moves[(next() % moves.len() as u64) as usize]);
+        random_play(0x2545_f491_4f6c_dd1d, 200, 60, |pos, moves| {
+            for &m in moves {
+                let check = pos.after(m).is_check();
+                assert_eq!(pos.gives_check(m), check, "{m:?} in {}", pos.fen());
+                if check {
+                    let discovered = !crate::attacks::attacks(
+                        m.promotion().unwrap_or(m.role()).of(pos.turn()),
+                        m.to(),
+                        pos.after(m).board().occupied(),
+                    )
+                    .contains(pos.king_of(!pos.turn()));
+                    let kind = match m.kind() {
+                        MoveKind::Castle => 0,
+                        MoveKind::EnPassant => 1,
+                        MoveKind::Promotion(_) => 2,
+                        MoveKind::Normal if discovered => 3,
+                        MoveKind::Normal => 4,
+                    };
+                    kinds[kind] += 1;
                 }
             }
-        }
+        });
         // Checks by castling, en passant, promotion, discovery and directly all came up.
         assert!(kinds.iter().all(|&n| n > 0), "{kinds:?}");
     }
