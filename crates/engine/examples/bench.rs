@@ -1,10 +1,14 @@
 //! The engine's speed: a fixed-depth search of each bench position (the same work on every
 //! run), reporting nodes, time and nodes per second.
 //!
-//! cargo run --release -p rookery-engine --example bench [-- DEPTH [network]]
+//! cargo run --release -p rookery-engine --example bench [-- DEPTH [network] [--all]
+//!     [--fens FILE]]
 //!
 //! With `network`, positions are judged by the evaluation network instead of the hand-written
-//! evaluation.
+//! evaluation; with `--all`, every root move is scored (as the weak levels search); with
+//! `--fens`, the positions are the file's lines (`tests/data/bench80.fen`: 80 positions from
+//! real games) instead of the twelve below. Two builds compared on the same positions and
+//! depth search the same tree when their node counts agree.
 
 use std::time::Instant;
 
@@ -29,20 +33,30 @@ const POSITIONS: &[&str] = &[
 ];
 
 fn main() {
-    let depth = std::env::args()
-        .nth(1)
-        .and_then(|d| d.parse().ok())
-        .unwrap_or(9);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let depth = args.first().and_then(|d| d.parse().ok()).unwrap_or(9);
     let limits = Limits {
-        evaluation: if std::env::args().nth(2).as_deref() == Some("network") {
+        evaluation: if args.iter().any(|a| a == "network") {
             Evaluation::Network
         } else {
             Evaluation::Classic
         },
+        score_all: args.iter().any(|a| a == "--all"),
         ..Limits::depth(depth)
     };
+    let file = args
+        .iter()
+        .position(|a| a == "--fens")
+        .and_then(|i| args.get(i + 1))
+        .map(|path| {
+            std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
+        });
+    let positions: Vec<&str> = match &file {
+        Some(text) => text.lines().filter(|l| !l.trim().is_empty()).collect(),
+        None => POSITIONS.to_vec(),
+    };
     let (mut nodes, started) = (0u64, Instant::now());
-    for fen in POSITIONS {
+    for fen in positions {
         let pos = Position::from_fen(fen).expect("bench FEN");
         let found = Search::new(16).run(&pos, &[], &limits);
         nodes += found.nodes;
