@@ -468,7 +468,10 @@ impl Search {
             }
         }
         // The weak levels (which score every root move) search as they were measured: all
-        // moves generated and ordered up front. Otherwise the table's move goes first, alone.
+        // moves generated and ordered up front. Otherwise the table's move goes first, alone,
+        // and nothing is generated before reverse futility and the null move have had their
+        // chance to cut: a stalemate far above beta (the side to move well ahead, and stuck)
+        // is then cut as any such node, not scored 0.
         let mut moves = Picker::new(self, pos, tt_move, ply, self.limits.score_all);
         if moves.none_at_all() {
             return if in_check { -(MATE - ply as i32) } else { 0 };
