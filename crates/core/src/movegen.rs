@@ -445,15 +445,14 @@ pub(crate) fn en_passant_is_legal(b: &Board, us: Color, ep: Square) -> bool {
 mod tests {
     use super::*;
 
-    /// chessprogramming.org's perft positions.
-    const PERFT_FENS: [&str; 6] = [
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
-    ];
+    /// chessprogramming.org's perft positions (and position 4 mirrored), as the perft test
+    /// data holds them.
+    fn perft_fens() -> impl Iterator<Item = &'static str> {
+        include_str!("../tests/data/perft/cpw-positions.epd")
+            .lines()
+            .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+            .map(|line| line.split(';').next().unwrap_or_default().trim())
+    }
 
     /// Calls `visit` with each position (and its legal moves) of `games` random games of up
     /// to `plies` plies from each perft position; the same ones for the same `seed`.
@@ -463,7 +462,7 @@ mod tests {
         plies: usize,
         mut visit: impl FnMut(&Position, &MoveList),
     ) {
-        for fen in PERFT_FENS {
+        for fen in perft_fens() {
             for _ in 0..games {
                 let mut pos = Position::from_fen(fen).unwrap();
                 for _ in 0..plies {
