@@ -533,7 +533,7 @@ impl Search {
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         self.keys.push(key);
         while let Some((i, m)) = moves.next(self, pos, ply) {
-            let quiet = pos.captured_role(m).is_none() && m.promotion().is_none();
+            let quiet = is_quiet(pos, m);
             // From here on every quiet move that does not give check is pruned.
             let pruning = i > 0 && best > -MATE_BOUND && (futile || late.is_some_and(|n| i >= n));
             if pruning {
@@ -676,7 +676,7 @@ impl Search {
             scores.swap(i, j);
             gains.swap(i, j);
             let m = moves[i];
-            if !in_check && !self.worth_capturing(pos, m, gains[i], stand, alpha) {
+            if !in_check && !worth_capturing(pos, m, gains[i], stand, alpha) {
                 continue;
             }
             let score = -self.quiesce(&pos.after(m), -beta, -alpha, ply + 1);
@@ -694,34 +694,6 @@ impl Search {
             }
         }
         best
-    }
-
-    /// Whether quiescence should try the capture (or promotion) `m` standing at `stand`:
-    /// not if it loses material by exchanges, nor if winning all it can would not reach
-    /// `alpha`. The exchange (`gain`, when known) is worked out only where its bounds leave
-    /// the answer open: it wins at most what it takes (and promotes to), and at least that
-    /// less the piece left on the square.
-    fn worth_capturing(
-        &self,
-        pos: &Position,
-        m: Move,
-        gain: Option<i32>,
-        stand: i32,
-        alpha: i32,
-    ) -> bool {
-        let worth = |gain: i32| gain >= 0 && stand + gain + 200 > alpha;
-        if let Some(gain) = gain {
-            return worth(gain);
-        }
-        let (most, on_square) = match m.promotion() {
-            Some(p) => (see_value(p) - see_value(Role::Pawn), p),
-            None => (0, m.role()),
-        };
-        let most = most + pos.captured_role(m).map_or(0, see_value);
-        if !worth(most) {
-            return false;
-        }
-        worth(most - see_value(on_square)) || worth(see(pos, m))
     }
 
     /// Moves a quiet move's history score towards a bound, by `bonus` scaled down as the
@@ -844,8 +816,7 @@ impl Picker {
         let mut kept = self.next;
         for j in self.next..self.moves.len() {
             let m = self.moves[j];
-            let quiet = pos.captured_role(m).is_none() && m.promotion().is_none();
-            if !quiet || pos.gives_check(m) {
+            if !is_quiet(pos, m) || pos.gives_check(m) {
                 self.moves[kept] = m;
                 self.scores[kept] = self.scores[j];
                 kept += 1;
@@ -882,6 +853,12 @@ impl Picker {
         }
         (i < self.moves.len()).then(|| (i, self.pick(i)))
     }
+}
+
+/// Neither a capture nor a promotion: the moves that history orders and that pruning near
+/// the leaves may skip.
+fn is_quiet(pos: &Position, m: Move) -> bool {
+    pos.captured_role(m).is_none() && m.promotion().is_none()
 }
 
 /// A capture's ordering score: by most valuable victim and least valuable attacker, those
@@ -924,6 +901,33 @@ fn see_value(role: Role) -> i32 {
     }
 }
 
+/// What `m` wins at once (the piece it takes, and what a promotion adds), and the piece it
+/// leaves on the target square: where an exchange starts.
+fn first_gain(pos: &Position, m: Move) -> (i32, Role) {
+    let taken = pos.captured_role(m).map_or(0, see_value);
+    match m.promotion() {
+        Some(p) => (taken + see_value(p) - see_value(Role::Pawn), p),
+        None => (taken, m.role()),
+    }
+}
+
+/// Whether quiescence should try the capture (or promotion) `m` standing at `stand`: not if
+/// it loses material by exchanges, nor if winning all it can would not reach `alpha`. The
+/// exchange (`gain`, when ordering already worked it out) is computed only where its bounds
+/// leave the answer open: it wins at most what it takes at once, and at least that less the
+/// piece it leaves on the square.
+fn worth_capturing(pos: &Position, m: Move, gain: Option<i32>, stand: i32, alpha: i32) -> bool {
+    let worth = |gain: i32| gain >= 0 && stand + gain + 200 > alpha;
+    if let Some(gain) = gain {
+        return worth(gain);
+    }
+    let (most, on_square) = first_gain(pos, m);
+    if !worth(most) {
+        return false;
+    }
+    worth(most - see_value(on_square)) || worth(see(pos, m))
+}
+
 /// Static exchange evaluation: what the side to move wins (in centipawns) if both sides keep
 /// recapturing on the target square with their least valuable piece, each free to stop.
 fn see(pos: &Position, m: Move) -> i32 {
@@ -931,18 +935,14 @@ fn see(pos: &Position, m: Move) -> i32 {
     let to = m.to();
     let mut occupied = board.occupied() ^ Bitboard::from_square(m.from());
     let mut gain = [0i32; 34];
-    gain[0] = pos.captured_role(m).map_or(0, see_value);
     if m.is_en_passant() {
         let behind = if pos.turn() == Color::White { -8 } else { 8 };
         if let Some(sq) = to.offset(behind) {
             occupied ^= Bitboard::from_square(sq);
         }
     }
-    let mut on_square = m.role();
-    if let Some(p) = m.promotion() {
-        gain[0] += see_value(p) - see_value(Role::Pawn);
-        on_square = p;
-    }
+    let (first, mut on_square) = first_gain(pos, m);
+    gain[0] = first;
     let mut side = !pos.turn();
     let mut d = 0;
     loop {
