@@ -762,8 +762,6 @@ struct Picker {
     generated: bool,
     moves: MoveList,
     scores: Scores,
-    /// The table's move was tried before the others were generated.
-    tried_first: bool,
     next: usize,
 }
 
@@ -782,7 +780,6 @@ impl Picker {
             generated: false,
             moves: MoveList::new(),
             scores: Scores::new(),
-            tried_first: false,
             next: 0,
         };
         if eager {
@@ -841,13 +838,13 @@ impl Picker {
         if !self.generated {
             if i == 0 {
                 if let Some(m) = self.tt_move.filter(|&m| pos.is_legal(m)) {
-                    self.tried_first = true;
                     return Some((0, m));
                 }
             }
             self.generate(search, pos, ply);
-            if self.tried_first {
-                // The table's move, scored above all, comes first: it has been searched.
+            if i > 0 {
+                // The table's move went first, before the rest were generated: scored above
+                // all, it takes place 0 again, and the rest follow it.
                 self.pick(0);
             }
         }
