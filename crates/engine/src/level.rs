@@ -199,7 +199,7 @@ impl Level {
 /// How long to think with `remaining` on the clock, `increment` per move, and `moves_to_go`
 /// moves before the next time control (if known).
 pub fn budget(remaining: Duration, increment: Duration, moves_to_go: Option<u32>) -> Duration {
-    let share = remaining / moves_to_go.unwrap_or(30).clamp(1, 40).max(2);
+    let share = remaining / moves_to_go.unwrap_or(22).clamp(1, 40).max(2);
     let budget = share + increment * 3 / 4;
     budget
         .min(remaining / 3)

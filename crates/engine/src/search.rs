@@ -124,8 +124,32 @@ struct Entry {
     key: u64,
     m: Option<Move>,
     score: i32,
-    depth: i32,
+    /// The position's static evaluation ([`NO_EVAL`] in check, or out of range), so that a
+    /// node met again is not evaluated again.
+    eval: i16,
+    /// Plies searched below the node; 0 for a quiescence node.
+    depth: i16,
+    /// The search that wrote it ([`Search::age`]): at level 8 an older entry gives way to
+    /// any new one, a newer one only to one about as deep.
+    age: u8,
     bound: Bound,
+}
+
+/// [`Entry::eval`] when there is none.
+const NO_EVAL: i16 = i16::MIN;
+
+impl Entry {
+    fn eval(&self) -> Option<i32> {
+        (self.eval != NO_EVAL).then_some(i32::from(self.eval))
+    }
+}
+
+/// A static evaluation as an entry keeps it.
+fn stored_eval(eval: i32) -> i16 {
+    i16::try_from(eval)
+        .ok()
+        .filter(|&e| e != NO_EVAL)
+        .unwrap_or(NO_EVAL)
 }
 
 /// A searcher: its transposition table and move-ordering memory persist between searches
@@ -133,6 +157,11 @@ struct Entry {
 #[derive(Debug)]
 pub struct Search {
     tt: Vec<Option<Entry>>,
+    /// Counts the searches run, so that the table can tell this search's entries from those
+    /// of searches before (which give way first).
+    age: u8,
+    /// The evaluation the table's entries were written with (they keep static values).
+    judged_by: Evaluation,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
     /// Positions before the current node (the game's, then the search path's).
@@ -156,6 +185,8 @@ impl Search {
         let entries = (mib.max(1) << 20) / std::mem::size_of::<Option<Entry>>();
         Search {
             tt: vec![None; entries.next_power_of_two() / 2],
+            age: 0,
+            judged_by: Evaluation::default(),
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; 64 * 64],
             keys: Vec::new(),
@@ -192,7 +223,13 @@ impl Search {
     ) -> Found {
         self.keys.clear();
         self.keys.extend_from_slice(history);
+        if limits.evaluation != self.judged_by {
+            // Another evaluation's static values and scores would mislead this one.
+            self.clear();
+            self.judged_by = limits.evaluation;
+        }
         self.nodes = 0;
+        self.age = self.age.wrapping_add(1);
         self.started = Instant::now();
         self.limits = limits.clone();
         self.aborted = false;
@@ -227,6 +264,8 @@ impl Search {
         root.sort_by_key(|r| -self.order_score(pos, r.m, None, 0));
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).max(1);
         let mut previous = 0;
+        // Iterations in a row that ended on the same best move.
+        let mut same_best = 0;
         for depth in 1..=max_depth {
             let score = if depth >= 4 && !limits.score_all {
                 self.aspiration(pos, &mut root, depth as i32, previous)
@@ -245,8 +284,14 @@ impl Search {
                 }
                 break;
             }
+            let fall = previous - score;
             previous = score;
             root.sort_by_key(|r| -r.score);
+            same_best = if found.best == Some(root[0].m) {
+                same_best + 1
+            } else {
+                0
+            };
             found.best = Some(root[0].m);
             found.score = root[0].score;
             found.depth = depth;
@@ -260,8 +305,16 @@ impl Search {
             {
                 break;
             }
-            if limits.soft_time.is_some_and(|t| self.started.elapsed() > t) {
-                break;
+            if let Some(soft) = limits.soft_time {
+                // Level 8 moves sooner on a settled choice and thinks on after a change.
+                let soft = if limits.score_all || depth < 4 {
+                    soft
+                } else {
+                    soft.mul_f64(time_scale(same_best, fall))
+                };
+                if self.started.elapsed() > soft {
+                    break;
+                }
             }
         }
         found.nodes = self.nodes;
@@ -455,9 +508,10 @@ impl Search {
         let key = pos.zobrist();
         let slot = self.slot(key);
         let mut tt_move = None;
-        if let Some(e) = self.tt[slot].filter(|e| e.key == key) {
+        let hit = self.tt[slot].filter(|e| e.key == key);
+        if let Some(e) = hit {
             tt_move = e.m;
-            if e.depth >= depth && beta - alpha == 1 {
+            if i32::from(e.depth) >= depth && beta - alpha == 1 {
                 let score = from_tt(e.score, ply);
                 match e.bound {
                     Bound::Exact => return score,
@@ -479,16 +533,29 @@ impl Search {
         let board = pos.board();
         let has_pieces = (board.by_color(pos.turn()) & !board.pawns() & !board.kings()).nonempty();
         let pv_node = beta - alpha > 1;
-        let static_eval = if in_check {
-            -INF
-        } else {
-            self.evaluate(pos, ply)
+        // The table keeps the static evaluation (the same value, computed once).
+        let static_eval = match (in_check, hit.and_then(|e| e.eval())) {
+            (true, _) => -INF,
+            (false, Some(stored)) => stored,
+            (false, None) => self.evaluate(pos, ply),
+        };
+        // At level 8 the table's score, where its bound puts it nearer the truth than the
+        // static evaluation, stands in for it in the pruning below.
+        let eval = match hit {
+            Some(e) if !self.limits.score_all && !in_check && e.score.abs() < MATE_BOUND => {
+                match e.bound {
+                    Bound::Exact => e.score,
+                    Bound::Lower => static_eval.max(e.score),
+                    Bound::Upper => static_eval.min(e.score),
+                }
+            }
+            _ => static_eval,
         };
         // Reverse futility: far above beta near the leaves, a quiet move will not fall back.
         if !pv_node && !in_check && depth <= 4 && beta.abs() < MATE_BOUND {
             let margin = 90 * depth;
-            if static_eval - margin >= beta {
-                return static_eval - margin;
+            if eval - margin >= beta {
+                return eval - margin;
             }
         }
         if allow_null
@@ -496,12 +563,12 @@ impl Search {
             && depth >= 3
             && has_pieces
             && beta.abs() < MATE_BOUND
-            && static_eval >= beta
+            && eval >= beta
         {
             if let Some(null) = pos.null_move() {
                 self.keys.push(key);
                 // Deeper searches, and positions far above beta, reduce more.
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let score = -self.negamax(&null, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.keys.pop();
                 if self.aborted {
@@ -526,7 +593,7 @@ impl Search {
             && !in_check
             && depth <= 2
             && alpha.abs() < MATE_BOUND
-            && static_eval + 120 + 100 * depth <= alpha;
+            && eval + 120 + 100 * depth <= alpha;
         // Late-move pruning: near the leaves, quiet moves this far down the order rarely
         // matter.
         let late = (!pv_node && !in_check && depth <= 3).then_some(3 + (depth * depth) as usize);
@@ -615,14 +682,41 @@ impl Search {
         } else {
             Bound::Upper
         };
-        self.tt[slot] = Some(Entry {
-            key,
-            m: best_move,
-            score: to_tt(best, ply),
-            depth,
-            bound,
-        });
+        self.store(
+            slot,
+            Entry {
+                key,
+                m: best_move,
+                score: to_tt(best, ply),
+                eval: if in_check {
+                    NO_EVAL
+                } else {
+                    stored_eval(static_eval)
+                },
+                depth: depth as i16,
+                age: self.age,
+                bound,
+            },
+        );
         best
+    }
+
+    /// Writes `entry` to the table. The weak levels replace whatever was there, as they were
+    /// measured; level 8 keeps an entry of this search over a much shallower bound (a
+    /// quiescence node's, say), and the move it had where the new entry has none.
+    fn store(&mut self, slot: usize, mut entry: Entry) {
+        if !self.limits.score_all {
+            if let Some(old) = self.tt[slot] {
+                if old.age == self.age && old.depth > entry.depth + 3 && entry.bound != Bound::Exact
+                {
+                    return;
+                }
+                if old.key == entry.key && entry.m.is_none() {
+                    entry.m = old.m;
+                }
+            }
+        }
+        self.tt[slot] = Some(entry);
     }
 
     fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -631,6 +725,22 @@ impl Search {
             return 0;
         }
         self.enter(pos, ply);
+        // Level 8 reads and writes the table here too (the weak levels search as measured).
+        let sharp = !self.limits.score_all;
+        let key = pos.zobrist();
+        let hit = self.tt[self.slot(key)].filter(|e| sharp && e.key == key);
+        if let Some(e) = hit {
+            let score = from_tt(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if cut && beta - alpha == 1 {
+                return score;
+            }
+        }
+        let original_alpha = alpha;
         let in_check = pos.is_check();
         let mut moves = MoveList::new();
         if in_check {
@@ -647,10 +757,17 @@ impl Search {
             return self.evaluate(pos, ply);
         }
         let mut best = -INF;
+        let mut best_move = None;
         let mut stand = -INF;
         if !in_check {
-            stand = self.evaluate(pos, ply);
+            stand = match hit.and_then(|e| e.eval()) {
+                Some(stored) => stored,
+                None => self.evaluate(pos, ply),
+            };
             if stand >= beta {
+                if sharp {
+                    self.store_quiet(key, None, stand, stand, Bound::Lower, ply);
+                }
                 return stand;
             }
             alpha = alpha.max(stand);
@@ -679,12 +796,17 @@ impl Search {
             if !in_check && !worth_capturing(pos, m, gains[i], stand, alpha) {
                 continue;
             }
-            let score = -self.quiesce(&pos.after(m), -beta, -alpha, ply + 1);
+            let child = pos.after(m);
+            if sharp {
+                self.prefetch(child.zobrist());
+            }
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
             if self.aborted {
                 return 0;
             }
             if score > best {
                 best = score;
+                best_move = Some(m);
             }
             if score > alpha {
                 alpha = score;
@@ -693,7 +815,47 @@ impl Search {
                 }
             }
         }
+        if sharp {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.store_quiet(key, best_move, best, stand, bound, ply);
+        }
         best
+    }
+
+    /// Notes a quiescence node's result (`stand`, its static evaluation, is `-INF` in
+    /// check).
+    fn store_quiet(
+        &mut self,
+        key: u64,
+        m: Option<Move>,
+        score: i32,
+        stand: i32,
+        bound: Bound,
+        ply: usize,
+    ) {
+        let eval = if stand == -INF {
+            NO_EVAL
+        } else {
+            stored_eval(stand)
+        };
+        self.store(
+            self.slot(key),
+            Entry {
+                key,
+                m,
+                score: to_tt(score, ply),
+                eval,
+                depth: 0,
+                age: self.age,
+                bound,
+            },
+        );
     }
 
     /// Moves a quiet move's history score towards a bound, by `bonus` scaled down as the
@@ -742,6 +904,21 @@ impl Search {
         }
         pv
     }
+}
+
+/// How much of its soft time limit level 8 allows itself after an iteration whose best move
+/// had been the best `same_best` iterations before it and whose score fell by `fall`
+/// centipawns (rose, if negative): less while the choice holds, more just after it changed or
+/// when the score drops.
+fn time_scale(same_best: u32, fall: i32) -> f64 {
+    let settled = match same_best {
+        0 => 1.4,
+        1 => 1.15,
+        2 => 1.0,
+        3 => 0.9,
+        _ => 0.8,
+    };
+    settled * (1.0 + f64::from(fall.clamp(0, 100)) / 200.0)
 }
 
 /// History scores stay within plus or minus this.
@@ -1066,6 +1243,60 @@ mod tests {
         );
         // Two rooks against one defender (the rook behind counts once the first has gone).
         assert_eq!(gain("3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5"), 100);
+    }
+
+    /// The weak levels' tables hold as many entries for their size as when they were
+    /// measured (an entry gained the static evaluation and an age, and stayed this size).
+    #[test]
+    fn a_table_entry_stays_24_bytes() {
+        assert_eq!(std::mem::size_of::<Option<Entry>>(), 24);
+    }
+
+    #[test]
+    fn a_settled_choice_moves_sooner_than_a_changed_or_falling_one() {
+        assert!(time_scale(5, 0) < time_scale(2, 0));
+        assert!(time_scale(2, 0) < time_scale(0, 0));
+        assert!(time_scale(2, 60) > time_scale(2, 0));
+        // A rising score is no reason to think longer; a collapse counts as a pawn's fall.
+        assert_eq!(time_scale(2, -80), time_scale(2, 0));
+        assert_eq!(time_scale(2, 900), time_scale(2, 100));
+    }
+
+    /// A stored static evaluation is the one the position has, and an evaluation out of
+    /// the entry's range is not stored at all.
+    #[test]
+    fn stored_evaluations_are_exact_or_absent() {
+        for v in [-32_767, -1, 0, 1, 250, 32_767] {
+            let e = Entry {
+                key: 0,
+                m: None,
+                score: 0,
+                eval: stored_eval(v),
+                depth: 0,
+                age: 0,
+                bound: Bound::Exact,
+            };
+            assert_eq!(e.eval(), Some(v));
+        }
+        for v in [-40_000, i32::from(i16::MIN), 40_000] {
+            assert_eq!(stored_eval(v), NO_EVAL, "{v}");
+        }
+    }
+
+    /// Switching evaluations forgets the table: its entries hold the other one's values.
+    #[test]
+    fn another_evaluation_starts_from_an_empty_table() {
+        let pos = Position::new();
+        let mut search = Search::new(1);
+        search.run(&pos, &[], &Limits::depth(5));
+        assert!(search.tt.iter().any(Option::is_some));
+        let network = Limits {
+            evaluation: Evaluation::Network,
+            ..Limits::depth(1)
+        };
+        search.run(&pos, &[], &network);
+        let filled = search.tt.iter().filter(|e| e.is_some()).count();
+        assert!(filled <= pos.legal_moves().len() + 1, "{filled}");
     }
 
     #[test]
