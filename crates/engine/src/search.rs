@@ -119,6 +119,19 @@ enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a node's `best` score, searched with the window `alpha`..`beta`, is.
+    fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 #[derive(Debug, Copy, Clone)]
 struct Entry {
     key: u64,
@@ -675,13 +688,7 @@ impl Search {
             // No legal move (the first move is never pruned).
             return if in_check { -(MATE - ply as i32) } else { 0 };
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         self.store(
             slot,
             Entry {
@@ -816,13 +823,7 @@ impl Search {
             }
         }
         if sharp {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(best, original_alpha, beta);
             self.store_quiet(key, best_move, best, stand, bound, ply);
         }
         best
