@@ -153,8 +153,8 @@ def write_pgn(board, opening_plies, white, black, white_score, how, args):
 
 
 def play(index, ours, theirs, args):
-    """One game; returns the score for `ours` (1, 0.5, 0), how it ended, and the seconds each
-    move took, ours and theirs."""
+    """One game; returns the score for `ours` (1, 0.5, 0), how it ended, the seconds each
+    move took, ours and theirs, and the seconds left on each clock at the end."""
     opening = args.openings[(index // 2) % len(args.openings)].split()
     ours_white = index % 2 == 0
     board = chess.Board()
@@ -174,7 +174,7 @@ def play(index, ours, theirs, args):
         def ended(score, how):
             white_score = score if ours == chess.WHITE else 1 - score
             write_pgn(board, len(opening), white, black, white_score, how, args)
-            return score, how, spent[ours], spent[not ours]
+            return score, how, spent[ours], spent[not ours], (clock[ours], clock[not ours])
 
         while not board.is_game_over(claim_draw=True) and board.ply() < 400:
             side = board.turn
@@ -225,8 +225,11 @@ def match(ours, theirs, args):
         futures = [pool.submit(play, i, ours, theirs, args) for i in range(args.games)]
         endings = {}
         spent = ([], [])
+        left = ([], [])
         for f in futures:
-            score, how, ours_spent, theirs_spent = f.result()
+            score, how, ours_spent, theirs_spent, clocks = f.result()
+            left[0].append(clocks[0])
+            left[1].append(clocks[1])
             spent[0].extend(ours_spent)
             spent[1].extend(theirs_spent)
             scores.append(score)
@@ -235,6 +238,9 @@ def match(ours, theirs, args):
     print("  endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())), flush=True)
     per_move = [sum(x) / max(1, len(x)) for x in spent]
     print(f"  seconds per move: ours {per_move[0]:.3f}, theirs {per_move[1]:.3f}", flush=True)
+    # What the base time left unused: the clock at the end of each game (negative: flagged).
+    at_end = [sum(x) / max(1, len(x)) for x in left]
+    print(f"  seconds left at the end: ours {at_end[0]:.2f}, theirs {at_end[1]:.2f}", flush=True)
     wins = scores.count(1.0)
     draws = scores.count(0.5)
     losses = scores.count(0.0)
