@@ -9,7 +9,8 @@
 //! Unless every root move is scored (the weak levels), a node searches the table's move
 //! before it generates the others ([`Picker`]); quiescence generates captures only once
 //! standing pat has not cut, and works out exchanges only where their bounds leave the
-//! answer open. None of this changes the tree the weak levels search.
+//! answer open; it also reads and writes the table. None of this changes the tree the weak
+//! levels search. At every level the table keeps each position's static evaluation.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -38,6 +39,7 @@ pub struct Limits {
     pub time: Option<Duration>,
     /// Start no new iteration once this much has passed (playing on a clock: the next
     /// iteration would most likely not finish, and time saved is time for later moves).
+    /// Level 8 scales it by how settled its best move is (`time_scale`).
     pub soft_time: Option<Duration>,
     /// Set from outside to stop as soon as possible (the best move so far is returned).
     pub stop: Option<Arc<AtomicBool>>,
@@ -75,7 +77,8 @@ impl Limits {
         }
     }
 
-    /// Playing on a clock: at most `budget`, starting no new iteration past 65% of it. (At
+    /// Playing on a clock: at most `budget`, starting no new iteration past 65% of it (level 8:
+    /// 52% to 91% of it and more on a falling score, by `time_scale`). (At
     /// half, games at 10 s + 0.1 s used 0.18 s a move where Stockfish used 0.23 s, and ended
     /// with time to spare.)
     pub fn budget(budget: Duration) -> Limits {
@@ -143,7 +146,8 @@ struct Entry {
     /// Plies searched below the node; 0 for a quiescence node.
     depth: i16,
     /// The search that wrote it ([`Search::age`]): at level 8 an older entry gives way to
-    /// any new one, a newer one only to one about as deep.
+    /// any new one, one of this search only to an exact one or one at most three plies
+    /// shallower ([`Search::store`]).
     age: u8,
     bound: Bound,
 }
@@ -155,13 +159,25 @@ impl Entry {
     fn eval(&self) -> Option<i32> {
         (self.eval != NO_EVAL).then_some(i32::from(self.eval))
     }
+
+    /// The entry's score at `ply`, where its bound settles the window `alpha`..`beta`.
+    fn cut(&self, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+        let score = from_tt(self.score, ply);
+        let settled = match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        };
+        settled.then_some(score)
+    }
 }
 
-/// A static evaluation as an entry keeps it.
+/// A static evaluation as an entry keeps it: none for `-INF` (what a node in check holds)
+/// or for a value out of range.
 fn stored_eval(eval: i32) -> i16 {
     i16::try_from(eval)
         .ok()
-        .filter(|&e| e != NO_EVAL)
+        .filter(|&e| e != NO_EVAL && eval != -INF)
         .unwrap_or(NO_EVAL)
 }
 
@@ -525,12 +541,8 @@ impl Search {
         if let Some(e) = hit {
             tt_move = e.m;
             if i32::from(e.depth) >= depth && beta - alpha == 1 {
-                let score = from_tt(e.score, ply);
-                match e.bound {
-                    Bound::Exact => return score,
-                    Bound::Lower if score >= beta => return score,
-                    Bound::Upper if score <= alpha => return score,
-                    _ => {}
+                if let Some(score) = e.cut(ply, alpha, beta) {
+                    return score;
                 }
             }
         }
@@ -547,10 +559,11 @@ impl Search {
         let has_pieces = (board.by_color(pos.turn()) & !board.pawns() & !board.kings()).nonempty();
         let pv_node = beta - alpha > 1;
         // The table keeps the static evaluation (the same value, computed once).
-        let static_eval = match (in_check, hit.and_then(|e| e.eval())) {
-            (true, _) => -INF,
-            (false, Some(stored)) => stored,
-            (false, None) => self.evaluate(pos, ply),
+        let static_eval = if in_check {
+            -INF
+        } else {
+            hit.and_then(|e| e.eval())
+                .unwrap_or_else(|| self.evaluate(pos, ply))
         };
         // At level 8 the table's score, where its bound puts it nearer the truth than the
         // static evaluation, stands in for it in the pruning below.
@@ -695,11 +708,7 @@ impl Search {
                 key,
                 m: best_move,
                 score: to_tt(best, ply),
-                eval: if in_check {
-                    NO_EVAL
-                } else {
-                    stored_eval(static_eval)
-                },
+                eval: stored_eval(static_eval),
                 depth: depth as i16,
                 age: self.age,
                 bound,
@@ -736,16 +745,11 @@ impl Search {
         let sharp = !self.limits.score_all;
         let key = pos.zobrist();
         let hit = self.tt[self.slot(key)].filter(|e| sharp && e.key == key);
-        if let Some(e) = hit {
-            let score = from_tt(e.score, ply);
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if cut && beta - alpha == 1 {
-                return score;
-            }
+        if let Some(score) = hit
+            .filter(|_| beta - alpha == 1)
+            .and_then(|e| e.cut(ply, alpha, beta))
+        {
+            return score;
         }
         let original_alpha = alpha;
         let in_check = pos.is_check();
@@ -767,10 +771,9 @@ impl Search {
         let mut best_move = None;
         let mut stand = -INF;
         if !in_check {
-            stand = match hit.and_then(|e| e.eval()) {
-                Some(stored) => stored,
-                None => self.evaluate(pos, ply),
-            };
+            stand = hit
+                .and_then(|e| e.eval())
+                .unwrap_or_else(|| self.evaluate(pos, ply));
             if stand >= beta {
                 if sharp {
                     self.store_quiet(key, None, stand, stand, Bound::Lower, ply);
@@ -840,18 +843,13 @@ impl Search {
         bound: Bound,
         ply: usize,
     ) {
-        let eval = if stand == -INF {
-            NO_EVAL
-        } else {
-            stored_eval(stand)
-        };
         self.store(
             self.slot(key),
             Entry {
                 key,
                 m,
                 score: to_tt(score, ply),
-                eval,
+                eval: stored_eval(stand),
                 depth: 0,
                 age: self.age,
                 bound,
