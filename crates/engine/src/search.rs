@@ -135,16 +135,21 @@ impl Bound {
     }
 }
 
+/// A table entry: 16 bytes, so that a table holds half as many again as at 24 (twice the
+/// slots for a power-of-two size; the Zobrist key's low bits choose the slot, its high half is
+/// kept to tell positions apart, and scores fit 16 bits).
 #[derive(Debug, Copy, Clone)]
 struct Entry {
-    key: u64,
+    /// The high half of the position's Zobrist key ([`check`]).
+    key: u32,
     m: Option<Move>,
-    score: i32,
+    /// As [`to_tt`] writes it.
+    score: i16,
     /// The position's static evaluation ([`NO_EVAL`] in check, or out of range), so that a
     /// node met again is not evaluated again.
     eval: i16,
     /// Plies searched below the node; 0 for a quiescence node.
-    depth: i16,
+    depth: i8,
     /// The search that wrote it ([`Search::age`]): at level 8 an older entry gives way to
     /// any new one, one of this search only to an exact one or one at most three plies
     /// shallower ([`Search::store`]).
@@ -156,13 +161,41 @@ struct Entry {
 const NO_EVAL: i16 = i16::MIN;
 
 impl Entry {
+    /// An entry for the position `key`, its score `score` at `ply` and its `static_eval`.
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        key: u64,
+        m: Option<Move>,
+        score: i32,
+        ply: usize,
+        static_eval: i32,
+        depth: i32,
+        age: u8,
+        bound: Bound,
+    ) -> Entry {
+        Entry {
+            key: check(key),
+            m,
+            score: to_tt(score, ply).clamp(-INF, INF) as i16,
+            eval: stored_eval(static_eval),
+            depth: depth.clamp(0, i32::from(i8::MAX)) as i8,
+            age,
+            bound,
+        }
+    }
+
+    /// The stored score (mates counted from this node).
+    fn score(&self) -> i32 {
+        i32::from(self.score)
+    }
+
     fn eval(&self) -> Option<i32> {
         (self.eval != NO_EVAL).then_some(i32::from(self.eval))
     }
 
     /// The entry's score at `ply`, where its bound settles the window `alpha`..`beta`.
     fn cut(&self, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
-        let score = from_tt(self.score, ply);
+        let score = from_tt(self.score(), ply);
         let settled = match self.bound {
             Bound::Exact => true,
             Bound::Lower => score >= beta,
@@ -170,6 +203,11 @@ impl Entry {
         };
         settled.then_some(score)
     }
+}
+
+/// What an entry keeps of a Zobrist key: its high half (the low bits choose the slot).
+fn check(key: u64) -> u32 {
+    (key >> 32) as u32
 }
 
 /// A static evaluation as an entry keeps it: none for `-INF` (what a node in check holds)
@@ -186,6 +224,10 @@ fn stored_eval(eval: i32) -> i16 {
 #[derive(Debug)]
 pub struct Search {
     tt: Vec<Option<Entry>>,
+    /// The slots the weak levels (which score every root move) use: as many as the table had
+    /// when their ratings were measured, with 24-byte entries, so that they search the same
+    /// trees ([`Search::slot`]).
+    weak_slots: usize,
     /// Counts the searches run, so that the table can tell this search's entries from those
     /// of searches before (which give way first).
     age: u8,
@@ -211,9 +253,13 @@ pub struct Search {
 impl Search {
     /// A searcher with a transposition table of about `mib` MiB.
     pub fn new(mib: usize) -> Search {
-        let entries = (mib.max(1) << 20) / std::mem::size_of::<Option<Entry>>();
+        let bytes = mib.max(1) << 20;
+        let entries = bytes / std::mem::size_of::<Option<Entry>>();
+        // The largest power of two that fits.
+        let slots = 1 << (usize::BITS - 1 - entries.leading_zeros());
         Search {
-            tt: vec![None; entries.next_power_of_two() / 2],
+            tt: vec![None; slots],
+            weak_slots: ((bytes / 24).next_power_of_two() / 2).min(slots),
             age: 0,
             judged_by: Evaluation::default(),
             killers: vec![[None; 2]; MAX_PLY + 1],
@@ -504,7 +550,12 @@ impl Search {
     }
 
     fn slot(&self, key: u64) -> usize {
-        (key as usize) & (self.tt.len() - 1)
+        let slots = if self.limits.score_all {
+            self.weak_slots
+        } else {
+            self.tt.len()
+        };
+        (key as usize) & (slots - 1)
     }
 
     fn negamax(
@@ -537,7 +588,7 @@ impl Search {
         let key = pos.zobrist();
         let slot = self.slot(key);
         let mut tt_move = None;
-        let hit = self.tt[slot].filter(|e| e.key == key);
+        let hit = self.tt[slot].filter(|e| e.key == check(key));
         if let Some(e) = hit {
             tt_move = e.m;
             if i32::from(e.depth) >= depth && beta - alpha == 1 {
@@ -568,11 +619,11 @@ impl Search {
         // At level 8 the table's score, where its bound puts it nearer the truth than the
         // static evaluation, stands in for it in the pruning below.
         let eval = match hit {
-            Some(e) if !self.limits.score_all && !in_check && e.score.abs() < MATE_BOUND => {
+            Some(e) if !self.limits.score_all && !in_check && e.score().abs() < MATE_BOUND => {
                 match e.bound {
-                    Bound::Exact => e.score,
-                    Bound::Lower => static_eval.max(e.score),
-                    Bound::Upper => static_eval.min(e.score),
+                    Bound::Exact => e.score(),
+                    Bound::Lower => static_eval.max(e.score()),
+                    Bound::Upper => static_eval.min(e.score()),
                 }
             }
             _ => static_eval,
@@ -702,18 +753,17 @@ impl Search {
             return if in_check { -(MATE - ply as i32) } else { 0 };
         }
         let bound = Bound::of(best, original_alpha, beta);
-        self.store(
-            slot,
-            Entry {
-                key,
-                m: best_move,
-                score: to_tt(best, ply),
-                eval: stored_eval(static_eval),
-                depth: depth as i16,
-                age: self.age,
-                bound,
-            },
+        let entry = Entry::new(
+            key,
+            best_move,
+            best,
+            ply,
+            static_eval,
+            depth,
+            self.age,
+            bound,
         );
+        self.store(slot, entry);
         best
     }
 
@@ -723,7 +773,9 @@ impl Search {
     fn store(&mut self, slot: usize, mut entry: Entry) {
         if !self.limits.score_all {
             if let Some(old) = self.tt[slot] {
-                if old.age == self.age && old.depth > entry.depth + 3 && entry.bound != Bound::Exact
+                if old.age == self.age
+                    && i32::from(old.depth) > i32::from(entry.depth) + 3
+                    && entry.bound != Bound::Exact
                 {
                     return;
                 }
@@ -744,7 +796,7 @@ impl Search {
         // Level 8 reads and writes the table here too (the weak levels search as measured).
         let sharp = !self.limits.score_all;
         let key = pos.zobrist();
-        let hit = self.tt[self.slot(key)].filter(|e| sharp && e.key == key);
+        let hit = self.tt[self.slot(key)].filter(|e| sharp && e.key == check(key));
         if let Some(score) = hit
             .filter(|_| beta - alpha == 1)
             .and_then(|e| e.cut(ply, alpha, beta))
@@ -843,18 +895,8 @@ impl Search {
         bound: Bound,
         ply: usize,
     ) {
-        self.store(
-            self.slot(key),
-            Entry {
-                key,
-                m,
-                score: to_tt(score, ply),
-                eval: stored_eval(stand),
-                depth: 0,
-                age: self.age,
-                bound,
-            },
-        );
+        let entry = Entry::new(key, m, score, ply, stand, 0, self.age, bound);
+        self.store(self.slot(key), entry);
     }
 
     /// Moves a quiet move's history score towards a bound, by `bonus` scaled down as the
@@ -898,7 +940,7 @@ impl Search {
             pv.push(m);
             pos = pos.after(m);
             next = self.tt[self.slot(pos.zobrist())]
-                .filter(|e| e.key == pos.zobrist())
+                .filter(|e| e.key == check(pos.zobrist()))
                 .and_then(|e| e.m);
         }
         pv
@@ -1244,11 +1286,23 @@ mod tests {
         assert_eq!(gain("3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5"), 100);
     }
 
-    /// The weak levels' tables hold as many entries for their size as when they were
-    /// measured (an entry gained the static evaluation and an age, and stayed this size).
+    /// An entry is 16 bytes; the weak levels still use as many slots as their tables had
+    /// when they were measured (24-byte entries then), level 8 all of them.
     #[test]
-    fn a_table_entry_stays_24_bytes() {
-        assert_eq!(std::mem::size_of::<Option<Entry>>(), 24);
+    fn a_table_entry_is_16_bytes_and_the_weak_levels_keep_their_slots() {
+        assert_eq!(std::mem::size_of::<Option<Entry>>(), 16);
+        for (mib, weak, all) in [
+            (1, 1 << 15, 1 << 16),
+            (16, 1 << 19, 1 << 20),
+            (100, 1 << 22, 1 << 22),
+        ] {
+            let search = Search::new(mib);
+            assert_eq!(
+                (search.weak_slots, search.tt.len()),
+                (weak, all),
+                "{mib} MiB"
+            );
+        }
     }
 
     #[test]
