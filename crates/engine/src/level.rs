@@ -196,12 +196,19 @@ impl Level {
     }
 }
 
-/// How long to think with `remaining` on the clock, `increment` per move, and `moves_to_go`
-/// moves before the next time control (if known).
+/// The most to think with `remaining` on the clock, `increment` per move, and `moves_to_go`
+/// moves before the next time control (if known; else 22 are planned for). The time the
+/// search aims at is the clock shared over those moves with the increments still to come
+/// counted in ([`Limits::budget`] starts no new iteration past half of what this returns);
+/// the limit is twice that, so an iteration begun in time can finish, and never more than a
+/// third of the clock. (A 22nd of the clock plus three quarters of the increment, with new
+/// iterations stopped at 65% of it, left about 2.8 s of 10 s unused at the end of games at
+/// 10 s + 0.1 s, where Stockfish left 0.4 s: the soft limit sat below the increment once
+/// the clock fell to about 2.8 s. BENCHMARKS.md, "The clock's reserve".)
 pub fn budget(remaining: Duration, increment: Duration, moves_to_go: Option<u32>) -> Duration {
-    let share = remaining / moves_to_go.unwrap_or(22).clamp(1, 40).max(2);
-    let budget = share + increment * 3 / 4;
-    budget
+    let moves = moves_to_go.unwrap_or(22).clamp(1, 40).max(2);
+    let aim = (remaining + increment * (moves - 1)) / moves;
+    (aim * 2)
         .min(remaining / 3)
         .max(Duration::from_millis(5).min(remaining / 2))
 }
@@ -273,8 +280,15 @@ mod tests {
 
     #[test]
     fn budgets_stay_within_the_clock() {
+        // 60 s + 1 s: (60 + 21 x 1) / 22 = 3.7 s aimed at, at most twice that.
         let b = budget(Duration::from_secs(60), Duration::from_secs(1), None);
-        assert!(b > Duration::from_secs(2) && b < Duration::from_secs(4));
+        assert!(
+            b > Duration::from_secs(7) && b < Duration::from_millis(7500),
+            "{b:?}"
+        );
+        // Low on time, never more than a third of what is left, whatever the increment.
+        let b = budget(Duration::from_millis(600), Duration::from_secs(1), None);
+        assert!(b <= Duration::from_millis(200), "{b:?}");
         let b = budget(Duration::from_millis(90), Duration::ZERO, None);
         assert!(b <= Duration::from_millis(30));
     }

@@ -77,14 +77,13 @@ impl Limits {
         }
     }
 
-    /// Playing on a clock: at most `budget`, starting no new iteration past 65% of it (level 8:
-    /// 52% to 91% of it and more on a falling score, by `time_scale`). (At
-    /// half, games at 10 s + 0.1 s used 0.18 s a move where Stockfish used 0.23 s, and ended
-    /// with time to spare.)
+    /// Playing on a clock: at most `budget`, starting no new iteration past half of it (level
+    /// 8: 40% to 70% of it and more on a falling score, by `time_scale`). [`crate::budget`]
+    /// makes half the budget the time a move aims at.
     pub fn budget(budget: Duration) -> Limits {
         Limits {
             time: Some(budget),
-            soft_time: Some(budget * 13 / 20),
+            soft_time: Some(budget / 2),
             ..Limits::default()
         }
     }
