@@ -247,11 +247,6 @@ pub struct Search {
     accumulators: Vec<Accumulator>,
     boards: Vec<Board>,
     fresh: usize,
-    /// The move each ply's node leaves out while a singular search asks whether any other
-    /// move comes near the table's (level 8).
-    excluded: Vec<Option<Move>>,
-    /// The iteration's depth: extensions stop at twice as many plies from the root.
-    root_depth: i32,
 }
 
 impl Search {
@@ -277,8 +272,6 @@ impl Search {
             accumulators: Vec::with_capacity(MAX_PLY + 1),
             boards: Vec::with_capacity(MAX_PLY + 1),
             fresh: 0,
-            excluded: vec![None; MAX_PLY + 1],
-            root_depth: 0,
         }
     }
 
@@ -436,7 +429,6 @@ impl Search {
         beta: i32,
     ) -> i32 {
         let score_all = self.limits.score_all;
-        self.root_depth = depth;
         let mut best = -INF;
         self.partial = None;
         self.keys.push(pos.zobrist());
@@ -595,10 +587,7 @@ impl Search {
         let key = pos.zobrist();
         let slot = self.slot(key);
         let mut tt_move = None;
-        // A singular search of this node leaves the table's move out; it neither cuts on the
-        // table's entry nor writes one (its result is not the node's).
-        let excluded = self.excluded[ply];
-        let hit = self.tt[slot].filter(|e| e.key == check(key) && excluded.is_none());
+        let hit = self.tt[slot].filter(|e| e.key == check(key));
         if let Some(e) = hit {
             tt_move = e.m;
             if i32::from(e.depth) >= depth && beta - alpha == 1 {
@@ -639,14 +628,13 @@ impl Search {
             _ => static_eval,
         };
         // Reverse futility: far above beta near the leaves, a quiet move will not fall back.
-        if !pv_node && !in_check && depth <= 4 && beta.abs() < MATE_BOUND && excluded.is_none() {
+        if !pv_node && !in_check && depth <= 4 && beta.abs() < MATE_BOUND {
             let margin = 90 * depth;
             if eval - margin >= beta {
                 return eval - margin;
             }
         }
         if allow_null
-            && excluded.is_none()
             && !in_check
             && depth >= 3
             && has_pieces
@@ -670,37 +658,8 @@ impl Search {
 
         // Without a move from the table this node is new: search it a little shallower (the
         // next iteration will have the move).
-        if tt_move.is_none() && depth >= 4 && excluded.is_none() {
+        if tt_move.is_none() && depth >= 4 {
             depth -= 1;
-        }
-        // Singular extension (level 8): where the table's move is a lower bound well searched,
-        // and every other move searched at half the depth falls clearly below it, that move is
-        // the only one and is searched a ply deeper; where even the others reach beta, the node
-        // is cut (more than one move refutes it).
-        let mut singular = 0;
-        if let Some((e, m)) = hit.zip(tt_move) {
-            if !self.limits.score_all
-                && ply > 0
-                && (ply as i32) < 2 * self.root_depth
-                && depth >= 7
-                && i32::from(e.depth) >= depth - 3
-                && e.bound != Bound::Upper
-                && e.score().abs() < MATE_BOUND
-            {
-                let tt_score = from_tt(e.score(), ply);
-                let s_beta = tt_score - 2 * depth;
-                self.excluded[ply] = Some(m);
-                let s = self.negamax(pos, (depth - 1) / 2, s_beta - 1, s_beta, ply, false);
-                self.excluded[ply] = None;
-                if self.aborted {
-                    return 0;
-                }
-                if s < s_beta {
-                    singular = 1;
-                } else if s_beta >= beta {
-                    return s_beta;
-                }
-            }
         }
         let original_alpha = alpha;
         let mut best = -INF;
@@ -717,9 +676,6 @@ impl Search {
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         self.keys.push(key);
         while let Some((i, m)) = moves.next(self, pos, ply) {
-            if Some(m) == excluded {
-                continue;
-            }
             let quiet = is_quiet(pos, m);
             // From here on every quiet move that does not give check is pruned.
             let pruning = i > 0 && best > -MATE_BOUND && (futile || late.is_some_and(|n| i >= n));
@@ -734,8 +690,7 @@ impl Search {
                 self.prefetch(child.zobrist());
             }
             let score = if i == 0 {
-                let extend = if Some(m) == tt_move { singular } else { 0 };
-                -self.negamax(&child, depth - 1 + extend, -beta, -alpha, ply + 1, true)
+                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true)
             } else {
                 let killer = self.killers[ply.min(MAX_PLY)].contains(&Some(m));
                 let reduce = if depth >= 3 && i >= 3 && quiet && !in_check && !child.is_check() {
@@ -793,15 +748,8 @@ impl Search {
         }
         self.keys.pop();
         if best_move.is_none() {
-            if excluded.is_some() {
-                // The table's move was the only one: the others fall below any bound.
-                return alpha;
-            }
             // No legal move (the first move is never pruned).
             return if in_check { -(MATE - ply as i32) } else { 0 };
-        }
-        if excluded.is_some() {
-            return best;
         }
         let bound = Bound::of(best, original_alpha, beta);
         let entry = Entry::new(
