@@ -204,6 +204,10 @@ impl Entry {
     }
 }
 
+/// The size of an entry when the weak levels were rated: their share of a table is as many
+/// slots as a table of its size held then ([`Search::weak_slots`]).
+const RATED_ENTRY_BYTES: usize = 24;
+
 /// What an entry keeps of a Zobrist key: its high half (the low bits choose the slot).
 fn check(key: u64) -> u32 {
     (key >> 32) as u32
@@ -224,8 +228,8 @@ fn stored_eval(eval: i32) -> i16 {
 pub struct Search {
     tt: Vec<Option<Entry>>,
     /// The slots the weak levels (which score every root move) use: as many as the table had
-    /// when their ratings were measured, with 24-byte entries, so that they search the same
-    /// trees ([`Search::slot`]).
+    /// when their ratings were measured, with [`RATED_ENTRY_BYTES`]-byte entries, so that they
+    /// search the same trees ([`Search::slot`]).
     weak_slots: usize,
     /// Counts the searches run, so that the table can tell this search's entries from those
     /// of searches before (which give way first).
@@ -258,7 +262,7 @@ impl Search {
         let slots = 1 << (usize::BITS - 1 - entries.leading_zeros());
         Search {
             tt: vec![None; slots],
-            weak_slots: ((bytes / 24).next_power_of_two() / 2).min(slots),
+            weak_slots: ((bytes / RATED_ENTRY_BYTES).next_power_of_two() / 2).min(slots),
             age: 0,
             judged_by: Evaluation::default(),
             killers: vec![[None; 2]; MAX_PLY + 1],
