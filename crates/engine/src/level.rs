@@ -204,7 +204,8 @@ impl Level {
 /// third of the clock. (A 22nd of the clock plus three quarters of the increment, with new
 /// iterations stopped at 65% of it, left about 2.8 s of 10 s unused at the end of games at
 /// 10 s + 0.1 s, where Stockfish left 0.4 s: the soft limit sat below the increment once
-/// the clock fell to about 2.8 s. BENCHMARKS.md, "The clock's reserve".)
+/// the clock fell to about 2.8 s. BENCHMARKS.md, "The clock's reserve, 16-byte table
+/// entries, a singular extension".)
 pub fn budget(remaining: Duration, increment: Duration, moves_to_go: Option<u32>) -> Duration {
     let moves = moves_to_go.unwrap_or(22).clamp(1, 40).max(2);
     let aim = (remaining + increment * (moves - 1)) / moves;
