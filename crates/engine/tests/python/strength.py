@@ -15,6 +15,9 @@ Prints one line per pair: wins/draws/losses, score, and the Elo difference with 
 bar, then the rating estimate for the level (difference + the opponent's UCI_Elo).
 
 `--our-tc S+I` gives our engine a clock of its own (time odds: how a faster engine would score).
+`--nodes N` plays every move of both sides at N nodes instead of on a clock: for A/B tests of two
+builds (`--vs-engine`), where it plays hundreds of games in minutes and no other load on the
+machine can decide a game; it does not measure speed, and Stockfish ignores UCI_Elo under it.
 Needs python-chess (`pip install chess==1.11.2`) and Stockfish (`apt-get install stockfish`).
 `--openings FILE.pgn` starts the games from the first moves of real games instead (each
 opening played twice, colours swapped), so long matches do not repeat themselves.
@@ -97,7 +100,10 @@ def load_openings(args, p):
 
 
 def speed(args):
-    """The time control as printed: `--tc`, and our clock when it has time odds."""
+    """The time control as printed: `--tc`, and our clock when it has time odds (or the
+    nodes a move)."""
+    if getattr(args, "nodes", None):
+        return f"{args.nodes} nodes a move"
     return args.tc + (f" (ours {args.our_tc})" if args.our_tc else "")
 
 
@@ -178,15 +184,18 @@ def play(index, ours, theirs, args):
 
         while not board.is_game_over(claim_draw=True) and board.ply() < 400:
             side = board.turn
-            limit = chess.engine.Limit(
-                white_clock=clock[chess.WHITE], black_clock=clock[chess.BLACK],
-                white_inc=inc[chess.WHITE], black_inc=inc[chess.BLACK])
+            if getattr(args, "nodes", None):
+                limit = chess.engine.Limit(nodes=args.nodes)
+            else:
+                limit = chess.engine.Limit(
+                    white_clock=clock[chess.WHITE], black_clock=clock[chess.BLACK],
+                    white_inc=inc[chess.WHITE], black_inc=inc[chess.BLACK])
             engine = engines[side == chess.WHITE]
             started = time.monotonic()
             result = engine.play(board, limit)
             spent[side].append(time.monotonic() - started)
             clock[side] -= spent[side][-1]
-            if clock[side] < 0:
+            if clock[side] < 0 and not getattr(args, "nodes", None):
                 # Lost on time, unless the opponent cannot mate.
                 winner_can_mate = not board.has_insufficient_material(not side)
                 lost = (side == chess.WHITE) == ours_white
@@ -239,8 +248,10 @@ def match(ours, theirs, args):
     per_move = [sum(x) / max(1, len(x)) for x in spent]
     print(f"  seconds per move: ours {per_move[0]:.3f}, theirs {per_move[1]:.3f}", flush=True)
     # What the base time left unused: the clock at the end of each game (negative: flagged).
-    at_end = [sum(x) / max(1, len(x)) for x in left]
-    print(f"  seconds left at the end: ours {at_end[0]:.2f}, theirs {at_end[1]:.2f}", flush=True)
+    if not getattr(args, "nodes", None):
+        at_end = [sum(x) / max(1, len(x)) for x in left]
+        print(f"  seconds left at the end: ours {at_end[0]:.2f}, theirs {at_end[1]:.2f}",
+              flush=True)
     wins = scores.count(1.0)
     draws = scores.count(0.5)
     losses = scores.count(0.0)
@@ -264,6 +275,7 @@ def main():
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--tc", default="10+0.1", help="seconds+increment")
     p.add_argument("--concurrency", type=int, default=1)
+    p.add_argument("--nodes", type=int, help="nodes a move for both sides, instead of a clock")
     add_opening_args(p)
     args = p.parse_args()
     load_openings(args, p)
