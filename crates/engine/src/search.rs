@@ -240,7 +240,7 @@ pub struct Search {
     judged_by: Evaluation,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
-    /// Level 8: by the side to move's pawns and the other side's, how far searches have found
+    /// Level 8: by the side to move's and the other side's pawns, how far searches have found
     /// the static evaluation off, on average (in 1/[`CORRECTION_GRAIN`] cp). A pawn structure
     /// the evaluation misjudges is then judged better in pruning decisions elsewhere in the
     /// tree.
@@ -641,13 +641,16 @@ impl Search {
         let pv_node = beta - alpha > 1;
         // The table keeps the static evaluation (the same value, computed once); level 8
         // corrects it by what searches have found of these pawns.
-        let (raw_eval, static_eval) = if in_check {
-            (-INF, -INF)
+        let raw_eval = if in_check {
+            -INF
         } else {
-            let raw = hit
-                .and_then(|e| e.eval())
-                .unwrap_or_else(|| self.evaluate(pos, ply));
-            (raw, self.corrected(pos, raw))
+            hit.and_then(|e| e.eval())
+                .unwrap_or_else(|| self.evaluate(pos, ply))
+        };
+        let static_eval = if in_check {
+            -INF
+        } else {
+            self.corrected(pos, raw_eval)
         };
         // At level 8 the table's score, where its bound puts it nearer the truth than the
         // static evaluation, stands in for it in the pruning below.
@@ -1002,10 +1005,8 @@ fn time_scale(same_best: u32, fall: i32) -> f64 {
 /// History scores stay within plus or minus this.
 const HISTORY_MAX: i32 = 1 << 16;
 
-/// The correction table has 2^`CORRECTION_BITS` slots, shared by both sides: a slot is chosen
-/// by the pawns of the side to move and those of the other side, in that order.
-const CORRECTION_BITS: u32 = 14;
-const CORRECTION_SLOTS: usize = 1 << CORRECTION_BITS;
+/// The correction table's slots for each side to move (a power of two).
+const CORRECTION_SLOTS: usize = 1 << 14;
 /// Corrections are kept in 1/`CORRECTION_GRAIN` centipawns, so that small steps add up.
 const CORRECTION_GRAIN: i32 = 256;
 /// At most this many centipawns are added to or taken from a static evaluation.
@@ -1017,7 +1018,7 @@ fn correction_slot(pos: &Position) -> usize {
     let ours = (board.pawns() & board.by_color(pos.turn())).0;
     let theirs = (board.pawns() & board.by_color(!pos.turn())).0;
     let mixed = (ours ^ theirs.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (mixed >> (64 - CORRECTION_BITS)) as usize
+    (mixed >> 50) as usize % CORRECTION_SLOTS
 }
 
 /// Ordering scores, beside a list of moves.
