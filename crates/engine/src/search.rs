@@ -4,9 +4,7 @@
 //! aspiration windows. Draws by repetition, the fifty-move rule and dead positions are scored
 //! as 0. Positions are judged by the classic evaluation (`eval.rs`) or, when
 //! [`Limits::evaluation`] asks, by the network (`nn.rs`), whose sums it keeps per ply and
-//! brings up to date only for positions it evaluates. At level 8 a correction history (kept
-//! by side to move and pawn structure) adds to each static evaluation a running average of what
-//! searches found it off by.
+//! brings up to date only for positions it evaluates.
 //!
 //! Unless every root move is scored (the weak levels), a node searches the table's move
 //! before it generates the others ([`Picker`]); quiescence generates captures only once
@@ -1369,28 +1367,6 @@ mod tests {
         // A rising score is no reason to think longer; a collapse counts as a pawn's fall.
         assert_eq!(time_scale(2, -80), time_scale(2, 0));
         assert_eq!(time_scale(2, 900), time_scale(2, 100));
-    }
-
-    /// The correction follows what searches find, within its bound, and only at level 8.
-    #[test]
-    fn the_correction_learns_at_level_8_only() {
-        let pos = Position::new();
-        let mut search = Search::new(1);
-        // Searches find 60 where the evaluation says 10: about 50 is added.
-        for _ in 0..200 {
-            search.correct(&pos, 10, 60, 15);
-        }
-        assert!(
-            (55..=60).contains(&search.corrected(&pos, 10)),
-            "{}",
-            search.corrected(&pos, 10)
-        );
-        for _ in 0..200 {
-            search.correct(&pos, 0, -5000, 15);
-        }
-        assert_eq!(search.corrected(&pos, 0), -CORRECTION_MAX + 1);
-        search.limits.score_all = true;
-        assert_eq!(search.corrected(&pos, 0), 0);
     }
 
     /// A stored static evaluation is the one the position has, and an evaluation out of
