@@ -238,11 +238,6 @@ pub struct Search {
     judged_by: Evaluation,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
-    /// Level 8: by the side to move's and the other side's pawns, how far searches have found
-    /// the static evaluation off, on average (in 1/[`CORRECTION_GRAIN`] cp). A pawn structure
-    /// the evaluation misjudges is then judged better in pruning decisions elsewhere in the
-    /// tree.
-    correction: Vec<i32>,
     /// Positions before the current node (the game's, then the search path's).
     keys: Vec<u64>,
     nodes: u64,
@@ -272,7 +267,6 @@ impl Search {
             judged_by: Evaluation::default(),
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; 64 * 64],
-            correction: vec![0; CORRECTION_SLOTS],
             keys: Vec::new(),
             nodes: 0,
             started: Instant::now(),
@@ -289,7 +283,6 @@ impl Search {
     pub fn clear(&mut self) {
         self.tt.iter_mut().for_each(|e| *e = None);
         self.history.iter_mut().for_each(|h| *h = 0);
-        self.correction.iter_mut().for_each(|c| *c = 0);
     }
 
     /// Searches `pos`, reached after the positions whose Zobrist keys are `history` (oldest
@@ -541,24 +534,6 @@ impl Search {
         value
     }
 
-    /// `raw`, the static evaluation of `pos`, with the correction its pawns have earned (level
-    /// 8 only: the weak levels search as they were measured).
-    fn corrected(&self, pos: &Position, raw: i32) -> i32 {
-        if self.limits.score_all || raw.abs() >= MATE_BOUND {
-            return raw;
-        }
-        raw + self.correction[correction_slot(pos)] / CORRECTION_GRAIN
-    }
-
-    /// Moves the correction for the pawns of `pos` towards `found - raw` (a search's result
-    /// against the static evaluation), the more the deeper the search was.
-    fn correct(&mut self, pos: &Position, raw: i32, found: i32, depth: i32) {
-        let error = (found - raw).clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN;
-        let weight = (depth + 1).min(16);
-        let c = &mut self.correction[correction_slot(pos)];
-        *c += (error - *c) * weight / 256;
-    }
-
     /// Asks the processor to fetch the table's entry for `key` into the cache while other
     /// work goes on. The table is far larger than the caches: reading an entry cold was 17% of
     /// a search's time, and this hint, given as a child is entered, took about 8% off the
@@ -637,18 +612,12 @@ impl Search {
         let board = pos.board();
         let has_pieces = (board.by_color(pos.turn()) & !board.pawns() & !board.kings()).nonempty();
         let pv_node = beta - alpha > 1;
-        // The table keeps the static evaluation (the same value, computed once); level 8
-        // corrects it by what searches have found of these pawns.
-        let raw_eval = if in_check {
+        // The table keeps the static evaluation (the same value, computed once).
+        let static_eval = if in_check {
             -INF
         } else {
             hit.and_then(|e| e.eval())
                 .unwrap_or_else(|| self.evaluate(pos, ply))
-        };
-        let static_eval = if in_check {
-            -INF
-        } else {
-            self.corrected(pos, raw_eval)
         };
         // At level 8 the table's score, where its bound puts it nearer the truth than the
         // static evaluation, stands in for it in the pruning below.
@@ -787,18 +756,16 @@ impl Search {
             return if in_check { -(MATE - ply as i32) } else { 0 };
         }
         let bound = Bound::of(best, original_alpha, beta);
-        // A bound that says where the truth lies relative to the evaluation teaches the
-        // correction; a capture or promotion's score says little about the position's pawns.
-        if !self.limits.score_all
-            && !in_check
-            && best.abs() < MATE_BOUND
-            && best_move.is_none_or(|m| is_quiet(pos, m))
-            && !(bound == Bound::Lower && best <= static_eval)
-            && !(bound == Bound::Upper && best >= static_eval)
-        {
-            self.correct(pos, raw_eval, best, depth);
-        }
-        let entry = Entry::new(key, best_move, best, ply, raw_eval, depth, self.age, bound);
+        let entry = Entry::new(
+            key,
+            best_move,
+            best,
+            ply,
+            static_eval,
+            depth,
+            self.age,
+            bound,
+        );
         self.store(slot, entry);
         best
     }
@@ -858,15 +825,13 @@ impl Search {
         let mut best = -INF;
         let mut best_move = None;
         let mut stand = -INF;
-        let mut raw = -INF;
         if !in_check {
-            raw = hit
+            stand = hit
                 .and_then(|e| e.eval())
                 .unwrap_or_else(|| self.evaluate(pos, ply));
-            stand = self.corrected(pos, raw);
             if stand >= beta {
                 if sharp {
-                    self.store_quiet(key, None, stand, raw, Bound::Lower, ply);
+                    self.store_quiet(key, None, stand, stand, Bound::Lower, ply);
                 }
                 return stand;
             }
@@ -917,13 +882,13 @@ impl Search {
         }
         if sharp {
             let bound = Bound::of(best, original_alpha, beta);
-            self.store_quiet(key, best_move, best, raw, bound, ply);
+            self.store_quiet(key, best_move, best, stand, bound, ply);
         }
         best
     }
 
-    /// Notes a quiescence node's result (`stand`, its static evaluation before correction,
-    /// is `-INF` in check).
+    /// Notes a quiescence node's result (`stand`, its static evaluation, is `-INF` in
+    /// check).
     fn store_quiet(
         &mut self,
         key: u64,
@@ -1002,22 +967,6 @@ fn time_scale(same_best: u32, fall: i32) -> f64 {
 
 /// History scores stay within plus or minus this.
 const HISTORY_MAX: i32 = 1 << 16;
-
-/// The correction table's slots for each side to move (a power of two).
-const CORRECTION_SLOTS: usize = 1 << 14;
-/// Corrections are kept in 1/`CORRECTION_GRAIN` centipawns, so that small steps add up.
-const CORRECTION_GRAIN: i32 = 256;
-/// At most this many centipawns are added to or taken from a static evaluation.
-const CORRECTION_MAX: i32 = 128;
-
-/// The correction table's slot for the side to move and the pawns of `pos`.
-fn correction_slot(pos: &Position) -> usize {
-    let board = pos.board();
-    let ours = (board.pawns() & board.by_color(pos.turn())).0;
-    let theirs = (board.pawns() & board.by_color(!pos.turn())).0;
-    let mixed = (ours ^ theirs.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (mixed >> 50) as usize % CORRECTION_SLOTS
-}
 
 /// Ordering scores, beside a list of moves.
 type Scores = ArrayVec<i32, { rookery_core::MAX_LEGAL_MOVES }>;
