@@ -17,7 +17,8 @@ bar, then the rating estimate for the level (difference + the opponent's UCI_Elo
 `--our-tc S+I` gives our engine a clock of its own (time odds: how a faster engine would score).
 `--nodes N` plays every move of both sides at N nodes instead of on a clock: for A/B tests of two
 builds (`--vs-engine`), where it plays hundreds of games in minutes and no other load on the
-machine can decide a game; it does not measure speed, and Stockfish ignores UCI_Elo under it.
+machine can decide a game. It does not measure speed, and Stockfish's UCI_Elo (fitted on a
+clock) is not known to hold under it.
 Needs python-chess (`pip install chess==1.11.2`) and Stockfish (`apt-get install stockfish`).
 `--openings FILE.pgn` starts the games from the first moves of real games instead (each
 opening played twice, colours swapped), so long matches do not repeat themselves.
@@ -83,8 +84,8 @@ def add_opening_args(p):
 
 
 def load_openings(args, p):
-    """Replaces `args.openings` (file names) by the opening lines, and splits `args.tc`
-    (and `args.our_tc`) into seconds."""
+    """Replaces `args.openings` (file names) by the opening lines, splits `args.tc` (and
+    `args.our_tc`) into seconds, and sets `args.nodes` (None: the games are on a clock)."""
     args.openings = (openings_from_pgn(args.openings, args.opening_plies) if args.openings
                      else OPENINGS)
     if not args.openings:
@@ -95,6 +96,8 @@ def load_openings(args, p):
         base, _, inc = tc.partition("+")
         return float(base), float(inc or 0)
 
+    # calibrate.py has no --nodes: its matches are always on a clock.
+    args.nodes = getattr(args, "nodes", None)
     args.base, args.inc = seconds(args.tc)
     args.our_base, args.our_inc = seconds(args.our_tc) if args.our_tc else (args.base, args.inc)
 
@@ -102,7 +105,7 @@ def load_openings(args, p):
 def speed(args):
     """The time control as printed: `--tc`, and our clock when it has time odds (or the
     nodes a move)."""
-    if getattr(args, "nodes", None):
+    if args.nodes:
         return f"{args.nodes} nodes a move"
     return args.tc + (f" (ours {args.our_tc})" if args.our_tc else "")
 
@@ -184,7 +187,7 @@ def play(index, ours, theirs, args):
 
         while not board.is_game_over(claim_draw=True) and board.ply() < 400:
             side = board.turn
-            if getattr(args, "nodes", None):
+            if args.nodes:
                 limit = chess.engine.Limit(nodes=args.nodes)
             else:
                 limit = chess.engine.Limit(
@@ -195,7 +198,7 @@ def play(index, ours, theirs, args):
             result = engine.play(board, limit)
             spent[side].append(time.monotonic() - started)
             clock[side] -= spent[side][-1]
-            if clock[side] < 0 and not getattr(args, "nodes", None):
+            if clock[side] < 0 and not args.nodes:
                 # Lost on time, unless the opponent cannot mate.
                 winner_can_mate = not board.has_insufficient_material(not side)
                 lost = (side == chess.WHITE) == ours_white
@@ -248,7 +251,7 @@ def match(ours, theirs, args):
     per_move = [sum(x) / max(1, len(x)) for x in spent]
     print(f"  seconds per move: ours {per_move[0]:.3f}, theirs {per_move[1]:.3f}", flush=True)
     # What the base time left unused: the clock at the end of each game (negative: flagged).
-    if not getattr(args, "nodes", None):
+    if not args.nodes:
         at_end = [sum(x) / max(1, len(x)) for x in left]
         print(f"  seconds left at the end: ours {at_end[0]:.2f}, theirs {at_end[1]:.2f}",
               flush=True)
