@@ -76,8 +76,8 @@ const fn style(depth: Option<u32>, temperature: f64, max_loss: i32, min_think_ms
 /// Each level's strength on Stockfish 15.1's `UCI_Elo` scale, as measured in games (BENCHMARKS.md,
 /// "Levels 1-8"): against Stockfish where its scale reaches (1350 and up), through games
 /// between levels below that. Level 8's figure (the network and the search as it is now, 360
-/// games against `UCI_Elo` 2400) is at 10 s + 0.1 s a game; it plays stronger with more time, the others
-/// search to a fixed depth and do not.
+/// games against `UCI_Elo` 2400) is at 10 s + 0.1 s a game; it plays stronger with more time,
+/// the others search to a fixed depth and do not.
 const RATINGS: [u32; 8] = [570, 980, 1250, 1460, 1700, 1910, 1940, 2350];
 
 impl Level {
