@@ -11,6 +11,7 @@
 //! assert_eq!(found.best.unwrap().to_uci().to_string(), "a1a8");
 //! ```
 
+mod endgame;
 mod epd;
 mod eval;
 mod external;

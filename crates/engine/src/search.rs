@@ -19,8 +19,8 @@ use std::time::{Duration, Instant};
 use arrayvec::ArrayVec;
 use rookery_core::{Bitboard, Board, Color, Move, MoveList, Position, Role};
 
-use crate::eval;
 use crate::nn::Accumulator;
+use crate::{endgame, eval};
 
 /// The score of giving mate now; mate in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 30_000;
@@ -517,6 +517,17 @@ impl Search {
 
     /// The static value of `pos`, at `ply` (entered), for the side to move.
     fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        let value = self.static_value(pos, ply);
+        // Level 8 adds what is known of some endings (the weak levels search as rated).
+        if self.limits.score_all {
+            value
+        } else {
+            endgame::adjust(pos, value)
+        }
+    }
+
+    /// The evaluation's own value of `pos`, at `ply` (entered), for the side to move.
+    fn static_value(&mut self, pos: &Position, ply: usize) -> i32 {
         if self.limits.evaluation == Evaluation::Classic {
             return eval::evaluate(pos);
         }
