@@ -173,6 +173,12 @@ fn black_verdict(state: &[State], pawn: Square, wk: Square, bk: Square) -> State
     if all_lose { State::Win } else { State::Unknown }
 }
 
+/// Solves the king and pawn table now (a few tens of milliseconds, once a process) rather than
+/// in the middle of a timed search.
+pub(crate) fn prepare() {
+    LazyLock::force(&KPK);
+}
+
 /// Whether the side with the pawn wins the king and pawn against king position `board` (two
 /// kings and one pawn) with `turn` to move.
 fn kpk_wins(board: &Board, turn: Color) -> bool {

@@ -260,6 +260,7 @@ impl Search {
         let entries = bytes / std::mem::size_of::<Option<Entry>>();
         // The largest power of two that fits.
         let slots = 1 << (usize::BITS - 1 - entries.leading_zeros());
+        endgame::prepare();
         Search {
             tt: vec![None; slots],
             weak_slots: ((bytes / RATED_ENTRY_BYTES).next_power_of_two() / 2).min(slots),
