@@ -279,6 +279,9 @@ mod tests {
         assert_eq!(value("8/8/8/8/P3k3/8/8/K7 w - - 0 1"), 0);
         // Black's pawn, White far away: Black wins, so White to move scores below zero.
         assert!(value("8/8/8/8/8/2kp4/8/7K w - - 0 1") < -KPK_WIN);
+        // From a game: Stockfish 15.1 at depth 30 holds this a draw (its classical search at
+        // depth 2-4 called it won).
+        assert_eq!(value("8/6k1/4K3/6P1/8/8/8/8 w - - 1 70"), 0);
         // The further the pawn, the more it is worth.
         assert!(value("8/8/8/8/P7/8/6k1/K7 w - - 0 1") > value("8/8/8/8/8/P7/6k1/K7 w - - 0 1"));
     }
@@ -311,7 +314,7 @@ mod tests {
 
     /// Every one of 3,000 random king and pawn against king positions gets Stockfish 15.1's
     /// verdict (`tests/python/kpk_reference.py`, which wrote the file from Stockfish's own
-    /// table): won for the side to move, lost, or drawn.
+    /// table, one ply deep): won for the side to move, lost, or drawn.
     #[test]
     fn agrees_with_stockfish_on_king_and_pawn() {
         let data = include_str!("../tests/data/kpk-stockfish.txt");
