@@ -1,8 +1,7 @@
 //! Endgame knowledge that level 8's static evaluation lacks: which king and pawn against king
 //! endings are won (a table computed once), and which endings with material to spare seldom
 //! are (no pawn left to the side ahead and at most a minor piece more; bishops on squares of
-//! opposite colours). The network learnt from our own searches' scores, which knew neither:
-//! level 8 once traded a won ending of two pawns into a drawn one of one.
+//! opposite colours). The network learnt from our own searches' scores, which knew neither.
 //!
 //! Only the search's leaves use this; moves are still the core's, so a verdict here can make
 //! the search prefer or avoid a line but never play an illegal or a wrong-rule move.
@@ -13,7 +12,8 @@ use rookery_core::attacks::{king_attacks, pawn_attacks};
 use rookery_core::{Bitboard, Board, Color, Position, Role, Square};
 
 /// A won king and pawn ending scores this, plus [`KPK_RANK_STEP`] for each rank the pawn has
-/// advanced: more than any evaluation of material short of a rook, far below a mate.
+/// advanced: about a queen's worth, above the edge the network gives most won positions, far
+/// below a mate.
 const KPK_WIN: i32 = 900;
 const KPK_RANK_STEP: i32 = 20;
 
