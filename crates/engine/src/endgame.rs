@@ -12,8 +12,7 @@ use rookery_core::attacks::{king_attacks, pawn_attacks};
 use rookery_core::{Bitboard, Board, Color, Position, Role, Square};
 
 /// A won king and pawn ending scores this, plus [`KPK_RANK_STEP`] for each rank the pawn has
-/// advanced: about a queen's worth, above the edge the network gives most won positions, far
-/// below a mate.
+/// advanced: about a queen's worth, far below a mate.
 const KPK_WIN: i32 = 900;
 const KPK_RANK_STEP: i32 = 20;
 
