@@ -11,6 +11,8 @@ use std::sync::LazyLock;
 use rookery_core::attacks::{king_attacks, pawn_attacks};
 use rookery_core::{Bitboard, Board, Color, Position, Role, Square};
 
+use crate::search::see_value;
+
 /// A won king and pawn ending scores this, plus [`KPK_RANK_STEP`] for each rank the pawn has
 /// advanced: about a queen's worth, far below a mate.
 const KPK_WIN: i32 = 900;
@@ -38,12 +40,11 @@ fn kpk_index(white_to_move: bool, pawn: Square, wk: Square, bk: Square) -> usize
     ((usize::from(!white_to_move) * PAWN_SQUARES + p) * 64 + wk.index()) * 64 + bk.index()
 }
 
-fn squares() -> impl Iterator<Item = Square> {
-    (0..64).map(Square::new)
-}
-
 fn pawn_squares() -> impl Iterator<Item = Square> {
-    (8..56).map(Square::new).filter(|sq| sq.file().index() < 4)
+    Square::ALL[8..56]
+        .iter()
+        .copied()
+        .filter(|sq| sq.file().index() < 4)
 }
 
 /// Solves every king and pawn against king position by working back from the ones decided at
@@ -56,8 +57,8 @@ fn solve_kpk() -> Vec<bool> {
     let mut state = vec![State::Unknown; KPK_SIZE];
     for white_to_move in [true, false] {
         for pawn in pawn_squares() {
-            for wk in squares() {
-                for bk in squares() {
+            for wk in Square::ALL {
+                for bk in Square::ALL {
                     state[kpk_index(white_to_move, pawn, wk, bk)] =
                         first_verdict(white_to_move, pawn, wk, bk);
                 }
@@ -68,8 +69,8 @@ fn solve_kpk() -> Vec<bool> {
         let mut changed = false;
         for white_to_move in [true, false] {
             for pawn in pawn_squares() {
-                for wk in squares() {
-                    for bk in squares() {
+                for wk in Square::ALL {
+                    for bk in Square::ALL {
                         let i = kpk_index(white_to_move, pawn, wk, bk);
                         if state[i] != State::Unknown {
                             continue;
@@ -206,13 +207,14 @@ fn kpk_wins(board: &Board, turn: Color) -> bool {
     )]
 }
 
-/// Material other than pawns and kings, in centipawns (a minor piece 325).
+/// Material other than pawns and kings, in the exchange values' centipawns (a minor piece
+/// 325).
 fn pieces_value(board: &Board, color: Color) -> i32 {
     let ours = board.by_color(color);
-    let count = |role: Role| (ours & board.by_role(role)).count() as i32;
-    325 * (count(Role::Knight) + count(Role::Bishop))
-        + 500 * count(Role::Rook)
-        + 975 * count(Role::Queen)
+    [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+        .into_iter()
+        .map(|role| (ours & board.by_role(role)).count() as i32 * see_value(role))
+        .sum()
 }
 
 /// `value`, the static evaluation of `pos` for the side to move, with what the endings above

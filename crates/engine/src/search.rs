@@ -1121,7 +1121,7 @@ fn best_from(scores: &[i32], i: usize) -> usize {
 }
 
 /// Material values for exchanges, in centipawns.
-fn see_value(role: Role) -> i32 {
+pub(crate) fn see_value(role: Role) -> i32 {
     match role {
         Role::Pawn => 100,
         Role::Knight | Role::Bishop => 325,
