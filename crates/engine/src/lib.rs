@@ -1,6 +1,8 @@
 //! Rookery's chess engine: the search behind the bots (levels 1-8) and the `rookery-engine`
-//! UCI binary. It judges positions with `rookery-core` only: every move it considers comes
-//! from the core's legal move generator.
+//! UCI binary. It judges positions with `rookery-core` only: every move it searches comes
+//! from the core's legal move generator. (The one exception is offline: `endgame.rs` solves
+//! its king and pawn against king table with king steps and pawn pushes of its own, checked
+//! against Stockfish's table; no move is played from it.)
 //!
 //! ```
 //! use rookery_core::Position;
