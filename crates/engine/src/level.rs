@@ -75,9 +75,9 @@ const fn style(depth: Option<u32>, temperature: f64, max_loss: i32, min_think_ms
 
 /// Each level's strength on Stockfish 15.1's `UCI_Elo` scale, as measured in games (BENCHMARKS.md,
 /// "Levels 1-8"): against Stockfish where its scale reaches (1350 and up), through games
-/// between levels below that. Level 8's figure (the network and the search as it is now, 360
-/// games against `UCI_Elo` 2400) is at 10 s + 0.1 s a game; it plays stronger with more time,
-/// the others search to a fixed depth and do not.
+/// between levels below that. Level 8's figure (the network and e93042f's search, 500 games
+/// against `UCI_Elo` 2400) is at 10 s + 0.1 s a game (at 60 s + 0.6 s, 70 games put it near
+/// 2410); the others search to a fixed depth and do not depend on the clock.
 const RATINGS: [u32; 8] = [570, 980, 1250, 1460, 1700, 1910, 1940, 2350];
 
 impl Level {
@@ -97,8 +97,8 @@ impl Level {
         STYLES[usize::from(self.0 - 1)]
     }
 
-    /// About how strong this level plays, on Stockfish's `UCI_Elo` scale (measured; see
-    /// [`RATINGS`]).
+    /// About how strong this level plays, on Stockfish's `UCI_Elo` scale, as measured in games
+    /// (BENCHMARKS.md, "Levels 1-8").
     pub fn rating(self) -> u32 {
         RATINGS[usize::from(self.0 - 1)]
     }

@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""How deep Stockfish 15.1 searches with UCI_LimitStrength in a given time a move.
+
+Stockfish's limited play (search.cpp, `Skill`) turns UCI_Elo into a level,
+((elo - 1346.6) / 143.4) ** (1 / 0.806), about 11.9 for 2400, searches with four principal
+variations and, when the iteration of depth 1 + int(level) (12 for 2400) ends, picks its move
+among those four with a random push; deeper iterations do not change that choice. A move that
+never reaches that depth is picked the same way from the last iteration. So once its time a move
+reaches depth 12, more time does not make UCI_Elo 2400 stronger, while ours keeps searching.
+
+This prints, for each time a move, the depth Stockfish reports on the same positions (plies 20,
+40 and 60 of the first games in the openings file that last that long):
+
+    python3 crates/engine/tests/python/sf_depth.py 0.1 0.24 0.5 1.2 \\
+        --pgn crates/core/tests/data/pgn/shakmaty-pgn-reader/twic1599_1000k.pgn
+"""
+
+import argparse
+import statistics
+
+import chess
+import chess.engine
+import chess.pgn
+
+
+def positions(path, games, plies, count):
+    out = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for _ in range(games):
+            game = chess.pgn.read_game(f)
+            if game is None:
+                break
+            board = game.board()
+            for i, move in enumerate(game.mainline_moves()):
+                board.push(move)
+                if i in plies:
+                    out.append(board.fen())
+    return out[:count]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("seconds", type=float, nargs="+", help="time a move")
+    ap.add_argument("--pgn", required=True)
+    ap.add_argument("--elo", type=int, default=2400)
+    ap.add_argument("--pick", type=int, default=12, help="the depth at which the move is picked")
+    ap.add_argument("--count", type=int, default=60)
+    ap.add_argument("--stockfish", default="/usr/games/stockfish")
+    args = ap.parse_args()
+
+    fens = positions(args.pgn, 40, (20, 40, 60), args.count)
+    sf = chess.engine.SimpleEngine.popen_uci(args.stockfish)
+    sf.configure({"Threads": 1, "Hash": 16, "UCI_LimitStrength": True, "UCI_Elo": args.elo})
+    try:
+        for t in args.seconds:
+            depths = [sf.analyse(chess.Board(fen), chess.engine.Limit(time=t)).get("depth", 0) for fen in fens]
+            reached = sum(d >= args.pick for d in depths) / len(depths)
+            print(f"{t} s: {len(depths)} positions, depth median {statistics.median(depths)}, "
+                  f"min {min(depths)}, max {max(depths)}, {reached:.0%} at depth >= {args.pick}", flush=True)
+    finally:
+        sf.quit()
+
+
+if __name__ == "__main__":
+    main()
