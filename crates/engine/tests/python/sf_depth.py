@@ -6,21 +6,34 @@ Stockfish's limited play (search.cpp, `Skill`) turns UCI_Elo into a level,
 variations and, when the iteration of depth 1 + int(level) (12 for 2400) ends, picks its move
 among those four with a random push; deeper iterations do not change that choice. A move that
 never reaches that depth is picked the same way from the last iteration. So once its time a move
-reaches depth 12, more time does not make UCI_Elo 2400 stronger, while ours keeps searching.
+reaches depth 12 its choice is made at that depth, while ours keeps searching deeper (its
+transposition table still carries deeper searches of earlier moves, so time is not worth nothing
+to it).
 
-This prints, for each time a move, the depth Stockfish reports on the same positions (plies 20,
-40 and 60 of the first games in the openings file that last that long):
+This prints, for each time a move, the depth Stockfish reports on the same positions (after
+plies 21, 41 and 61 of the first 40 games in the PGN file, for the games that last that long):
 
     python3 crates/engine/tests/python/sf_depth.py 0.1 0.24 0.5 1.2 \\
         --pgn crates/core/tests/data/pgn/shakmaty-pgn-reader/twic1599_1000k.pgn
 """
 
 import argparse
+import os
 import statistics
+import sys
 
 import chess
 import chess.engine
 import chess.pgn
+
+sys.path.insert(0, os.path.dirname(__file__))
+import strength  # noqa: E402
+
+
+def pick_depth(elo):
+    """The depth at which Stockfish 15.1 picks its move at this UCI_Elo (search.cpp, `Skill`)."""
+    level = min(max(((elo - 1346.6) / 143.4) ** (1 / 0.806), 0.0), 20.0)
+    return 1 + int(level)
 
 
 def positions(path, games, plies, count):
@@ -43,20 +56,19 @@ def main():
     ap.add_argument("seconds", type=float, nargs="+", help="time a move")
     ap.add_argument("--pgn", required=True)
     ap.add_argument("--elo", type=int, default=2400)
-    ap.add_argument("--pick", type=int, default=12, help="the depth at which the move is picked")
     ap.add_argument("--count", type=int, default=60)
     ap.add_argument("--stockfish", default="/usr/games/stockfish")
     args = ap.parse_args()
 
     fens = positions(args.pgn, 40, (20, 40, 60), args.count)
-    sf = chess.engine.SimpleEngine.popen_uci(args.stockfish)
-    sf.configure({"Threads": 1, "Hash": 16, "UCI_LimitStrength": True, "UCI_Elo": args.elo})
+    pick = pick_depth(args.elo)
+    sf = strength.open_engine(("stockfish", args.elo), args)
     try:
         for t in args.seconds:
             depths = [sf.analyse(chess.Board(fen), chess.engine.Limit(time=t)).get("depth", 0) for fen in fens]
-            reached = sum(d >= args.pick for d in depths) / len(depths)
+            reached = sum(d >= pick for d in depths) / len(depths)
             print(f"{t} s: {len(depths)} positions, depth median {statistics.median(depths)}, "
-                  f"min {min(depths)}, max {max(depths)}, {reached:.0%} at depth >= {args.pick}", flush=True)
+                  f"min {min(depths)}, max {max(depths)}, {reached:.0%} at depth >= {pick}", flush=True)
     finally:
         sf.quit()
 
