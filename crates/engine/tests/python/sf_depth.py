@@ -59,6 +59,8 @@ def main():
     ap.add_argument("--count", type=int, default=60)
     ap.add_argument("--stockfish", default="/usr/games/stockfish")
     args = ap.parse_args()
+    if not 1350 <= args.elo <= 2850:
+        ap.error("--elo must lie in Stockfish 15.1's UCI_Elo range, 1350 to 2850")
 
     fens = positions(args.pgn, 40, (20, 40, 60), args.count)
     pick = pick_depth(args.elo)
