@@ -76,8 +76,8 @@ const fn style(depth: Option<u32>, temperature: f64, max_loss: i32, min_think_ms
 /// Each level's strength on Stockfish 15.1's `UCI_Elo` scale, as measured in games (BENCHMARKS.md,
 /// "Levels 1-8"): against Stockfish where its scale reaches (1350 and up), through games
 /// between levels below that. Level 8's figure (the network and e93042f's search, 500 games
-/// against `UCI_Elo` 2400) is at 10 s + 0.1 s a game (at 60 s + 0.6 s, 130 games put it near
-/// 2435); the others search to a fixed depth and do not depend on the clock.
+/// against `UCI_Elo` 2400) is at 10 s + 0.1 s a game (at 60 s + 0.6 s, 200 games put it near
+/// 2419); the others search to a fixed depth and do not depend on the clock.
 const RATINGS: [u32; 8] = [570, 980, 1250, 1460, 1700, 1910, 1940, 2350];
 
 impl Level {
