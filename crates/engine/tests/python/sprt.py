@@ -20,8 +20,9 @@ stays possible. The bounds for error rates alpha and beta are ln((1 - beta) / al
 H1) and ln(beta / (1 - alpha)) (accept H0). The ratio may be looked at after every batch.
 
 `--check` compares the ratio with figures this code did not produce: a closed form where the
-outcomes are only 0 and 1, and the unit tests of the fastchess match runner (MIT licence,
-`tests/sprt.cpp`), which give the logistic ratio for four large matches to two decimals.
+outcomes are only 0 and 1, and the SPRT unit tests of the fastchess match runner
+(Disservin/fastchess, MIT licence, `tests/sprt_test.cpp` at commit 74b0a8d), which give the
+logistic ratio for four large matches to two decimals.
 Standard library only.
 """
 
@@ -132,7 +133,7 @@ def check():
     s0, s1 = expected_score(0), expected_score(50)
     closed = k * math.log(s1 / s0) + (n - k) * math.log((1 - s1) / (1 - s0))
     expect("two outcomes, closed form", llr([n - k, 0, k], GAME_OUTCOMES, 0, 50), closed, 0.01)
-    # fastchess's tests/sprt.cpp: trinomial Stats(wins, losses, draws), pentanomial
+    # fastchess's tests/sprt_test.cpp: trinomial Stats(wins, losses, draws), pentanomial
     # Stats(LL, LD, and the four pairs scoring 1 in two counts, WD, WW); logistic model,
     # alpha = beta = 0.05; each figure to two decimals, checked there with epsilon 0.01.
     for (wins, losses, draws), elo0, elo1, want in [
