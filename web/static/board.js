@@ -38,6 +38,7 @@ export class Board {
     this.t = options.t || ((k) => k);
     this.pieces = new Map();
     this.dests = {};
+    this.promotions = {}; // "e7e8" -> ["q", "r", "b", "n"]: the server's promotion moves
     this.movable = null; // the color the user may move now, or null
     this.lastMove = null;
     this.check = null;
@@ -61,9 +62,10 @@ export class Board {
   }
 
   /** Shows a position: `fen`, and optionally `dests`, `movable`, `lastMove` [from, to], `check`. */
-  set({ fen, dests = {}, movable = null, lastMove = null, check = null }) {
+  set({ fen, dests = {}, promotions = {}, movable = null, lastMove = null, check = null }) {
     this.pieces = parsePlacement(fen);
     this.dests = dests || {};
+    this.promotions = promotions || {};
     this.movable = movable;
     this.lastMove = lastMove;
     this.check = check;
@@ -234,24 +236,24 @@ export class Board {
 
   tryMove(from, to) {
     const letter = this.pieces.get(from) || '';
-    const lastRank = to[1] === '8' || to[1] === '1';
+    const roles = this.promotions[from + to];
     this.selected = null;
-    if (letter.toLowerCase() === 'p' && lastRank) {
+    if (roles && roles.length) {
       this.render();
-      this.pickPromotion(from, to, letter === 'P' ? 'w' : 'b');
+      this.pickPromotion(from, to, letter === letter.toUpperCase() ? 'w' : 'b', roles);
       return;
     }
     this.render();
     this.onMove(from, to, '');
   }
 
-  /** Asks which piece a pawn becomes, then moves. */
-  pickPromotion(from, to, color) {
+  /** Asks which of `roles` (the server's list) a pawn becomes, then moves. */
+  pickPromotion(from, to, color, roles) {
     const picker = document.createElement('div');
     picker.className = 'promotion';
     picker.setAttribute('role', 'dialog');
     picker.setAttribute('aria-label', this.t('promote_to'));
-    for (const role of ['q', 'r', 'b', 'n']) {
+    for (const role of roles) {
       const button = document.createElement('button');
       button.type = 'button';
       button.dataset.role = role;

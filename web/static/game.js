@@ -22,6 +22,9 @@ const game = {
   over: null,
   can: null,
   dests: null,
+  promotions: null,
+  material: [0],
+  startPly: 0,
   turn: 'white',
   you: page.you,
 };
@@ -107,6 +110,9 @@ function receive(f) {
       game.over = d.over;
       game.can = d.can;
       game.dests = d.dests;
+      game.promotions = d.promotions;
+      game.material = d.material;
+      game.startPly = d.start_ply;
       game.turn = d.turn;
       if (d.you) game.you = d.you;
       redraw();
@@ -118,10 +124,12 @@ function receive(f) {
       game.turn = d.by === 'white' ? 'black' : 'white';
       game.check = d.check;
       game.dests = d.dests;
+      game.promotions = d.promotions;
+      game.material.push(d.material);
       if (d.can !== undefined) game.can = d.can;
       game.offer = null;
       setClocks(d.clocks, d.running === undefined ? game.turn : d.running);
-      play(d.san.includes('+') || d.san.includes('#') ? 'check' : d.san.includes('x') ? 'capture' : 'move');
+      play(d.check ? 'check' : d.capture ? 'capture' : 'move');
       redraw();
       break;
     }
@@ -384,11 +392,18 @@ function sanText(san) {
 function redrawMoves() {
   const list = $('moves');
   list.textContent = '';
-  for (let i = 0; i < game.san.length; i += 2) {
+  // Rows by move number as the server counts from the start position: a game from a FEN
+  // with Black to move opens with "N. …".
+  const first = game.startPly % 2;
+  for (let i = -first; i < game.san.length; i += 2) {
     const row = document.createElement('li');
-    row.innerHTML = `<span class="num">${i / 2 + 1}.</span>`;
+    row.innerHTML = `<span class="num">${Math.floor((game.startPly + i) / 2) + 1}.</span>`;
     for (const ply of [i, i + 1]) {
       if (ply >= game.san.length) break;
+      if (ply < 0) {
+        row.insertAdjacentHTML('beforeend', '<span class="skip">…</span>');
+        continue;
+      }
       const button = document.createElement('button');
       button.type = 'button';
       button.dataset.ply = ply + 1;
@@ -403,13 +418,9 @@ function redrawMoves() {
   if (current && viewPly === null) current.scrollIntoView({ block: 'nearest' });
 }
 
-const VALUES = { p: 1, n: 3, b: 3, r: 5, q: 9, k: 0 };
-function drawMaterial(fen) {
-  let diff = 0;
-  for (const letter of parsePlacement(fen).values()) {
-    const value = VALUES[letter.toLowerCase()];
-    diff += letter === letter.toUpperCase() ? value : -value;
-  }
+/** The material balance the server counted for the position after `ply` plies. */
+function drawMaterial(ply) {
+  const diff = game.material[ply] || 0;
   $('material-white').textContent = diff > 0 ? `+${diff}` : '';
   $('material-black').textContent = diff < 0 ? `+${-diff}` : '';
 }
@@ -449,6 +460,7 @@ function redraw() {
   board.set({
     fen,
     dests: live ? game.dests || {} : {},
+    promotions: live ? game.promotions || {} : {},
     movable: live && game.you && !game.over && game.turn === game.you ? game.you : null,
     lastMove: uci ? [uci.slice(0, 2), uci.slice(2, 4)] : null,
     check: live ? game.check : null,
@@ -456,7 +468,7 @@ function redraw() {
   $('status').textContent = statusText();
   document.title = `${statusText()} · Rookery`;
   show('replay-note', !live);
-  drawMaterial(fen);
+  drawMaterial(ply);
   redrawMoves();
   const can = game.can || {};
   const playing = !!game.you && !game.over;

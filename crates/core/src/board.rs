@@ -192,6 +192,16 @@ impl Board {
         ByColor::new_with(|c| self.by_color(c).count())
     }
 
+    /// Each side's material in points (R7 values, [`Role::value`]: pawn 1, knight and bishop
+    /// 3, rook 5, queen 9).
+    pub fn points(&self) -> ByColor<u32> {
+        let mut points = ByColor::<u32>::default();
+        for (_, piece) in self.pieces() {
+            points[piece.color] += piece.role.value();
+        }
+        points
+    }
+
     /// Every piece with its square, a1 first.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
         self.occupied()

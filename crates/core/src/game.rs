@@ -80,9 +80,29 @@ pub enum Termination {
     /// A flag fell; a loss, or a draw when the other side cannot mate (R6).
     TimeForfeit,
     Aborted,
+    /// A recorded game whose record does not show how it ended (an imported `*` game whose
+    /// moves end nothing; PGN's "unterminated").
+    Unterminated,
 }
 
 impl Termination {
+    /// Every termination, for tables and tests.
+    pub const ALL: [Termination; 13] = [
+        Termination::Checkmate,
+        Termination::Stalemate,
+        Termination::InsufficientMaterial,
+        Termination::FivefoldRepetition,
+        Termination::SeventyFiveMoves,
+        Termination::ThreefoldRepetitionClaimed,
+        Termination::FiftyMovesClaimed,
+        Termination::Agreement,
+        Termination::Resignation,
+        Termination::Abandonment,
+        Termination::TimeForfeit,
+        Termination::Aborted,
+        Termination::Unterminated,
+    ];
+
     /// Lowercase words for status lines and PGN.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -98,26 +118,42 @@ impl Termination {
             Termination::Abandonment => "abandonment",
             Termination::TimeForfeit => "time forfeit",
             Termination::Aborted => "aborted",
+            Termination::Unterminated => "unterminated",
         }
     }
 
     /// The termination [`Termination::as_str`] names.
     pub fn parse(text: &str) -> Option<Termination> {
-        const ALL: [Termination; 12] = [
-            Termination::Checkmate,
-            Termination::Stalemate,
-            Termination::InsufficientMaterial,
-            Termination::FivefoldRepetition,
-            Termination::SeventyFiveMoves,
-            Termination::ThreefoldRepetitionClaimed,
-            Termination::FiftyMovesClaimed,
-            Termination::Agreement,
-            Termination::Resignation,
-            Termination::Abandonment,
-            Termination::TimeForfeit,
-            Termination::Aborted,
-        ];
-        ALL.into_iter().find(|t| t.as_str() == text)
+        Termination::ALL.into_iter().find(|t| t.as_str() == text)
+    }
+
+    /// The PGN `Termination` tag, as lichess writes it: "Normal" for an end on the board or
+    /// by the players' will, "Time forfeit", "Abandoned" (lichess's word for an abort and
+    /// for a player who left), "Unterminated".
+    pub fn pgn_tag(self) -> &'static str {
+        match self {
+            Termination::TimeForfeit => "Time forfeit",
+            Termination::Aborted | Termination::Abandonment => "Abandoned",
+            Termination::Unterminated => "Unterminated",
+            _ => "Normal",
+        }
+    }
+
+    /// How a recorded game ended when its moves do not show it, from its PGN `Termination`
+    /// tag (any case; missing is "Normal") and result: the inverse of
+    /// [`Termination::pgn_tag`] for such ends. A decisive "Normal" game was resigned, a
+    /// drawn one agreed; a `*` game is unterminated unless the tag says it was abandoned
+    /// (an abort). An end the moves show wins over this ([`Game::restore_end`]).
+    pub fn from_pgn_tag(tag: Option<&str>, result: GameResult) -> Termination {
+        let tag = tag.unwrap_or("normal").trim().to_ascii_lowercase();
+        match (tag.as_str(), result) {
+            ("abandoned", GameResult::Unknown) => Termination::Aborted,
+            (_, GameResult::Unknown) => Termination::Unterminated,
+            ("time forfeit", _) => Termination::TimeForfeit,
+            ("abandoned", _) => Termination::Abandonment,
+            (_, GameResult::Draw) => Termination::Agreement,
+            _ => Termination::Resignation,
+        }
     }
 }
 
@@ -226,15 +262,75 @@ pub struct PlayedMove {
     pub at: Millis,
 }
 
-/// The draw-offer state (R5).
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Offers {
+/// The draw-offer state (R5): rule state that the moves alone do not show, so a game
+/// resumed from its record (after a restart) must be given it back
+/// ([`Game::restore_draw_offers`]) to go on exactly as it stood.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DrawOffers {
     /// An offer made on the offerer's turn, waiting for the offerer's move (R5.1).
-    pending: Option<Color>,
+    pub pending: Option<Color>,
     /// An offer the opponent may accept or decline.
-    standing: Option<Color>,
-    /// Whether each side may offer (R5.4).
-    may_offer: ByColor<bool>,
+    pub standing: Option<Color>,
+    /// Whether each side may offer (R5.4: not again until the opponent has offered).
+    pub may_offer: ByColor<bool>,
+}
+
+impl Default for DrawOffers {
+    /// No offer, and both sides may make one.
+    fn default() -> DrawOffers {
+        DrawOffers {
+            pending: None,
+            standing: None,
+            may_offer: ByColor {
+                white: true,
+                black: true,
+            },
+        }
+    }
+}
+
+impl DrawOffers {
+    /// A short text to store: `pending=- standing=w may=wb` (`-` for none; `may` lists the
+    /// sides that may offer).
+    pub fn to_text(&self) -> String {
+        let side = |c: Option<Color>| c.map_or("-", |c| c.fold("w", "b"));
+        let may = match (self.may_offer.white, self.may_offer.black) {
+            (true, true) => "wb",
+            (true, false) => "w",
+            (false, true) => "b",
+            (false, false) => "-",
+        };
+        format!(
+            "pending={} standing={} may={may}",
+            side(self.pending),
+            side(self.standing)
+        )
+    }
+
+    /// Reads [`DrawOffers::to_text`]'s form; `None` for anything else.
+    pub fn parse(text: &str) -> Option<DrawOffers> {
+        let side = |s: &str| match s {
+            "-" => Some(None),
+            "w" => Some(Some(Color::White)),
+            "b" => Some(Some(Color::Black)),
+            _ => None,
+        };
+        let mut fields = text.split(' ');
+        let pending = side(fields.next()?.strip_prefix("pending=")?)?;
+        let standing = side(fields.next()?.strip_prefix("standing=")?)?;
+        let may = fields.next()?.strip_prefix("may=")?;
+        if fields.next().is_some() || !matches!(may, "wb" | "w" | "b" | "-") {
+            return None;
+        }
+        Some(DrawOffers {
+            pending,
+            standing,
+            may_offer: ByColor {
+                white: may.contains('w'),
+                black: may.contains('b'),
+            },
+        })
+    }
 }
 
 /// A game of chess: moves, clocks, offers, claims and its end.
@@ -248,7 +344,7 @@ pub struct Game {
     hashes: Vec<u64>,
     /// When the side to move began thinking, once its clock runs.
     turn_started: Option<Millis>,
-    offers: Offers,
+    offers: DrawOffers,
     result: Option<(GameResult, Termination)>,
 }
 
@@ -262,14 +358,7 @@ impl Game {
             moves: Vec::new(),
             hashes: vec![start.zobrist()],
             turn_started: None,
-            offers: Offers {
-                pending: None,
-                standing: None,
-                may_offer: ByColor {
-                    white: true,
-                    black: true,
-                },
-            },
+            offers: DrawOffers::default(),
             result: None,
         }
     }
@@ -297,6 +386,19 @@ impl Game {
 
     pub fn is_over(&self) -> bool {
         self.result.is_some()
+    }
+
+    /// The whole draw-offer state, for a record that must resume the game exactly.
+    pub fn draw_offers(&self) -> DrawOffers {
+        self.offers
+    }
+
+    /// Gives a game rebuilt from its moves the draw-offer state it had (the moves alone
+    /// cannot show it). Ignored once the game is over, which has no offers.
+    pub fn restore_draw_offers(&mut self, offers: DrawOffers) {
+        if !self.is_over() {
+            self.offers = offers;
+        }
     }
 
     /// The standing draw offer, if any.
@@ -378,7 +480,11 @@ impl Game {
     /// agreement, a flag): the recorded result stands. Nothing changes if the moves ended
     /// the game already, or if the result is `*` for anything but an abort.
     pub fn restore_end(&mut self, result: GameResult, termination: Termination) {
-        let finished = result != GameResult::Unknown || termination == Termination::Aborted;
+        let finished = result != GameResult::Unknown
+            || matches!(
+                termination,
+                Termination::Aborted | Termination::Unterminated
+            );
         if self.result.is_none() && finished {
             self.end(result, termination);
         }
@@ -699,6 +805,36 @@ impl Game {
         Ok(events)
     }
 
+    /// A finished game rebuilt from its record: every move replayed through the rules,
+    /// then the recorded end where the moves do not show one ([`Termination::from_pgn_tag`]).
+    /// An end the moves show stands over the record's result: a `*` game that ends in mate
+    /// is a win. The record's times are not replayed (a record is what happened, and its
+    /// `[%emt]` may not fit its clock), so no flag falls.
+    ///
+    /// # Errors
+    /// The 1-based ply of the first move the rules refuse, with why: an illegal move, or one
+    /// played after the game had ended by itself (fivefold repetition, the 75-move rule,
+    /// mate, R4).
+    pub fn from_record(record: &GameRecord) -> Result<Game, (usize, GameError)> {
+        let control = record
+            .tags
+            .get("TimeControl")
+            .and_then(|tc| TimeControl::from_pgn(tc).ok())
+            .unwrap_or(TimeControl::Untimed);
+        let mut game = Game::new(record.start, control);
+        for (i, rm) in record.moves.iter().enumerate() {
+            let command = Command::Move {
+                by: game.position.turn(),
+                text: MoveText::Uci(rm.m.to_uci().to_string()),
+                offer_draw: false,
+            };
+            game.apply(command, 0).map_err(|e| (i + 1, e))?;
+        }
+        let termination = Termination::from_pgn_tag(record.tags.get("Termination"), record.result);
+        game.restore_end(record.result, termination);
+        Ok(game)
+    }
+
     /// The game as a PGN record: moves with SAN and clocks, result, and the TimeControl and
     /// Termination tags. The caller adds players, event and dates.
     pub fn to_record(&self) -> GameRecord {
@@ -711,7 +847,7 @@ impl Game {
             .set("TimeControl", self.clock.control().to_pgn());
         if let Some((result, termination)) = self.result {
             record.result = result;
-            record.tags.set("Termination", termination_tag(termination));
+            record.tags.set("Termination", termination.pgn_tag());
         }
         record.moves = self
             .moves
@@ -726,14 +862,5 @@ impl Game {
             })
             .collect();
         record
-    }
-}
-
-/// The Termination tag as lichess writes it: "Normal", "Time forfeit", "Abandoned".
-fn termination_tag(t: Termination) -> &'static str {
-    match t {
-        Termination::TimeForfeit => "Time forfeit",
-        Termination::Aborted => "Abandoned",
-        _ => "Normal",
     }
 }

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use rookery_core::Color::{Black, White};
 use rookery_core::clock::TimeControl;
-use rookery_core::game::{Command, Event, Game, GameError, MoveText, Termination};
+use rookery_core::game::{Command, DrawOffers, Event, Game, GameError, MoveText, Termination};
 use rookery_core::pgn::GameResult;
 use rookery_core::{Color, Position};
 
@@ -618,4 +618,123 @@ fn the_opponent_of_a_player_gone_on_their_turn_may_claim_the_win() {
     );
     g.apply(claim(30), t).unwrap();
     assert_eq!(over(&g), (GameResult::BlackWins, Termination::Abandonment));
+}
+
+#[test]
+fn r5_the_draw_offer_state_survives_a_rebuild_from_the_moves() {
+    // R5.4: White's offer was declined, so White may not offer again; Black's offer stands.
+    let mut g = game("-");
+    g.apply(san_offer(White, "e4"), 0).unwrap();
+    g.apply(Command::DeclineDraw { by: Black }, 0).unwrap();
+    g.apply(san(Black, "e5"), 0).unwrap();
+    g.apply(san(White, "Nf3"), 0).unwrap();
+    g.apply(san_offer(Black, "Nc6"), 0).unwrap();
+    let offers = g.draw_offers();
+    assert_eq!(offers.standing, Some(Black));
+    assert!(!offers.may_offer.white && offers.may_offer.black);
+    // The stored text reads back to the same state, and nothing else reads at all.
+    let text = offers.to_text();
+    assert_eq!(text, "pending=- standing=b may=b");
+    assert_eq!(DrawOffers::parse(&text), Some(offers));
+    for junk in [
+        "",
+        "pending=x standing=- may=wb",
+        "pending=- standing=- may=wb extra",
+    ] {
+        assert_eq!(DrawOffers::parse(junk), None, "{junk}");
+    }
+    // Rebuilt from its moves alone the game forgets; given the state back it resumes exactly.
+    let mut rebuilt = game("-");
+    play(&mut rebuilt, "e4 e5 Nf3 Nc6", 0);
+    assert_ne!(rebuilt.draw_offers(), offers);
+    rebuilt.restore_draw_offers(DrawOffers::parse(&text).unwrap());
+    assert!(rebuilt.may_answer_draw(White));
+    assert_eq!(
+        rebuilt.apply(Command::OfferDraw { by: White }, 0),
+        Err(GameError::OfferAlreadyMade)
+    );
+    rebuilt.apply(Command::AcceptDraw { by: White }, 0).unwrap();
+    assert_eq!(over(&rebuilt), (GameResult::Draw, Termination::Agreement));
+}
+
+fn record(pgn: &str) -> rookery_core::pgn::GameRecord {
+    rookery_core::pgn::Reader::new(pgn.as_bytes())
+        .next()
+        .unwrap()
+        .unwrap()
+}
+
+#[test]
+fn r4_a_record_that_plays_on_after_fivefold_repetition_is_refused() {
+    let shuffle = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 \
+                   7. Nf3 Nf6 8. Ng1 Ng8";
+    // The start position stands a fifth time after 8...Ng8: the game is over there (R4.4).
+    let ended = Game::from_record(&record(&format!("{shuffle} 1/2-1/2"))).unwrap();
+    assert_eq!(
+        ended.result(),
+        Some((GameResult::Draw, Termination::FivefoldRepetition))
+    );
+    let on = Game::from_record(&record(&format!("{shuffle} 9. e4 1/2-1/2")));
+    assert!(matches!(on, Err((17, GameError::GameIsOver))), "{on:?}");
+}
+
+#[test]
+fn a_record_ends_as_its_moves_show_or_else_as_its_tags_say() {
+    // Mate on the board wins over a `*` result.
+    let mate = Game::from_record(&record("1. f3 e5 2. g4 Qh4# *")).unwrap();
+    assert_eq!(
+        mate.result(),
+        Some((GameResult::BlackWins, Termination::Checkmate))
+    );
+    let cases = [
+        ("1-0", None, GameResult::WhiteWins, Termination::Resignation),
+        (
+            "1/2-1/2",
+            Some("Normal"),
+            GameResult::Draw,
+            Termination::Agreement,
+        ),
+        (
+            "0-1",
+            Some("Time forfeit"),
+            GameResult::BlackWins,
+            Termination::TimeForfeit,
+        ),
+        (
+            "1-0",
+            Some("abandoned"),
+            GameResult::WhiteWins,
+            Termination::Abandonment,
+        ),
+        (
+            "*",
+            Some("Abandoned"),
+            GameResult::Unknown,
+            Termination::Aborted,
+        ),
+        ("*", None, GameResult::Unknown, Termination::Unterminated),
+    ];
+    for (result, tag, want_result, want) in cases {
+        let tags = tag.map_or(String::new(), |t| format!("[Termination \"{t}\"]\n"));
+        let g = Game::from_record(&record(&format!("{tags}\n1. e4 e5 {result}"))).unwrap();
+        assert_eq!(g.result(), Some((want_result, want)), "{result} {tag:?}");
+        // The tag the core writes reads back to the same ending.
+        assert_eq!(
+            Termination::from_pgn_tag(Some(want.pgn_tag()), want_result),
+            want,
+            "{want:?}"
+        );
+    }
+    for t in Termination::ALL {
+        assert_eq!(Termination::parse(t.as_str()), Some(t));
+    }
+}
+
+#[test]
+fn material_points_count_each_piece_by_its_r7_value() {
+    let points = Position::new().board().points();
+    assert_eq!((points.white, points.black), (39, 39));
+    let pos = Position::from_fen("4k3/8/8/8/8/8/1p6/R3K3 b - - 0 30").unwrap();
+    let points = pos.board().points();
+    assert_eq!((points.white, points.black), (5, 1));
 }

@@ -12,7 +12,7 @@ use rookery_core::game::{Command, Game, MoveText};
 use rookery_engine::{External, Level, Rng, Search, budget};
 use tokio::sync::{Semaphore, broadcast};
 
-use crate::identity;
+use crate::ids;
 use crate::room::{RoomError, RoomHandle, now_ms};
 
 /// Longest a bot thinks in an untimed game.
@@ -110,7 +110,7 @@ async fn drive(
         return;
     };
     let mut brain = Some(brain);
-    let mut rng = Rng::new(identity::seed());
+    let mut rng = Rng::new(ids::seed());
     loop {
         let Ok((_, game)) = room.snapshot().await else {
             return;

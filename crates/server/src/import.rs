@@ -6,29 +6,59 @@ use std::io::BufReader;
 use std::process::ExitCode;
 
 use rookery_core::Position;
-use rookery_core::clock::TimeControl;
+use rookery_core::game::{Game, GameError};
 use rookery_core::pgn::{GameRecord, Reader};
 
-use crate::identity;
+use crate::ids;
 use crate::room::now_ms;
-use crate::store::{NewGame, Store, StoreError, StoredMove};
+use crate::store::{Ending, NewGame, Store, StoreError, StoredMove};
 
-/// Stores a valid record as a finished game; returns its new id.
-pub(crate) async fn store_record(store: &Store, record: &GameRecord) -> Result<String, StoreError> {
-    let id = identity::game_id();
+/// Why a well-formed record is not stored: the rules refuse one of its moves (one played
+/// after the game had ended by itself, say: fivefold repetition or the 75-move rule, R4).
+#[derive(Debug)]
+pub(crate) struct Refused {
+    ply: usize,
+    reason: GameError,
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ply {}: {}", self.ply, self.reason)
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// Stores a record as a finished game, as the core's replay of it says it ended (an end
+/// the moves show wins over the record's result); returns its new id.
+///
+/// # Errors
+/// The outer error is the store's; the inner says why the rules refuse the record (nothing
+/// is stored then).
+pub(crate) async fn store_record(
+    store: &Store,
+    record: &GameRecord,
+) -> Result<Result<String, Refused>, StoreError> {
+    let game = match Game::from_record(record) {
+        Ok(game) => game,
+        Err((ply, reason)) => return Ok(Err(Refused { ply, reason })),
+    };
+    let Some((result, termination)) = game.result() else {
+        // `restore_end` ends every record (a `*` one as unterminated).
+        return Ok(Err(Refused {
+            ply: record.moves.len(),
+            reason: GameError::GameIsOver,
+        }));
+    };
+    let id = ids::game_id();
     let tag = |name: &str| record.tags.get(name).filter(|v| !v.is_empty() && *v != "?");
-    let time_control = tag("TimeControl")
-        .and_then(|tc| TimeControl::from_pgn(tc).ok())
-        .map_or_else(|| "-".to_owned(), |tc| tc.to_pgn());
-    let game = NewGame {
+    let new = NewGame {
         id: id.clone(),
         created_at: now_ms() as i64,
         start_fen: (record.start != Position::new()).then(|| record.start.fen()),
-        time_control,
+        time_control: game.clock().control().to_pgn(),
         white_name: tag("White").unwrap_or("?").to_owned(),
         black_name: tag("Black").unwrap_or("?").to_owned(),
-        white_seat: None,
-        black_seat: None,
         ..NewGame::default()
     };
     let moves: Vec<StoredMove> = record
@@ -42,14 +72,16 @@ pub(crate) async fn store_record(store: &Store, record: &GameRecord) -> Result<S
             san: rm.san.to_string(),
             clock_ms: rm.clock.map(|c| c.as_millis() as i64),
             at_ms: 0,
-            elapsed_ms: rm.elapsed.map_or(0, |e| e.as_millis() as i64),
+            // Replayed without times, as the core rebuilt it (`Game::from_record`).
+            elapsed_ms: 0,
         })
         .collect();
-    let termination = tag("Termination").unwrap_or("Normal");
-    store
-        .import_game(&game, &moves, record.result.as_str(), termination)
-        .await?;
-    Ok(id)
+    let ending = Ending {
+        result,
+        termination,
+    };
+    store.import_game(&new, &moves, ending).await?;
+    Ok(Ok(id))
 }
 
 /// `rookery import FILE...`: imports every valid game, reports each rejected one, and prints a
@@ -64,15 +96,22 @@ pub(crate) async fn run(
     for path in files {
         let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
         let mut reader = Reader::new(BufReader::new(file));
-        let mut last = 0;
+        let (mut last, mut number) = (0, 0);
         while let Some(game) = reader.next() {
+            number += 1;
             match game {
-                Ok(record) => {
-                    store_record(&store, &record)
-                        .await
-                        .map_err(|e| e.to_string())?;
-                    imported += 1;
-                }
+                Ok(record) => match store_record(&store, &record)
+                    .await
+                    .map_err(|e| e.to_string())?
+                {
+                    Ok(_) => imported += 1,
+                    Err(e) => {
+                        rejected += 1;
+                        bar.suspend(|| {
+                            eprintln!("{}: rejected game {number}, {e}", path.display());
+                        });
+                    }
+                },
                 Err(e) => {
                     rejected += 1;
                     // Every rejection is reported, terminal or not.

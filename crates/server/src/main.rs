@@ -2,15 +2,17 @@
 
 mod bot;
 mod cli;
+mod export;
 mod http;
-mod identity;
+mod ids;
 mod import;
 mod metrics;
 mod pgn_check;
+mod protocol;
+mod rematch;
 mod room;
 mod rooms;
 mod store;
-mod web;
 
 use std::process::ExitCode;
 

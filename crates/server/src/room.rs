@@ -10,14 +10,15 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rookery_core::game::{Command, Event, Game, GameError, Millis};
-use rookery_core::{ByColor, Color, Move, Square};
+use rookery_core::{ByColor, Color, Move, Position, San, Square};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use std::sync::atomic::Ordering;
 
 use crate::metrics::METRICS;
-use crate::store::writer::MoveWriter;
-use crate::store::{Store, StoreError, StoredMove};
+use crate::rematch::{Rematch, RematchAnswer};
+use crate::store::writer::{EventWriter, GameWrite};
+use crate::store::{Ending, StoreError, StoredMove};
 
 /// How many recent events a room keeps for clients that reconnect.
 const HISTORY: usize = 128;
@@ -46,6 +47,10 @@ pub(crate) struct View {
     /// Whose clock runs.
     pub(crate) running: Option<Color>,
     pub(crate) can: ByColor<Can>,
+    /// Material after the event ([`View::material`]).
+    pub(crate) material: i32,
+    /// Whether the last move took a piece (the page plays its sound).
+    pub(crate) last_capture: bool,
 }
 
 /// What a player may do now (docs/RULES.md R4-R5; the core decides each).
@@ -82,7 +87,19 @@ impl View {
                 white: can(Color::White),
                 black: can(Color::Black),
             },
+            material: View::material(position),
+            last_capture: game
+                .moves()
+                .last()
+                .is_some_and(|m| matches!(m.san.san, San::Normal { capture: true, .. })),
         }
+    }
+
+    /// Material on the board in points (R7 values, [`rookery_core::Role::value`]), White's
+    /// minus Black's, as the page shows it beside the players.
+    pub(crate) fn material(position: &Position) -> i32 {
+        let points = position.board().points();
+        points.white as i32 - points.black as i32
     }
 }
 
@@ -118,18 +135,6 @@ pub(crate) enum RoomEvent {
     Rematch {
         id: String,
     },
-}
-
-/// What a rematch request came to.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum RematchAnswer {
-    /// The offer stands until the opponent agrees.
-    Offered,
-    /// The opponent had offered already: the caller creates the rematch, then reports its
-    /// id with [`RoomHandle::rematch_made`].
-    Agreed,
-    /// The rematch exists already.
-    Made(String),
 }
 
 /// Why the room refused a command.
@@ -240,13 +245,21 @@ pub(crate) struct RoomOptions {
     pub(crate) linger: Duration,
     /// Called when the room's task ends (to take it out of the registry).
     pub(crate) on_exit: Box<dyn FnOnce() + Send>,
+    /// The version before the room's first event: the game's epoch times
+    /// [`EPOCH_VERSIONS`], so that a room loaded again never reuses a version.
+    pub(crate) first_v: u64,
 }
+
+/// Versions one load of a game may use before the next load's begin (far more events than
+/// a room ever publishes; JavaScript's exact integers allow nine million loads).
+pub(crate) const EPOCH_VERSIONS: u64 = 1_000_000_000;
 
 impl std::fmt::Debug for RoomOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RoomOptions")
             .field("idle_abort", &self.idle_abort)
             .field("linger", &self.linger)
+            .field("first_v", &self.first_v)
             .finish_non_exhaustive()
     }
 }
@@ -257,6 +270,7 @@ impl Default for RoomOptions {
             idle_abort: IDLE_ABORT,
             linger: LINGER,
             on_exit: Box::new(|| {}),
+            first_v: 0,
         }
     }
 }
@@ -266,8 +280,7 @@ impl RoomHandle {
     pub(crate) fn spawn(
         id: String,
         game: Game,
-        store: Store,
-        writer: MoveWriter,
+        writer: EventWriter,
         options: RoomOptions,
     ) -> RoomHandle {
         let (tx, rx) = mpsc::channel(256);
@@ -280,9 +293,8 @@ impl RoomHandle {
         let room = Room {
             id,
             game,
-            store,
             writer,
-            v: 0,
+            v: options.first_v,
             history: VecDeque::new(),
             feed,
             idle_abort: options.idle_abort,
@@ -291,8 +303,7 @@ impl RoomHandle {
             connections: ByColor::default(),
             gone_since: ByColor::default(),
             watchers: 0,
-            rematch_offer: None,
-            rematch: None,
+            rematch: Rematch::None,
         };
         let on_exit = options.on_exit;
         METRICS.rooms.fetch_add(1, Ordering::Relaxed);
@@ -379,8 +390,7 @@ impl RoomHandle {
 struct Room {
     id: String,
     game: Game,
-    store: Store,
-    writer: MoveWriter,
+    writer: EventWriter,
     /// Version of the last published event.
     v: u64,
     history: VecDeque<Versioned>,
@@ -398,10 +408,8 @@ struct Room {
     gone_since: ByColor<Option<tokio::time::Instant>>,
     /// Open spectator connections.
     watchers: u32,
-    /// Who asked for a rematch (the game being over).
-    rematch_offer: Option<Color>,
-    /// The rematch's id, once made; `Some("")` while the agreeing request creates it.
-    rematch: Option<String>,
+    /// Where a rematch of the finished game stands.
+    rematch: Rematch,
 }
 
 /// How long a game that has not started may wait for a move before it is aborted.
@@ -526,47 +534,31 @@ impl Room {
                 let _ = reply.send(self.rematch(by));
             }
             RoomCmd::RematchDecline { by } => {
-                if self.rematch_offer.is_some() && self.rematch.is_none() {
-                    self.rematch_offer = None;
-                    self.publish_room(RoomEvent::RematchDeclined { by });
+                if let Some(event) = self.rematch.decline(by) {
+                    self.publish_room(event);
                 }
             }
-            RoomCmd::RematchMade { id: Some(id) } => {
-                self.rematch = Some(id.clone());
-                self.publish_room(RoomEvent::Rematch { id });
+            RoomCmd::RematchMade { id } => {
+                if let Some(event) = self.rematch.made(id) {
+                    self.publish_room(event);
+                }
             }
-            RoomCmd::RematchMade { id: None } => self.rematch = None,
             RoomCmd::Seated { color, name } => {
                 self.publish_room(RoomEvent::Seated { color, name });
             }
         }
     }
 
-    /// Rematch offers: the first offer stands, the opponent's makes it agreed (once).
+    /// A rematch request ([`Rematch`] keeps the state).
     fn rematch(&mut self, by: Color) -> Result<RematchAnswer, RoomError> {
         if !self.game.is_over() {
             return Err(RoomError::NotOver);
         }
-        if let Some(id) = &self.rematch {
-            return Ok(if id.is_empty() {
-                // Being made by the other player's request: its event follows.
-                RematchAnswer::Offered
-            } else {
-                RematchAnswer::Made(id.clone())
-            });
+        let (answer, event) = self.rematch.ask(by);
+        if let Some(event) = event {
+            self.publish_room(event);
         }
-        match self.rematch_offer {
-            Some(offerer) if offerer != by => {
-                self.rematch = Some(String::new());
-                Ok(RematchAnswer::Agreed)
-            }
-            Some(_) => Ok(RematchAnswer::Offered),
-            None => {
-                self.rematch_offer = Some(by);
-                self.publish_room(RoomEvent::RematchOffered { by });
-                Ok(RematchAnswer::Offered)
-            }
-        }
+        Ok(answer)
     }
 
     /// The core decides on a copy; the copy becomes the game only once stored.
@@ -591,42 +583,52 @@ impl Room {
         Ok(self.v)
     }
 
-    /// Commits what `events` did to `next`: moves through the group-commit writer, the end
-    /// of the game to its row.
+    /// Commits what a command did to `next`, whole, through the group-commit writer: the
+    /// moves it played with what they caused (the end, a change of the draw offers).
     async fn persist(&self, next: &Game, events: &[Event]) -> Result<(), StoreError> {
+        let mut write = GameWrite {
+            game_id: self.id.clone(),
+            ..GameWrite::default()
+        };
         for event in events {
             match event {
                 Event::MovePlayed { ply, san, uci, .. } => {
                     let played = &next.moves()[ply - 1];
-                    self.writer
-                        .append(StoredMove {
-                            game_id: self.id.clone(),
-                            ply: *ply as i64,
-                            uci: uci.clone(),
-                            san: san.clone(),
-                            clock_ms: played.clock.map(|c| c.as_millis() as i64),
-                            at_ms: played.at as i64,
-                            elapsed_ms: played.elapsed.as_millis() as i64,
-                        })
-                        .await?;
+                    write.moves.push(StoredMove {
+                        game_id: self.id.clone(),
+                        ply: *ply as i64,
+                        uci: uci.clone(),
+                        san: san.clone(),
+                        clock_ms: played.clock.map(|c| c.as_millis() as i64),
+                        at_ms: played.at as i64,
+                        elapsed_ms: played.elapsed.as_millis() as i64,
+                    });
                 }
                 Event::GameOver {
                     result,
                     termination,
                 } => {
-                    self.store
-                        .finish_game(
-                            &self.id,
-                            result.as_str(),
-                            termination.as_str(),
-                            now_ms() as i64,
-                        )
-                        .await?;
+                    let ending = Ending {
+                        result: *result,
+                        termination: *termination,
+                    };
+                    write.ending = Some((ending, now_ms() as i64));
                 }
                 Event::DrawOffered { .. } | Event::DrawDeclined { .. } => {}
             }
         }
-        Ok(())
+        if !next.is_over() && next.draw_offers() != self.game.draw_offers() {
+            write.draw_offers = Some(next.draw_offers());
+        }
+        if write
+            == (GameWrite {
+                game_id: self.id.clone(),
+                ..GameWrite::default()
+            })
+        {
+            return Ok(());
+        }
+        self.writer.write(write).await
     }
 
     fn publish(&mut self, events: Vec<Event>) {
@@ -676,7 +678,7 @@ mod tests {
     use rookery_core::pgn::GameResult;
 
     use super::*;
-    use crate::store::NewGame;
+    use crate::store::{NewGame, Status, Store};
 
     async fn setup(name: &str, tc: &str) -> (Store, RoomHandle, std::path::PathBuf) {
         let dir = std::env::temp_dir().join(format!("rookery-room-{}-{name}", std::process::id()));
@@ -686,9 +688,9 @@ mod tests {
             .await
             .unwrap();
         store.create_game(&test_game(tc)).await.unwrap();
-        let writer = MoveWriter::start(store.clone());
+        let writer = EventWriter::start(store.clone());
         let g = Game::new(Position::new(), TimeControl::from_pgn(tc).unwrap());
-        let room = RoomHandle::spawn("g".into(), g, store.clone(), writer, RoomOptions::default());
+        let room = RoomHandle::spawn("g".into(), g, writer, RoomOptions::default());
         (store, room, dir)
     }
 
@@ -738,8 +740,8 @@ mod tests {
         );
         let row = store.game("g").await.unwrap().unwrap();
         assert_eq!(
-            (row.status.as_str(), row.result.as_deref()),
-            ("over", Some("0-1"))
+            (row.status, row.ending.map(|e| e.result)),
+            (Status::Over, Some(GameResult::BlackWins))
         );
         let _ = std::fs::remove_dir_all(dir);
     }
@@ -791,8 +793,8 @@ mod tests {
             ..RoomOptions::default()
         };
         let g = Game::new(Position::new(), TimeControl::Untimed);
-        let writer = MoveWriter::start(store.clone());
-        let room = RoomHandle::spawn("l".into(), g, store.clone(), writer, options);
+        let writer = EventWriter::start(store.clone());
+        let room = RoomHandle::spawn("l".into(), g, writer, options);
         assert!(matches!(room.rematch(White).await, Err(RoomError::NotOver)));
         room.apply(Command::Abort { by: White }).await.unwrap();
         // A watcher keeps the finished room open past its linger time.
@@ -821,7 +823,7 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_game_nobody_plays_is_aborted_after_the_idle_time() {
         let (store, _room, dir) = setup("idle", "-").await;
-        let writer = MoveWriter::start(store.clone());
+        let writer = EventWriter::start(store.clone());
         let mut second = NewGame {
             id: "h".into(),
             ..test_game("-")
@@ -833,7 +835,7 @@ mod tests {
             idle_abort: Duration::from_millis(200),
             ..RoomOptions::default()
         };
-        let room = RoomHandle::spawn("h".into(), g, store.clone(), writer, options);
+        let room = RoomHandle::spawn("h".into(), g, writer, options);
         room.apply(mv(White, "e4")).await.unwrap();
         let mut sub = room.subscribe(1).await.unwrap();
         let end = tokio::time::timeout(Duration::from_secs(5), sub.feed.recv())
@@ -847,7 +849,7 @@ mod tests {
                 termination: Termination::Aborted
             })
         );
-        assert_eq!(store.game("h").await.unwrap().unwrap().status, "over");
+        assert_eq!(store.game("h").await.unwrap().unwrap().status, Status::Over);
         let _ = std::fs::remove_dir_all(dir);
     }
 
@@ -879,9 +881,9 @@ mod tests {
                 .await
                 .unwrap()
                 .unwrap()
-                .termination
-                .as_deref(),
-            Some("time forfeit")
+                .ending
+                .map(|e| e.termination),
+            Some(Termination::TimeForfeit)
         );
         let _ = std::fs::remove_dir_all(dir);
     }

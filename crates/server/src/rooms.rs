@@ -6,14 +6,13 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use rookery_core::clock::TimeControl;
-use rookery_core::game::{Command, Game, MoveText, Termination};
-use rookery_core::pgn::GameResult;
+use rookery_core::game::{Command, Game, MoveText};
 use rookery_core::{ByColor, Position};
 use rookery_engine::Level;
 
 use crate::bot::Bots;
-use crate::room::{RoomHandle, RoomOptions, now_ms};
-use crate::store::writer::MoveWriter;
+use crate::room::{EPOCH_VERSIONS, RoomHandle, RoomOptions, now_ms};
+use crate::store::writer::EventWriter;
 use crate::store::{GameRow, NewGame, Store, StoreError};
 
 /// Live rooms. A std `Mutex` is fine: it guards a map lookup and is never held across
@@ -22,7 +21,7 @@ use crate::store::{GameRow, NewGame, Store, StoreError};
 pub(crate) struct Rooms {
     inner: Arc<Mutex<HashMap<String, RoomHandle>>>,
     store: Store,
-    writer: MoveWriter,
+    writer: EventWriter,
     bots: Bots,
 }
 
@@ -36,7 +35,7 @@ pub(crate) fn bot_levels(game: &NewGame) -> ByColor<Option<Level>> {
 }
 
 impl Rooms {
-    pub(crate) fn new(store: Store, writer: MoveWriter, bots: Bots) -> Rooms {
+    pub(crate) fn new(store: Store, writer: EventWriter, bots: Bots) -> Rooms {
         Rooms {
             inner: Arc::new(Mutex::new(HashMap::new())),
             store,
@@ -53,7 +52,7 @@ impl Rooms {
     }
 
     /// Starts a room (and its bots, if the game is on); the caller registers it.
-    fn spawn(&self, id: &str, game: Game, bots: ByColor<Option<Level>>) -> RoomHandle {
+    fn spawn(&self, id: &str, game: Game, bots: ByColor<Option<Level>>, epoch: i64) -> RoomHandle {
         let over = game.is_over();
         let registry = Arc::downgrade(&self.inner);
         let key = id.to_owned();
@@ -70,15 +69,10 @@ impl Rooms {
                     map.remove(&key);
                 }
             }),
+            first_v: u64::try_from(epoch).unwrap_or(0) * EPOCH_VERSIONS,
             ..RoomOptions::default()
         };
-        let room = RoomHandle::spawn(
-            id.to_owned(),
-            game,
-            self.store.clone(),
-            self.writer.clone(),
-            options,
-        );
+        let room = RoomHandle::spawn(id.to_owned(), game, self.writer.clone(), options);
         if !over {
             for (color, level) in [
                 (rookery_core::Color::White, bots.white),
@@ -92,11 +86,13 @@ impl Rooms {
         room
     }
 
-    /// Starts the room of a new game.
-    pub(crate) fn open(&self, id: &str, game: Game, bots: ByColor<Option<Level>>) -> RoomHandle {
-        let room = self.spawn(id, game, bots);
-        self.map().insert(id.to_owned(), room.clone());
-        room
+    /// Stores a new game and opens its room (with its bots).
+    pub(crate) async fn create(&self, row: &NewGame, game: Game) -> Result<(), StoreError> {
+        self.store.create_game(row).await?;
+        // A new game's first load is epoch 0; loads after it claim their own.
+        let room = self.spawn(&row.id, game, bot_levels(row), 0);
+        self.map().insert(row.id.clone(), room);
+        Ok(())
     }
 
     /// The room of game `id` if it is open now (nothing is loaded).
@@ -114,12 +110,13 @@ impl Rooms {
             return Ok(None);
         };
         let game = self.replay(&row).await?;
+        let epoch = self.store.next_epoch(id).await?;
         // Another request may have loaded it meanwhile: keep the first.
         let mut map = self.map();
         if let Some(room) = map.get(id).filter(|r| !r.is_closed()) {
             return Ok(Some(room.clone()));
         }
-        let room = self.spawn(id, game, bot_levels(&row.game));
+        let room = self.spawn(id, game, bot_levels(&row.game), epoch);
         map.insert(id.to_owned(), room.clone());
         Ok(Some(room))
     }
@@ -165,35 +162,20 @@ impl Rooms {
                 text: MoveText::Uci(m.uci.clone()),
                 offer_draw: false,
             };
-            game.apply(command, t)
-                .map_err(|e| bad(format!("ply {}: {e}", m.ply)))?;
+            if let Err(e) = game.apply(command, t) {
+                // A row the rules refuse (stored before they were checked on import): the
+                // game stands at its last good move rather than failing every page.
+                tracing::error!(game = %row.game.id, ply = m.ply, error = %e, "stored move refused");
+                break;
+            }
         }
-        if row.status == "over" {
-            let result = row
-                .result
-                .as_deref()
-                .and_then(GameResult::parse)
-                .unwrap_or(GameResult::Unknown);
-            game.restore_end(result, recorded_end(row.termination.as_deref(), result));
+        if let Some(offers) = row.draw_offers {
+            game.restore_draw_offers(offers);
+        }
+        if let Some(ending) = row.ending {
+            game.restore_end(ending.result, ending.termination);
         }
         game.resume(now_ms());
         Ok(game)
-    }
-}
-
-/// How a stored game ended: our own words for games played here, or an imported game's PGN
-/// `Termination` tag, where "Normal" with no end on the board means a resignation (or, drawn,
-/// an agreement).
-fn recorded_end(termination: Option<&str>, result: GameResult) -> Termination {
-    if let Some(t) = termination.and_then(Termination::parse) {
-        return t;
-    }
-    let tag = termination.unwrap_or("normal").to_ascii_lowercase();
-    match (tag.as_str(), result) {
-        (_, GameResult::Unknown) => Termination::Aborted,
-        ("time forfeit", _) => Termination::TimeForfeit,
-        ("abandoned", _) => Termination::Abandonment,
-        (_, GameResult::Draw) => Termination::Agreement,
-        _ => Termination::Resignation,
     }
 }

@@ -113,11 +113,11 @@ async fn two_players_and_a_spectator_see_every_move_and_the_end() {
     );
     send(&mut w, "not json").await;
     assert_eq!(next(&mut w).await["t"], "error");
-    send(&mut w, r#"{"t":"dance"}"#).await;
-    assert_eq!(
-        next(&mut w).await["d"]["message"],
-        "unknown frame type \"dance\""
-    );
+    send(&mut w, r#"{"t":"dance","d":{"a":3}}"#).await;
+    let e = next(&mut w).await;
+    let message = e["d"]["message"].as_str().unwrap();
+    assert!(message.contains("unknown variant `dance`"), "{message}");
+    assert_eq!(e["d"]["a"], 3, "the refusal names the frame it refuses");
     send(&mut b, r#"{"t":"move","d":{"u":"e7e5","a":9}}"#).await;
     let e = next(&mut b).await;
     assert_eq!(

@@ -1,7 +1,11 @@
 //! The HTTP side: application state, the router, and serving with graceful shutdown.
 
+mod body;
 pub(crate) mod error;
-pub(crate) mod games;
+mod games;
+mod identity;
+mod pages;
+mod pgn;
 mod socket;
 
 use axum::extract::DefaultBodyLimit;
@@ -12,7 +16,7 @@ use tokio::net::TcpListener;
 use crate::cli::Config;
 use crate::rooms::Rooms;
 use crate::store::Store;
-use crate::store::writer::MoveWriter;
+use crate::store::writer::EventWriter;
 
 /// What every handler may use: cheap-to-clone handles only.
 #[derive(Debug, Clone)]
@@ -27,6 +31,12 @@ pub(crate) struct AppState {
     pub(crate) socket_open: tokio::sync::mpsc::Sender<()>,
 }
 
+impl axum::extract::FromRef<AppState> for Store {
+    fn from_ref(state: &AppState) -> Store {
+        state.store.clone()
+    }
+}
+
 /// Request bodies are small JSON documents.
 const MAX_BODY: usize = 64 * 1024;
 
@@ -35,8 +45,8 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/health", get(health))
         .route("/metrics", get(crate::metrics::render))
         .route("/api/games", post(games::create).get(games::list))
-        .route("/api/games/user/{name}", get(games::user_games))
-        .route("/api/import", post(games::import))
+        .route("/api/games/user/{name}", get(pgn::user_games))
+        .route("/api/import", post(pgn::import))
         .route("/api/games/{id}", get(games::show))
         .route("/api/games/{id}/join", post(games::join))
         .route("/api/games/{id}/move", post(games::play))
@@ -46,12 +56,12 @@ pub(crate) fn router(state: AppState) -> Router {
             post(games::decline_rematch),
         )
         .route("/api/games/{id}/{action}", post(games::action))
-        .route("/game/export/{id}", get(games::export))
+        .route("/game/export/{id}", get(pgn::export))
         .route("/game/{id}/socket", get(socket::upgrade))
-        .route("/", get(crate::web::home))
-        .route("/game/{id}", get(crate::web::game))
-        .route("/@/{name}", get(crate::web::player))
-        .route("/static/{file}", get(crate::web::static_file))
+        .route("/", get(pages::home))
+        .route("/game/{id}", get(pages::game))
+        .route("/@/{name}", get(pages::player))
+        .route("/static/{file}", get(pages::static_file))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
 }
@@ -86,7 +96,7 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
         tracing::info!(engine = %engine.display(), "bots use an external UCI engine");
     }
     let bots = crate::bot::Bots::new(config.uci_engine.clone());
-    let rooms = Rooms::new(store.clone(), MoveWriter::start(store.clone()), bots);
+    let rooms = Rooms::new(store.clone(), EventWriter::start(store.clone()), bots);
     let recovered = rooms.recover().await.map_err(|e| e.to_string())?;
     tracing::info!(games = recovered, "live games loaded back into rooms");
     let (stopping, shutdown) = tokio::sync::watch::channel(false);

@@ -27,6 +27,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "bots_and_rematches",
         include_str!("../../../../migrations/0004_bots_and_rematches.sql"),
     ),
+    (
+        5,
+        "one_vocabulary_and_rule_state",
+        include_str!("../../../../migrations/0005_one_vocabulary_and_rule_state.sql"),
+    ),
 ];
 
 pub(crate) async fn run(pool: &AnyPool) -> Result<(), StoreError> {

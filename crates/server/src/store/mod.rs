@@ -7,6 +7,10 @@ pub(crate) mod writer;
 
 use std::time::Duration;
 
+use rookery_core::Color;
+use rookery_core::clock::TimeControl;
+use rookery_core::game::{DrawOffers, Termination};
+use rookery_core::pgn::GameResult;
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Executor, Row};
 
@@ -14,7 +18,8 @@ use sqlx::{AnyPool, Executor, Row};
 macro_rules! game_columns {
     () => {
         "id, created_at, start_fen, time_control, white_name, black_name, status, result, \
-         termination, finished_at, white_seat, black_seat, white_bot, black_bot, rematch_of"
+         termination, finished_at, white_seat, black_seat, white_bot, black_bot, rematch_of, \
+         draw_offers"
     };
 }
 
@@ -75,14 +80,77 @@ pub(crate) struct StoredMove {
     pub(crate) elapsed_ms: i64,
 }
 
+/// Whether a game is on (`live`, loaded into a room on start) or finished (`over`).
+#[derive(Debug, Copy, Clone, PartialEq, Eq, Default)]
+pub(crate) enum Status {
+    #[default]
+    Live,
+    Over,
+}
+
+impl Status {
+    /// The stored word.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Status::Live => "live",
+            Status::Over => "over",
+        }
+    }
+
+    fn parse(text: &str) -> Result<Status, StoreError> {
+        match text {
+            "live" => Ok(Status::Live),
+            "over" => Ok(Status::Over),
+            other => Err(StoreError(format!("unknown game status {other:?}"))),
+        }
+    }
+}
+
+/// How a finished game ended, as stored: the core's result and termination, each in the
+/// core's one spelling (`GameResult::as_str`, `Termination::as_str`), for games played here
+/// and imported alike.
+#[derive(Debug, Copy, Clone, PartialEq, Eq)]
+pub(crate) struct Ending {
+    pub(crate) result: GameResult,
+    pub(crate) termination: Termination,
+}
+
 /// A game row.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub(crate) struct GameRow {
     pub(crate) game: NewGame,
-    pub(crate) status: String,
-    pub(crate) result: Option<String>,
-    pub(crate) termination: Option<String>,
+    pub(crate) status: Status,
+    /// How it ended, once over.
+    pub(crate) ending: Option<Ending>,
     pub(crate) finished_at: Option<i64>,
+    /// The draw-offer state as last written (`None`: never changed from the start's).
+    pub(crate) draw_offers: Option<DrawOffers>,
+}
+
+impl NewGame {
+    /// The color whose seat nobody holds yet (white first), if any.
+    pub(crate) fn open_seat(&self) -> Option<Color> {
+        match (&self.white_seat, &self.black_seat) {
+            (None, _) => Some(Color::White),
+            (_, None) => Some(Color::Black),
+            _ => None,
+        }
+    }
+
+    /// The name of the player of `color`.
+    pub(crate) fn name(&self, color: Color) -> &str {
+        match color {
+            Color::White => &self.white_name,
+            Color::Black => &self.black_name,
+        }
+    }
+
+    /// The time control in the lobby's form (`10+5`, `15d5`, `untimed`), or as stored if
+    /// unreadable.
+    pub(crate) fn friendly_time_control(&self) -> String {
+        TimeControl::from_pgn(&self.time_control)
+            .map_or_else(|_| self.time_control.clone(), |c| c.to_friendly())
+    }
 }
 
 /// The database: a cheap-to-clone handle around the pool.
@@ -145,7 +213,7 @@ impl Store {
         sqlx::query(
             "INSERT INTO games (id, created_at, start_fen, time_control, white_name, black_name, \
              white_seat, black_seat, white_bot, black_bot, rematch_of, status) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'live')",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
         )
         .bind(&g.id)
         .bind(g.created_at)
@@ -158,29 +226,20 @@ impl Store {
         .bind(g.white_bot)
         .bind(g.black_bot)
         .bind(g.rematch_of.clone())
+        .bind(Status::Live.as_str())
         .execute(&self.pool)
         .await?;
         Ok(())
     }
 
-    pub(crate) async fn finish_game(
-        &self,
-        id: &str,
-        result: &str,
-        termination: &str,
-        at: i64,
-    ) -> Result<(), StoreError> {
-        sqlx::query(
-            "UPDATE games SET status = 'over', result = $1, termination = $2, finished_at = $3 \
-             WHERE id = $4",
-        )
-        .bind(result)
-        .bind(termination)
-        .bind(at)
-        .bind(id)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+    /// Claims the next load of game `id` into a room: its epoch, which no earlier load had
+    /// (room versions start from it, so they never repeat for a game).
+    pub(crate) async fn next_epoch(&self, id: &str) -> Result<i64, StoreError> {
+        let row = sqlx::query("UPDATE games SET epoch = epoch + 1 WHERE id = $1 RETURNING epoch")
+            .bind(id)
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get(0)?)
     }
 
     /// Takes the open seat of `color` for `token` under `name`; false if it was taken.
@@ -247,9 +306,10 @@ impl Store {
         let rows = sqlx::query(concat!(
             "SELECT ",
             game_columns!(),
-            " FROM games WHERE status = 'over' AND (white_name = $1 OR black_name = $2) \
+            " FROM games WHERE status = $1 AND (white_name = $2 OR black_name = $3) \
                  ORDER BY created_at, id"
         ))
+        .bind(Status::Over.as_str())
         .bind(name)
         .bind(name)
         .fetch_all(&self.pool)
@@ -262,14 +322,13 @@ impl Store {
         &self,
         g: &NewGame,
         moves: &[StoredMove],
-        result: &str,
-        termination: &str,
+        ending: Ending,
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO games (id, created_at, start_fen, time_control, white_name, black_name, \
              status, result, termination, finished_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, 'over', $7, $8, $9)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         )
         .bind(&g.id)
         .bind(g.created_at)
@@ -277,8 +336,9 @@ impl Store {
         .bind(&g.time_control)
         .bind(&g.white_name)
         .bind(&g.black_name)
-        .bind(result)
-        .bind(termination)
+        .bind(Status::Over.as_str())
+        .bind(ending.result.as_str())
+        .bind(ending.termination.as_str())
         .bind(g.created_at)
         .execute(&mut *tx)
         .await?;
@@ -304,8 +364,9 @@ impl Store {
         let rows = sqlx::query(concat!(
             "SELECT ",
             game_columns!(),
-            " FROM games WHERE status = 'live' ORDER BY created_at, id"
+            " FROM games WHERE status = $1 ORDER BY created_at, id"
         ))
+        .bind(Status::Live.as_str())
         .fetch_all(&self.pool)
         .await?;
         rows.iter().map(game_row).collect()
@@ -351,11 +412,37 @@ fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow, StoreError> {
             black_bot: r.try_get(13)?,
             rematch_of: r.try_get(14)?,
         },
-        status: r.try_get(6)?,
-        result: r.try_get(7)?,
-        termination: r.try_get(8)?,
+        status: Status::parse(&r.try_get::<String, _>(6)?)?,
+        ending: ending(r.try_get(7)?, r.try_get(8)?)?,
         finished_at: r.try_get(9)?,
+        draw_offers: match r.try_get::<Option<String>, _>(15)? {
+            Some(text) => Some(
+                DrawOffers::parse(&text)
+                    .ok_or_else(|| StoreError(format!("unreadable draw offers {text:?}")))?,
+            ),
+            None => None,
+        },
     })
+}
+
+/// The stored ending: both words or neither, each the core's.
+fn ending(
+    result: Option<String>,
+    termination: Option<String>,
+) -> Result<Option<Ending>, StoreError> {
+    match (result, termination) {
+        (Some(r), Some(t)) => {
+            let result =
+                GameResult::parse(&r).ok_or_else(|| StoreError(format!("unknown result {r:?}")))?;
+            let termination = Termination::parse(&t)
+                .ok_or_else(|| StoreError(format!("unknown termination {t:?}")))?;
+            Ok(Some(Ending {
+                result,
+                termination,
+            }))
+        }
+        _ => Ok(None),
+    }
 }
 
 #[cfg(test)]
@@ -363,8 +450,16 @@ mod tests {
     //! One test-suite for both backends: SQLite always, PostgreSQL when
     //! `ROOKERY_TEST_POSTGRES` names a server (CI sets it), in a fresh database of its own.
 
-    use super::writer::MoveWriter;
+    use super::writer::{EventWriter, GameWrite};
     use super::*;
+
+    fn ended(id: &str, ending: Ending, at: i64) -> GameWrite {
+        GameWrite {
+            game_id: id.into(),
+            ending: Some((ending, at)),
+            ..GameWrite::default()
+        }
+    }
 
     fn game(id: &str, at: i64) -> NewGame {
         NewGame {
@@ -413,10 +508,14 @@ mod tests {
         );
         assert_eq!(store.rematch_of("g1").await.unwrap().unwrap().game.id, "r1");
         assert!(store.rematch_of("g2").await.unwrap().is_none());
-        store.finish_game("r1", "*", "aborted", 4).await.unwrap();
+        let writer = EventWriter::start(store.clone());
+        let aborted = Ending {
+            result: GameResult::Unknown,
+            termination: Termination::Aborted,
+        };
+        writer.write(ended("r1", aborted, 4)).await.unwrap();
 
         // Many rooms append at once: every acknowledged move is there, in order.
-        let writer = MoveWriter::start(store.clone());
         let mut tasks = Vec::new();
         for g in 0..20 {
             let id = format!("c{g}");
@@ -479,19 +578,18 @@ mod tests {
 
         // Finished games leave the live list that recovery loads.
         assert_eq!(store.live_games().await.unwrap().len(), 22);
-        store.finish_game("g1", "1-0", "Normal", 5).await.unwrap();
+        let resigned = Ending {
+            result: GameResult::WhiteWins,
+            termination: Termination::Resignation,
+        };
+        writer.write(ended("g1", resigned, 5)).await.unwrap();
         let live = store.live_games().await.unwrap();
         assert_eq!(live.len(), 21);
         assert_eq!(live[0].game.id, "g2");
         let over = store.game("g1").await.unwrap().unwrap();
         assert_eq!(
-            (
-                over.status.as_str(),
-                over.result.as_deref(),
-                over.termination.as_deref(),
-                over.finished_at
-            ),
-            ("over", Some("1-0"), Some("Normal"), Some(5))
+            (over.status, over.ending, over.finished_at),
+            (Status::Over, Some(resigned), Some(5))
         );
     }
 

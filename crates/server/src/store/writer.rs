@@ -1,52 +1,88 @@
-//! Group commit: one writer task drains the moves waiting from every room and commits them in
-//! one transaction, then wakes each waiter. Under load one fsync serves many moves, so
-//! durability does not cap throughput at one fsync per move (DESIGN: One move, end to end).
+//! Group commit: one writer task drains the game events waiting from every room and commits
+//! them in one transaction, then wakes each waiter. Under load one fsync serves many moves,
+//! so durability does not cap throughput at one fsync per move (DESIGN: One move, end to
+//! end). An event is written whole: a move and what it caused (the end of the game, a
+//! change of the draw offers) are in the same transaction, or none of it is.
 
 use std::fmt::Write as _;
 
 use tokio::sync::{mpsc, oneshot};
 
-use super::{Store, StoreError, StoredMove};
+use rookery_core::game::DrawOffers;
+
+use super::{Ending, Status, Store, StoreError, StoredMove};
 use crate::metrics::METRICS;
 
 /// At most this many moves share one transaction.
 const MAX_BATCH: usize = 512;
 
+/// What one game event writes: the moves it played, and what it changed in the game's row.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct GameWrite {
+    pub(crate) game_id: String,
+    pub(crate) moves: Vec<StoredMove>,
+    /// The draw offers as they stand after the event, when it changed them.
+    pub(crate) draw_offers: Option<DrawOffers>,
+    /// The end of the game and when, when the event ended it.
+    pub(crate) ending: Option<(Ending, i64)>,
+}
+
+impl GameWrite {
+    /// Whether the game's row changes (more than a plain insert of moves).
+    fn updates_game(&self) -> bool {
+        self.draw_offers.is_some() || self.ending.is_some()
+    }
+}
+
 struct Pending {
-    record: StoredMove,
+    write: GameWrite,
     done: oneshot::Sender<Result<(), String>>,
 }
 
-/// A cheap-to-clone handle for appending moves.
+/// A cheap-to-clone handle for writing game events.
 #[derive(Debug, Clone)]
-pub(crate) struct MoveWriter {
+pub(crate) struct EventWriter {
     queue: mpsc::Sender<Pending>,
 }
 
 impl std::fmt::Debug for Pending {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Pending")
-            .field("record", &self.record)
+            .field("write", &self.write)
             .finish()
     }
 }
 
-impl MoveWriter {
+impl EventWriter {
     /// Starts the writer task on the current runtime.
-    pub(crate) fn start(store: Store) -> MoveWriter {
+    pub(crate) fn start(store: Store) -> EventWriter {
         let (queue, rx) = mpsc::channel(8192);
         tokio::spawn(run(store, rx));
-        MoveWriter { queue }
+        EventWriter { queue }
     }
 
-    /// Appends a move and returns once it is committed.
+    /// Appends one move and returns once it is committed.
+    #[cfg(test)]
     ///
     /// # Errors
     /// The commit failed or the writer stopped; the move is then not stored.
     pub(crate) async fn append(&self, record: StoredMove) -> Result<(), StoreError> {
+        self.write(GameWrite {
+            game_id: record.game_id.clone(),
+            moves: vec![record],
+            ..GameWrite::default()
+        })
+        .await
+    }
+
+    /// Writes a game event whole and returns once it is committed.
+    ///
+    /// # Errors
+    /// The commit failed or the writer stopped; nothing of the event is then stored.
+    pub(crate) async fn write(&self, write: GameWrite) -> Result<(), StoreError> {
         let (done, wait) = oneshot::channel();
         self.queue
-            .send(Pending { record, done })
+            .send(Pending { write, done })
             .await
             .map_err(|_| StoreError("the move writer has stopped".into()))?;
         wait.await
@@ -61,13 +97,14 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Pending>) {
         let started = std::time::Instant::now();
         let outcome = commit(&store, &batch).await.map_err(|e| e.to_string());
         METRICS.commit_latency.observe(started.elapsed());
+        let moves: usize = batch.iter().map(|p| p.write.moves.len()).sum();
         if outcome.is_ok() {
             METRICS
                 .moves
-                .fetch_add(batch.len() as u64, std::sync::atomic::Ordering::Relaxed);
+                .fetch_add(moves as u64, std::sync::atomic::Ordering::Relaxed);
         }
         if let Err(e) = &outcome {
-            tracing::error!(error = %e, moves = batch.len(), "group commit failed");
+            tracing::error!(error = %e, moves, events = batch.len(), "group commit failed");
         }
         for pending in batch.drain(..) {
             // A waiter that went away has nobody to tell.
@@ -76,17 +113,39 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Pending>) {
     }
 }
 
-/// The whole batch as one multi-row INSERT: one statement is atomic by itself (all its moves
-/// are stored or none), and costs one round trip to the database instead of one per move
-/// plus BEGIN and COMMIT. `MAX_BATCH` rows of 7 values stay far below both backends' limits
-/// on bound values (32,766 for SQLite, 65,535 for PostgreSQL).
+/// The whole batch in one transaction. Its moves go in as one multi-row INSERT, one round
+/// trip to the database instead of one per move; a batch of moves alone is that statement
+/// only (atomic by itself, no BEGIN and COMMIT). `MAX_BATCH` events of a move each, 7 values a
+/// move, stay far below both backends' limits on bound values (32,766 for SQLite, 65,535 for
+/// PostgreSQL).
 async fn commit(store: &Store, batch: &[Pending]) -> Result<(), StoreError> {
+    let moves: Vec<&StoredMove> = batch.iter().flat_map(|p| &p.write.moves).collect();
+    if !batch.iter().any(|p| p.write.updates_game()) {
+        return insert_moves(store.pool(), &moves).await;
+    }
+    let mut tx = store.pool().begin().await?;
+    insert_moves(&mut *tx, &moves).await?;
+    for p in batch.iter().filter(|p| p.write.updates_game()) {
+        update_game(&mut tx, &p.write).await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// One INSERT of every move given (none: nothing to do).
+async fn insert_moves<'e, E>(db: E, moves: &[&StoredMove]) -> Result<(), StoreError>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    if moves.is_empty() {
+        return Ok(());
+    }
     // Numbered placeholders, which both backends read (sqlx's builder would write `?`
     // through the Any driver, which PostgreSQL does not).
     let mut sql = String::from(
         "INSERT INTO moves (game_id, ply, uci, san, clock_ms, at_ms, elapsed_ms) VALUES ",
     );
-    for i in 0..batch.len() {
+    for i in 0..moves.len() {
         let n = 7 * i;
         let _ = write!(
             sql,
@@ -103,8 +162,7 @@ async fn commit(store: &Store, batch: &[Pending]) -> Result<(), StoreError> {
     }
     // Only numbers were written into the text; every value is bound.
     let mut insert = sqlx::query(sqlx::AssertSqlSafe(sql));
-    for p in batch {
-        let m = &p.record;
+    for m in moves {
         insert = insert
             .bind(m.game_id.as_str())
             .bind(m.ply)
@@ -114,7 +172,35 @@ async fn commit(store: &Store, batch: &[Pending]) -> Result<(), StoreError> {
             .bind(m.at_ms)
             .bind(m.elapsed_ms);
     }
-    insert.execute(store.pool()).await?;
+    insert.execute(db).await?;
+    Ok(())
+}
+
+/// What an event changed in its game's row: the draw offers, the end.
+async fn update_game(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    write: &GameWrite,
+) -> Result<(), StoreError> {
+    if let Some(offers) = &write.draw_offers {
+        sqlx::query("UPDATE games SET draw_offers = $1 WHERE id = $2")
+            .bind(offers.to_text())
+            .bind(write.game_id.as_str())
+            .execute(&mut **tx)
+            .await?;
+    }
+    if let Some((ending, at)) = &write.ending {
+        sqlx::query(
+            "UPDATE games SET status = $1, result = $2, termination = $3, finished_at = $4, \
+             draw_offers = NULL WHERE id = $5",
+        )
+        .bind(Status::Over.as_str())
+        .bind(ending.result.as_str())
+        .bind(ending.termination.as_str())
+        .bind(*at)
+        .bind(write.game_id.as_str())
+        .execute(&mut **tx)
+        .await?;
+    }
     Ok(())
 }
 

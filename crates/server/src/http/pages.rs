@@ -8,20 +8,22 @@ use std::sync::LazyLock;
 
 use askama::Template;
 use axum::extract::{Path, State};
-use axum::http::header::{ACCEPT_LANGUAGE, CACHE_CONTROL, CONTENT_TYPE, COOKIE, HOST};
+use axum::http::header::{ACCEPT_LANGUAGE, CACHE_CONTROL, CONTENT_TYPE, HOST};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use rookery_core::Color;
 use rookery_engine::Level;
 use serde::Serialize;
 
-use crate::http::AppState;
-use crate::http::games::{friendly_time_control, game_row, open_seat, seat_of, utc_date_time};
+use super::AppState;
+use super::identity::InGame;
+use crate::export::utc_date_time;
+use crate::store::Status;
 
 /// Every page's strings, by language then key (`web/i18n.json`).
 static CATALOGUES: LazyLock<HashMap<String, HashMap<String, String>>> = LazyLock::new(|| {
     // Checked by the tests below: a broken catalogue never ships.
-    serde_json::from_str(include_str!("../../../web/i18n.json")).unwrap_or_default()
+    serde_json::from_str(include_str!("../../../../web/i18n.json")).unwrap_or_default()
 });
 
 /// A page's language.
@@ -42,12 +44,8 @@ impl Lang {
     /// The `lang` cookie if set, else the first English or Chinese entry of
     /// `Accept-Language` (browsers list them by preference), else English.
     pub(crate) fn of(headers: &HeaderMap) -> Lang {
-        let cookie = headers
-            .get_all(COOKIE)
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .flat_map(|v| v.split(';'))
-            .find_map(|c| c.trim().strip_prefix("lang="));
+        let cookie =
+            super::identity::cookies(headers).find_map(|(k, v)| (k == "lang").then_some(v));
         match cookie {
             Some("zh") => return Lang::Zh,
             Some("en") => return Lang::En,
@@ -227,31 +225,21 @@ struct PageData<'a> {
 }
 
 /// `GET /game/{id}`: the game, for its players and for everyone else.
-pub(crate) async fn game(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> Response {
+pub(crate) async fn game(InGame { row, seat, .. }: InGame, headers: HeaderMap) -> Response {
     let tr = Tr {
         lang: Lang::of(&headers),
     };
-    let row = match game_row(&state, &id).await {
-        Ok(row) => row,
-        Err(e) => return e.into_response(),
-    };
-    let you = seat_of(&headers, &row);
-    let open = open_seat(&row).filter(|_| row.status == "live");
+    let id = row.game.id.clone();
+    let you = seat;
+    let open = row.game.open_seat().filter(|_| row.status == Status::Live);
     // Players see their own side at the bottom; a visitor about to join sees the open one.
     let bottom = you.or(open).unwrap_or(Color::White);
-    let name = |c: Color| match c {
-        Color::White => row.game.white_name.clone(),
-        Color::Black => row.game.black_name.clone(),
-    };
+    let name = |c: Color| row.game.name(c).to_owned();
     let host = headers
         .get(HOST)
         .and_then(|h| h.to_str().ok())
         .unwrap_or("127.0.0.1:8080");
-    let control = friendly_time_control(&row.game.time_control);
+    let control = row.game.friendly_time_control();
     render(&GamePage {
         tr,
         i18n_json: tr.json(),
@@ -303,13 +291,13 @@ pub(crate) async fn player(
     };
     let rows = match state.store.recent_games_of(&name, 200).await {
         Ok(rows) => rows,
-        Err(e) => return crate::http::error::ApiError::from(e).into_response(),
+        Err(e) => return super::error::ApiError::from(e).into_response(),
     };
     let games = rows
         .into_iter()
         .map(|r| PlayerGame {
             date: utc_date_time(r.game.created_at).0,
-            result: r.result.unwrap_or_else(|| "*".into()),
+            result: r.ending.map_or("*", |e| e.result.as_str()).to_owned(),
             id: r.game.id,
             white: r.game.white_name,
             black: r.game.black_name,
@@ -328,42 +316,42 @@ const STATIC: &[(&str, &str, &[u8])] = &[
     (
         "style.css",
         "text/css; charset=utf-8",
-        include_bytes!("../../../web/static/style.css"),
+        include_bytes!("../../../../web/static/style.css"),
     ),
     (
         "favicon.svg",
         "image/svg+xml",
-        include_bytes!("../../../web/static/favicon.svg"),
+        include_bytes!("../../../../web/static/favicon.svg"),
     ),
     (
         "board.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../../../web/static/board.js"),
+        include_bytes!("../../../../web/static/board.js"),
     ),
     (
         "pieces.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../../../web/static/pieces.js"),
+        include_bytes!("../../../../web/static/pieces.js"),
     ),
     (
         "game.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../../../web/static/game.js"),
+        include_bytes!("../../../../web/static/game.js"),
     ),
     (
         "home.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../../../web/static/home.js"),
+        include_bytes!("../../../../web/static/home.js"),
     ),
     (
         "i18n.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../../../web/static/i18n.js"),
+        include_bytes!("../../../../web/static/i18n.js"),
     ),
     (
         "sound.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../../../web/static/sound.js"),
+        include_bytes!("../../../../web/static/sound.js"),
     ),
 ];
 
@@ -449,20 +437,7 @@ mod tests {
         assert!(used > 60, "only {used} uses found");
         // The end-of-game keys are built from the core's termination names.
         use rookery_core::game::Termination;
-        for t in [
-            "checkmate",
-            "stalemate",
-            "insufficient material",
-            "fivefold repetition",
-            "seventy-five-move rule",
-            "threefold repetition",
-            "fifty-move rule",
-            "agreement",
-            "resignation",
-            "abandonment",
-            "time forfeit",
-            "aborted",
-        ] {
+        for t in Termination::ALL.map(Termination::as_str) {
             assert!(Termination::parse(t).is_some(), "{t}");
             let key: String = t
                 .chars()

@@ -1,0 +1,83 @@
+//! The PGN of a stored game: the record the core writes from the game as it stands, with
+//! the players, dates and stored clocks added (lichess-compatible tags, docs/API.md).
+
+use rookery_core::pgn::GameRecord;
+use time::OffsetDateTime;
+
+use crate::rooms::Rooms;
+use crate::store::{GameRow, Store, StoreError};
+
+/// The PGN text of a stored game, from its room if it is live. Without `clocks`, no
+/// `[%clk]` comments.
+///
+/// # Errors
+/// The store failed, or the stored game cannot be replayed (a fault the caller logs).
+pub(crate) async fn pgn(
+    rooms: &Rooms,
+    store: &Store,
+    row: &GameRow,
+    clocks: bool,
+) -> Result<String, StoreError> {
+    let (_, game) = rooms.game_of(row).await?;
+    let mut record = game.to_record();
+    // The stored clocks are the record (for imported games, the ones they came with).
+    let stored = store.moves(&row.game.id).await?;
+    for (rm, sm) in record.moves.iter_mut().zip(&stored) {
+        rm.clock = sm
+            .clock_ms
+            .filter(|_| clocks)
+            .map(|ms| std::time::Duration::from_millis(ms as u64));
+    }
+    tag(&mut record, row);
+    Ok(rookery_core::pgn::write(&record))
+}
+
+/// The tags the store knows and the core does not: event, site, players, dates.
+fn tag(record: &mut GameRecord, row: &GameRow) {
+    let (date, time) = utc_date_time(row.game.created_at);
+    record.tags.set("Event", "Rookery game");
+    record.tags.set("Site", format!("/game/{}", row.game.id));
+    record.tags.set("Date", date.as_str());
+    record.tags.set("White", row.game.white_name.as_str());
+    record.tags.set("Black", row.game.black_name.as_str());
+    record.tags.set("UTCDate", date);
+    record.tags.set("UTCTime", time);
+}
+
+/// `YYYY.MM.DD` and `HH:MM:SS` (UTC) of a time in ms since the Unix epoch, as PGN writes
+/// them (`????.??.??` for a time out of range).
+pub(crate) fn utc_date_time(ms: i64) -> (String, String) {
+    let Ok(at) = OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000)) else {
+        return ("????.??.??".into(), "??:??:??".into());
+    };
+    (
+        format!(
+            "{:04}.{:02}.{:02}",
+            at.year(),
+            u8::from(at.month()),
+            at.day()
+        ),
+        format!("{:02}:{:02}:{:02}", at.hour(), at.minute(), at.second()),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::utc_date_time;
+
+    #[test]
+    fn pgn_dates_in_utc() {
+        assert_eq!(utc_date_time(0), ("1970.01.01".into(), "00:00:00".into()));
+        // 2026-11-30 07:15:30 UTC.
+        assert_eq!(
+            utc_date_time(1_796_022_930_000),
+            ("2026.11.30".into(), "07:15:30".into())
+        );
+        // 2000-02-29 23:59:59 UTC, a leap day.
+        assert_eq!(
+            utc_date_time(951_868_799_000),
+            ("2000.02.29".into(), "23:59:59".into())
+        );
+        assert_eq!(utc_date_time(i64::MAX).0, "????.??.??");
+    }
+}

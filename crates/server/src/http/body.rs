@@ -1,0 +1,125 @@
+//! The JSON bodies of the game API (docs/API.md): what requests carry and what answers say.
+
+use serde::{Deserialize, Serialize};
+
+/// `POST /api/games`.
+#[derive(Debug, Deserialize)]
+pub(crate) struct CreateGame {
+    /// Friendly form: "5+3", "40/90+30:30+30", "15d5", "untimed".
+    pub(crate) time_control: String,
+    /// "white", "black" or "random" (the default).
+    #[serde(default)]
+    pub(crate) color: Option<String>,
+    /// A start position other than the standard one.
+    #[serde(default)]
+    pub(crate) fen: Option<String>,
+    /// Play a bot of this level (1-8) instead of a person.
+    #[serde(default)]
+    pub(crate) bot: Option<u8>,
+}
+
+/// A seat taken (create, join, rematch); the seat cookie goes with it.
+#[derive(Debug, Serialize)]
+pub(crate) struct Seated {
+    pub(crate) id: String,
+    pub(crate) url: String,
+    pub(crate) color: &'static str,
+    pub(crate) name: String,
+}
+
+/// `GET /api/games/{id}`.
+#[derive(Debug, Serialize)]
+pub(crate) struct GameState {
+    pub(crate) id: String,
+    pub(crate) v: u64,
+    pub(crate) status: &'static str,
+    pub(crate) fen: String,
+    pub(crate) turn: &'static str,
+    pub(crate) san: Vec<String>,
+    pub(crate) uci: Vec<String>,
+    /// Milliseconds left per side (`null` untimed).
+    pub(crate) clocks: PerColor<Option<u64>>,
+    pub(crate) time_control: String,
+    pub(crate) white: String,
+    pub(crate) black: String,
+    pub(crate) result: Option<&'static str>,
+    pub(crate) termination: Option<&'static str>,
+    /// The color this browser plays, if any.
+    pub(crate) you: Option<&'static str>,
+    /// Bot levels of the seats (`null`: a person).
+    pub(crate) bots: PerColor<Option<i64>>,
+    /// The id of the rematch, once both agreed to one.
+    pub(crate) rematch: Option<String>,
+}
+
+/// One value per side, as JSON `{"white": .., "black": ..}`.
+#[derive(Debug, Serialize)]
+pub(crate) struct PerColor<T> {
+    pub(crate) white: T,
+    pub(crate) black: T,
+}
+
+/// `POST /api/games/{id}/move`.
+#[derive(Debug, Deserialize)]
+pub(crate) struct MoveRequest {
+    /// UCI (`e2e4`, `e7e8q`, `e1h1`) or SAN.
+    #[serde(alias = "uci", alias = "san")]
+    pub(crate) m: String,
+    #[serde(default)]
+    pub(crate) offer_draw: bool,
+}
+
+/// A command accepted and stored: the room version after all it caused.
+#[derive(Debug, Serialize)]
+pub(crate) struct Done {
+    pub(crate) v: u64,
+}
+
+/// `POST /api/games/{id}/rematch` when the offer stands.
+#[derive(Debug, Serialize)]
+pub(crate) struct Offered {
+    pub(crate) offered: bool,
+}
+
+/// `POST /api/games/{id}/decline-rematch`.
+#[derive(Debug, Serialize)]
+pub(crate) struct Ok {
+    pub(crate) ok: bool,
+}
+
+/// `?clocks=true|false` on PGN exports.
+#[derive(Debug, Deserialize)]
+pub(crate) struct ExportQuery {
+    #[serde(default = "yes")]
+    pub(crate) clocks: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// One game of `GET /api/games`.
+#[derive(Debug, Serialize)]
+pub(crate) struct Listed {
+    pub(crate) id: String,
+    pub(crate) white: String,
+    pub(crate) black: String,
+    pub(crate) time_control: String,
+    /// The same in the lobby's form (`10+5`, `15d5`, `untimed`).
+    pub(crate) time_control_friendly: String,
+    /// Whether a seat is still open (a seek anyone may join).
+    pub(crate) open: bool,
+}
+
+/// The form of `POST /api/import`.
+#[derive(Debug, Deserialize)]
+pub(crate) struct ImportForm {
+    pub(crate) pgn: String,
+}
+
+/// `POST /api/import`: the stored game.
+#[derive(Debug, Serialize)]
+pub(crate) struct Imported {
+    pub(crate) id: String,
+    pub(crate) url: String,
+}

@@ -1,0 +1,76 @@
+//! PGN in and out: a game's export, a player's games, and imports (docs/API.md).
+
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+
+use super::AppState;
+use super::body::{ExportQuery, ImportForm, Imported};
+use super::error::ApiError;
+use super::identity::InGame;
+
+const PGN: &str = "application/x-chess-pgn; charset=utf-8";
+
+/// `GET /game/export/{id}`: the PGN of a game (a live one up to its last move).
+pub(crate) async fn export(
+    State(state): State<AppState>,
+    InGame { row, .. }: InGame,
+    Query(q): Query<ExportQuery>,
+) -> Result<Response, ApiError> {
+    let pgn = crate::export::pgn(&state.rooms, &state.store, &row, q.clocks).await?;
+    Ok(([(CONTENT_TYPE, PGN)], pgn).into_response())
+}
+
+/// `GET /api/games/user/{name}`: every finished game of a player, as one PGN, oldest
+/// first. A stored game that cannot be written is left out and logged: one bad row never
+/// costs the player the rest.
+pub(crate) async fn user_games(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+    Query(q): Query<ExportQuery>,
+) -> Result<Response, ApiError> {
+    let mut out = String::new();
+    for row in state.store.finished_games_of(&name).await? {
+        match crate::export::pgn(&state.rooms, &state.store, &row, q.clocks).await {
+            Ok(pgn) => out.push_str(&pgn),
+            Err(e) => {
+                tracing::error!(game = %row.game.id, error = %e, "game left out of an export")
+            }
+        }
+    }
+    Ok(([(CONTENT_TYPE, PGN)], out).into_response())
+}
+
+/// `POST /api/import`: a finished game from PGN (form field `pgn`, or the raw body); the first
+/// game of the text. 400 with the reason, naming ply and move, when it is not valid.
+pub(crate) async fn import(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: String,
+) -> Result<Json<Imported>, ApiError> {
+    let bad = |message: String| ApiError::new(StatusCode::BAD_REQUEST, message);
+    let is_form = headers
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
+    let text = if is_form {
+        let form: ImportForm =
+            serde_urlencoded::from_str(&body).map_err(|e| bad(format!("bad form: {e}")))?;
+        form.pgn
+    } else {
+        body
+    };
+    let record = rookery_core::pgn::Reader::new(text.as_bytes())
+        .next()
+        .ok_or_else(|| bad("no game in the PGN".into()))?
+        .map_err(|e| bad(e.to_string()))?;
+    let id = crate::import::store_record(&state.store, &record)
+        .await?
+        .map_err(|e| bad(e.to_string()))?;
+    Ok(Json(Imported {
+        url: format!("/game/{id}"),
+        id,
+    }))
+}
