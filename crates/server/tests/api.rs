@@ -255,3 +255,53 @@ fn the_import_command_takes_valid_games_and_reports_the_rest() {
     assert!(stderr.contains("ply 3 (2. Ke3)"), "{stderr}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A probe stored a PGN whose moves went on after fivefold repetition; its game, its export
+/// and its player's whole export then failed. Imports are replayed through the rules (R4.4):
+/// such a game is refused and nothing is stored.
+#[test]
+fn an_import_that_plays_on_past_fivefold_repetition_is_refused() {
+    let (dir, url) = temp_url("import-fivefold");
+    let s = start(&url);
+    let shuffle = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 \
+                   7. Nf3 Nf6 8. Ng1 Ng8";
+    let pgn = format!("[White \"Probe\"]\n[Black \"Probe2\"]\n\n{shuffle} 9. e4 1-0\n");
+    let refused = call(&s, "POST", "/api/import", None, Some(&pgn));
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    assert!(refused.body.contains("ply 17"), "{}", refused.body);
+    let theirs = call(&s, "GET", "/api/games/user/Probe", None, None);
+    assert_eq!((theirs.status, theirs.body.as_str()), (200, ""));
+    // Stopped at the automatic end, the same game is taken as drawn by fivefold repetition,
+    // whatever its result tag said; and a `*` game ending in mate is a win everywhere.
+    let ended = call(
+        &s,
+        "POST",
+        "/api/import",
+        None,
+        Some(&format!("{shuffle} 1-0\n")),
+    );
+    assert_eq!(ended.status, 200, "{}", ended.body);
+    let game = call(
+        &s,
+        "GET",
+        &format!("/api/games/{}", field(&ended.body, "id")),
+        None,
+        None,
+    );
+    assert_eq!(field(&game.body, "termination"), "fivefold repetition");
+    assert_eq!(field(&game.body, "result"), "1/2-1/2");
+    let mate = call(
+        &s,
+        "POST",
+        "/api/import",
+        None,
+        Some("1. f3 e5 2. g4 Qh4# *\n"),
+    );
+    let id = field(&mate.body, "id").to_owned();
+    let game = call(&s, "GET", &format!("/api/games/{id}"), None, None);
+    assert_eq!(field(&game.body, "result"), "0-1");
+    let pgn = call(&s, "GET", &format!("/game/export/{id}"), None, None);
+    assert!(pgn.body.contains("[Result \"0-1\"]"), "{}", pgn.body);
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}

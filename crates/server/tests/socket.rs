@@ -355,3 +355,75 @@ async fn players_hear_who_leaves_and_who_watches_and_cannot_claim_at_once() {
     drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A probe found that versions began again at 0 after a restart, so a client reconnecting
+/// with the `?v=N` it knew was sent only the events numbered after N in the new count. Now
+/// each load of a game numbers from a new base: such a client gets a full `state`. A draw
+/// offer (R5) standing at the restart stands after it, and the bar of R5.4 with it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_restart_old_versions_get_a_state_and_the_draw_offers_stand() {
+    let (dir, url) = temp_url("restart-versions");
+    let s = start(&url);
+    let (id, white, black) = new_game(&s, r#"{"time_control":"10+5","color":"white"}"#);
+    let mut w = connect(s.port, &id, Some(&white), None).await;
+    assert_eq!(next(&mut w).await["t"], "state");
+    let offer = r#"{"t":"move","d":{"u":"e2e4","a":1,"draw":true}}"#;
+    send(&mut w, offer).await;
+    let mut last = 0;
+    loop {
+        let f = next(&mut w).await;
+        if f["t"] == "ack" {
+            break;
+        }
+        last = f["v"].as_u64().unwrap();
+    }
+    // Black declines; then offers with its move: that offer stands across the restart.
+    let decline = call(
+        &s,
+        "POST",
+        &format!("/api/games/{id}/decline-draw"),
+        Some(&black),
+        None,
+    );
+    assert_eq!(decline.status, 200, "{}", decline.body);
+    let moved = call(
+        &s,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        Some(&black),
+        Some(r#"{"m":"e5","offer_draw":true}"#),
+    );
+    assert_eq!(moved.status, 200, "{}", moved.body);
+    let before: u64 = field(&moved.body, "v").parse().unwrap();
+    assert!(before > last);
+    drop(w);
+    drop(s);
+
+    let s = start(&url);
+    for known in [last, before] {
+        let mut again = connect(s.port, &id, Some(&white), Some(known)).await;
+        let f = next(&mut again).await;
+        assert_eq!(f["t"], "state", "v={known} is from before the restart: {f}");
+        assert!(
+            f["v"].as_u64().unwrap() > before,
+            "versions never repeat: {f}"
+        );
+        assert_eq!(f["d"]["san"], serde_json::json!(["e4", "e5"]));
+        assert_eq!(f["d"]["offer"], "black", "Black's offer still stands");
+        assert_eq!(f["d"]["can"]["answer_draw"], true);
+        // R5.4: White's own offer was declined; White may not offer again yet.
+        assert_eq!(f["d"]["can"]["offer_draw"], false);
+    }
+    let accepted = call(
+        &s,
+        "POST",
+        &format!("/api/games/{id}/accept-draw"),
+        Some(&white),
+        None,
+    );
+    assert_eq!(accepted.status, 200, "{}", accepted.body);
+    let state = call(&s, "GET", &format!("/api/games/{id}"), None, None);
+    assert_eq!(field(&state.body, "termination"), "agreement");
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}
