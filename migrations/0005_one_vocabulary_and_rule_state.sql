@@ -22,4 +22,8 @@ ALTER TABLE games ADD COLUMN draw_offers TEXT;
 
 -- How many times the game has been loaded into a room: each load numbers its events from a
 -- new base (epoch x 10^9), so versions never repeat for a game (docs/PROTOCOL.md).
-ALTER TABLE games ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0
+ALTER TABLE games ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0;
+
+-- One row the health check writes: a database that answers but cannot store is not healthy.
+CREATE TABLE health (id INTEGER PRIMARY KEY, checked_at BIGINT NOT NULL);
+INSERT INTO health (id, checked_at) VALUES (1, 0)

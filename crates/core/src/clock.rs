@@ -125,7 +125,19 @@ impl TimeControl {
     }
 }
 
+/// The longest time control text read: FIDE's longest real controls (three periods with
+/// moves, delay or increment) take about 30 characters; anything far longer is no clock
+/// anyone plays, and would be repeated in every listing.
+pub const MAX_TIME_CONTROL_LEN: usize = 64;
+
 fn parse(text: &str, unit: Unit) -> Result<TimeControl, TimeControlError> {
+    if text.len() > MAX_TIME_CONTROL_LEN {
+        return Err(TimeControlError {
+            // Only the start of it: the error is shown to the user.
+            text: text.chars().take(16).chain("...".chars()).collect(),
+            reason: "too long (at most 64 characters)",
+        });
+    }
     let err = |reason| TimeControlError {
         text: text.to_owned(),
         reason,

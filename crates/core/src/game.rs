@@ -349,8 +349,18 @@ pub struct Game {
 }
 
 impl Game {
-    /// A new game from `start` under `control`.
+    /// A new game from `start` under `control`. A start that is over already (checkmate,
+    /// stalemate, a dead position, the 75-move count reached: R4) makes a game that is over
+    /// at once, with that result; a server refuses such starts ([`Game::is_over`]).
     pub fn new(start: Position, control: TimeControl) -> Game {
+        let mut game = Game::fresh(start, control);
+        if let Some((result, termination)) = game.automatic_end() {
+            game.result = Some((result, termination));
+        }
+        game
+    }
+
+    fn fresh(start: Position, control: TimeControl) -> Game {
         Game {
             start,
             position: start,

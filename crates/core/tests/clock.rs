@@ -62,6 +62,18 @@ fn malformed_time_controls_are_refused_with_the_reason() {
         let e = TimeControl::from_pgn(text).unwrap_err();
         assert_eq!(e.reason, reason, "{text}");
     }
+    // A probe's 18,000-character control was accepted and listed everywhere: refused now,
+    // with only its start in the message.
+    let long = "40/5400:".repeat(2250);
+    for e in [
+        TimeControl::from_pgn(&long).unwrap_err(),
+        TimeControl::from_friendly(&long).unwrap_err(),
+    ] {
+        assert_eq!(e.reason, "too long (at most 64 characters)");
+        assert!(e.to_string().len() < 80, "{e}");
+    }
+    let longest_real = "40/7200+30:20/3600+30:900+30";
+    assert!(TimeControl::from_pgn(longest_real).is_ok());
 }
 
 #[test]

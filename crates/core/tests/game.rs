@@ -104,7 +104,7 @@ fn a_replayed_game_takes_its_recorded_end_unless_the_moves_ended_it() {
 #[test]
 fn r4_2_a_dead_position_is_drawn_at_once() {
     let mut g = Game::new(
-        Position::from_fen("4k3/8/8/8/8/8/3n4/4K3 w - - 0 1").unwrap(),
+        Position::from_fen("4k3/8/8/8/8/8/3r4/4K3 w - - 0 1").unwrap(),
         TimeControl::Untimed,
     );
     g.apply(san(White, "Kxd2"), 0).unwrap();
@@ -737,4 +737,41 @@ fn material_points_count_each_piece_by_its_r7_value() {
     let pos = Position::from_fen("4k3/8/8/8/8/8/1p6/R3K3 b - - 0 30").unwrap();
     let points = pos.board().points();
     assert_eq!((points.white, points.black), (5, 1));
+}
+
+#[test]
+fn r4_a_game_from_a_position_that_is_already_over_is_over_at_once() {
+    let cases = [
+        // Fool's mate: White is mated.
+        (
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            GameResult::BlackWins,
+            Termination::Checkmate,
+        ),
+        (
+            "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+            GameResult::Draw,
+            Termination::Stalemate,
+        ),
+        (
+            "8/8/4k3/8/8/3K4/8/8 w - - 0 1",
+            GameResult::Draw,
+            Termination::InsufficientMaterial,
+        ),
+        (
+            "8/8/4k3/8/8/3K4/8/7R w - - 150 120",
+            GameResult::Draw,
+            Termination::SeventyFiveMoves,
+        ),
+    ];
+    for (fen, result, termination) in cases {
+        let g = Game::new(Position::from_fen(fen).unwrap(), TimeControl::Untimed);
+        assert_eq!(g.result(), Some((result, termination)), "{fen}");
+        assert_eq!(
+            Game::new(Position::from_fen(fen).unwrap(), TimeControl::Untimed)
+                .apply(Command::Resign { by: White }, 0),
+            Err(GameError::GameIsOver)
+        );
+    }
+    assert!(!Game::new(Position::new(), TimeControl::Untimed).is_over());
 }

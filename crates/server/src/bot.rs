@@ -111,6 +111,8 @@ async fn drive(
     };
     let mut brain = Some(brain);
     let mut rng = Rng::new(ids::seed());
+    // Moves of this bot refused in a row.
+    let mut refused = 0u32;
     loop {
         let Ok((_, game)) = room.snapshot().await else {
             return;
@@ -164,7 +166,13 @@ async fn drive(
             };
             brain = Some(thinker);
             let Some(uci) = chosen else {
-                // No legal move: the core has ended the game already.
+                // No move to play: the core ends such a game by itself, so this is not
+                // reached in play; should it be, wait for the room to change rather than
+                // search the same position again.
+                tracing::warn!(?color, "a bot found no move");
+                if sub.feed.recv().await.is_err() {
+                    return;
+                }
                 continue;
             };
             tokio::time::sleep_until(started + min_think).await;
@@ -174,13 +182,18 @@ async fn drive(
                 offer_draw: false,
             };
             match room.apply(command).await {
-                Ok(_) => continue,
+                Ok(_) => {
+                    refused = 0;
+                    continue;
+                }
                 Err(RoomError::Closed) => return,
                 Err(e) => {
                     // The game moved on meanwhile (ended, or the store failed), or an external
-                    // engine suggested nonsense: look again.
-                    tracing::debug!(error = %e, "bot move refused");
-                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    // engine suggested nonsense: look again after a pause that grows, so a
+                    // move refused again and again never keeps a core busy.
+                    refused += 1;
+                    tracing::debug!(error = %e, refused, "bot move refused");
+                    tokio::time::sleep(Duration::from_millis(100) * refused.min(50)).await;
                     continue;
                 }
             }

@@ -11,19 +11,31 @@ use rookery_core::pgn::{GameRecord, Reader};
 
 use crate::ids;
 use crate::room::now_ms;
-use crate::store::{Ending, NewGame, Store, StoreError, StoredMove};
+use crate::store::{Ending, NewGame, Store, StoreError, StoredMove, storable};
 
-/// Why a well-formed record is not stored: the rules refuse one of its moves (one played
-/// after the game had ended by itself, say: fivefold repetition or the 75-move rule, R4).
+/// Why a well-formed record is not stored.
 #[derive(Debug)]
-pub(crate) struct Refused {
-    ply: usize,
-    reason: GameError,
+pub(crate) enum Refused {
+    /// The rules refuse one of its moves (one played after the game had ended by itself,
+    /// say: fivefold repetition or the 75-move rule, R4).
+    Rules { ply: usize, reason: GameError },
+    /// A player's name that no page could show: too long, or with a NUL character.
+    Name(&'static str),
 }
+
+/// The longest player name taken from a record (names are shown in every list).
+const MAX_NAME_LEN: usize = 100;
 
 impl std::fmt::Display for Refused {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "ply {}: {}", self.ply, self.reason)
+        match self {
+            Refused::Rules { ply, reason } => write!(f, "ply {ply}: {reason}"),
+            Refused::Name(tag) => write!(
+                f,
+                "the {tag} tag is too long (at most {MAX_NAME_LEN} characters) or has a NUL \
+                 character"
+            ),
+        }
     }
 }
 
@@ -41,17 +53,22 @@ pub(crate) async fn store_record(
 ) -> Result<Result<String, Refused>, StoreError> {
     let game = match Game::from_record(record) {
         Ok(game) => game,
-        Err((ply, reason)) => return Ok(Err(Refused { ply, reason })),
+        Err((ply, reason)) => return Ok(Err(Refused::Rules { ply, reason })),
     };
     let Some((result, termination)) = game.result() else {
         // `restore_end` ends every record (a `*` one as unterminated).
-        return Ok(Err(Refused {
+        return Ok(Err(Refused::Rules {
             ply: record.moves.len(),
             reason: GameError::GameIsOver,
         }));
     };
-    let id = ids::game_id();
     let tag = |name: &str| record.tags.get(name).filter(|v| !v.is_empty() && *v != "?");
+    for name in ["White", "Black"] {
+        if tag(name).is_some_and(|v| v.chars().count() > MAX_NAME_LEN || !storable(v)) {
+            return Ok(Err(Refused::Name(name)));
+        }
+    }
+    let id = ids::game_id();
     let new = NewGame {
         id: id.clone(),
         created_at: now_ms() as i64,

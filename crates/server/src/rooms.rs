@@ -12,8 +12,8 @@ use rookery_engine::Level;
 
 use crate::bot::Bots;
 use crate::room::{EPOCH_VERSIONS, RoomHandle, RoomOptions, now_ms};
-use crate::store::writer::EventWriter;
-use crate::store::{GameRow, NewGame, Store, StoreError};
+use crate::store::writer::{EventWriter, GameWrite};
+use crate::store::{Ending, GameRow, NewGame, Status, Store, StoreError};
 
 /// Live rooms. A std `Mutex` is fine: it guards a map lookup and is never held across
 /// `.await`.
@@ -110,6 +110,21 @@ impl Rooms {
             return Ok(None);
         };
         let game = self.replay(&row).await?;
+        if let (Status::Live, Some((result, termination))) = (row.status, game.result()) {
+            // Stored as live, but over by the rules (a start position that was over already,
+            // accepted before such starts were refused): record the end, once.
+            let ending = Ending {
+                result,
+                termination,
+            };
+            self.writer
+                .write(GameWrite {
+                    game_id: id.to_owned(),
+                    ending: Some((ending, now_ms() as i64)),
+                    ..GameWrite::default()
+                })
+                .await?;
+        }
         let epoch = self.store.next_epoch(id).await?;
         // Another request may have loaded it meanwhile: keep the first.
         let mut map = self.map();

@@ -168,6 +168,73 @@ fn bad_requests_get_json_errors() {
     let big = format!(r#"{{"time_control":"{}"}}"#, "9".repeat(100_000));
     let r = call(&s, "POST", "/api/games", None, Some(&big));
     assert_eq!(r.status, 413, "{}", r.body);
+    assert!(r.body.starts_with(r#"{"error":"#), "{}", r.body);
+    // What a probe found: 422 where 400 is documented, plain-text errors, NUL bytes, an
+    // 18,000-character time control, a game from a finished position.
+    let json_error = |r: &common::Reply, status: u16| {
+        assert_eq!(r.status, status, "{}", r.body);
+        let v: serde_json::Value = serde_json::from_str(&r.body).unwrap_or_else(|e| panic!("{e}: {} {:?}", r.status, r.body));
+        assert!(
+            v["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{}",
+            r.body
+        );
+    };
+    let create = |body: &str| call(&s, "POST", "/api/games", None, Some(body));
+    json_error(&create(r#"{"time_control":5}"#), 400);
+    json_error(&create(r#"{"color":"white"}"#), 400);
+    let long = format!(r#"{{"time_control":"{}"}}"#, "40/90:".repeat(3000));
+    let r = create(&long);
+    json_error(&r, 400);
+    assert!(r.body.contains("too long"), "{}", r.body);
+    let mated = r#"{"time_control":"5+3","bot":3,"fen":"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"}"#;
+    let r = create(mated);
+    json_error(&r, 400);
+    assert!(r.body.contains("over already (checkmate)"), "{}", r.body);
+    let stalemate = r#"{"time_control":"5+3","bot":8,"fen":"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"}"#;
+    json_error(&create(stalemate), 400);
+    json_error(&call(&s, "GET", "/api/nothing-here", None, None), 404);
+    json_error(&call(&s, "DELETE", "/api/games", None, None), 405);
+    json_error(&call(&s, "GET", "/api/games/%00", None, None), 404);
+    json_error(&call(&s, "GET", "/game/export/a%00b", None, None), 404);
+    let r = call(&s, "GET", "/api/games/user/a%00b", None, None);
+    assert_eq!((r.status, r.body.as_str()), (200, ""));
+    let (id, white, _) = new_game(&s, r#"{"time_control":"5+3"}"#);
+    json_error(
+        &call(
+            &s,
+            "GET",
+            &format!("/game/export/{id}?clocks=maybe"),
+            None,
+            None,
+        ),
+        400,
+    );
+    json_error(
+        &call(
+            &s,
+            "POST",
+            &format!("/api/games/{id}/dance"),
+            Some(&white),
+            None,
+        ),
+        404,
+    );
+    json_error(
+        &call(
+            &s,
+            "POST",
+            "/api/import",
+            None,
+            Some("[White \"a\u{0}b\"]\n\n1. e4 *"),
+        ),
+        400,
+    );
+    let long_name = format!("[White \"{}\"]\n\n1. e4 *", "x".repeat(101));
+    json_error(
+        &call(&s, "POST", "/api/import", None, Some(&long_name)),
+        400,
+    );
     drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -2,6 +2,7 @@
 //! `{"error": "..."}`. Server faults get a generic sentence; the cause goes to the log.
 
 use axum::Json;
+use axum::extract::rejection::JsonRejection;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
@@ -77,7 +78,41 @@ where
     async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, ApiError> {
         match Json::<T>::from_request(req, state).await {
             Ok(Json(value)) => Ok(ApiJson(value)),
+            // JSON that does not fit the body's fields is a bad request like any other
+            // (docs/API.md says 400; axum would say 422).
+            Err(e @ JsonRejection::JsonDataError(_)) => {
+                Err(ApiError::new(StatusCode::BAD_REQUEST, e.body_text()))
+            }
             Err(e) => Err(ApiError::new(e.status(), e.body_text())),
         }
     }
+}
+
+/// Every error the API gives is `{"error": ...}` (docs/API.md), also those no handler wrote:
+/// an unknown route, a wrong method, a path or query that does not parse, a body too large.
+/// Such answers come from the router as plain text; this rewrites them.
+pub(crate) async fn json_errors(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let path = request.uri().path();
+    let api = path.starts_with("/api/") || path.starts_with("/game/export/");
+    let response = next.run(request).await;
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !api || is_json || !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let body = axum::body::to_bytes(response.into_body(), 4096)
+        .await
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&body);
+    let message = match text.trim() {
+        "" => status.canonical_reason().unwrap_or("error").to_lowercase(),
+        text => text.to_owned(),
+    };
+    ApiError::new(status, message).into_response()
 }

@@ -61,6 +61,14 @@ pub(crate) async fn create(
         None => None,
         Some(n) => Some(Level::new(n).ok_or_else(|| bad(format!("bot level {n}: choose 1 to 8")))?),
     };
+    let game = Game::new(start, control);
+    if let Some((_, termination)) = game.result() {
+        // Nothing to play (R4): such a game would be over before it began.
+        return Err(bad(format!(
+            "this position is over already ({}): choose one with a move to play",
+            termination.as_str()
+        )));
+    }
     let (id, token, name) = (ids::game_id(), ids::seat_token(), ids::display_name());
     // The other seat: open for the challenge link, or a bot's (a token nobody is given).
     let (other_name, other_token, other_bot) = match bot {
@@ -81,7 +89,7 @@ pub(crate) async fn create(
         id: id.clone(),
         created_at: now_ms() as i64,
         start_fen: (start != Position::new()).then(|| start.fen()),
-        time_control: control.to_pgn(),
+        time_control: game.clock().control().to_pgn(),
         white_name: white.0,
         black_name: black.0,
         white_seat: white.1,
@@ -90,7 +98,7 @@ pub(crate) async fn create(
         black_bot: black.2,
         rematch_of: None,
     };
-    state.rooms.create(&row, Game::new(start, control)).await?;
+    state.rooms.create(&row, game).await?;
     Ok(seated(id, color, name, &token, StatusCode::CREATED))
 }
 

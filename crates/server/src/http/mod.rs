@@ -63,21 +63,30 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/@/{name}", get(pages::player))
         .route("/static/{file}", get(pages::static_file))
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn(error::json_errors))
         .with_state(state)
 }
 
-/// `GET /api/health`: the server answers and its database with it.
+/// `GET /api/health`: the server answers, and its database takes a write (a database that
+/// answers reads but cannot store a move is not healthy).
 #[derive(Debug, serde::Serialize)]
 struct Health {
     ok: bool,
 }
 
-async fn health(axum::extract::State(state): axum::extract::State<AppState>) -> Json<Health> {
-    let ok = sqlx::query("SELECT 1")
-        .execute(state.store.pool())
-        .await
-        .is_ok();
-    Json(Health { ok })
+async fn health(
+    axum::extract::State(state): axum::extract::State<AppState>,
+) -> (axum::http::StatusCode, Json<Health>) {
+    match state.store.check_write().await {
+        Ok(()) => (axum::http::StatusCode::OK, Json(Health { ok: true })),
+        Err(e) => {
+            tracing::error!(error = %e, "health check: the database cannot be written");
+            (
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                Json(Health { ok: false }),
+            )
+        }
+    }
 }
 
 /// Opens the store, applies migrations, and serves until Ctrl-C or SIGTERM.

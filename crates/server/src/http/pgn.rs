@@ -62,6 +62,9 @@ pub(crate) async fn import(
     } else {
         body
     };
+    if !crate::store::storable(&text) {
+        return Err(bad("the PGN has a NUL character".into()));
+    }
     let record = rookery_core::pgn::Reader::new(text.as_bytes())
         .next()
         .ok_or_else(|| bad("no game in the PGN".into()))?

@@ -232,6 +232,16 @@ impl Store {
         Ok(())
     }
 
+    /// Writes to the database and commits (the health check): fails when the database
+    /// answers but cannot store anything (read-only, disk full, a replica).
+    pub(crate) async fn check_write(&self) -> Result<(), StoreError> {
+        sqlx::query("UPDATE health SET checked_at = $1 WHERE id = 1")
+            .bind(crate::room::now_ms() as i64)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// Claims the next load of game `id` into a room: its epoch, which no earlier load had
     /// (room versions start from it, so they never repeat for a game).
     pub(crate) async fn next_epoch(&self, id: &str) -> Result<i64, StoreError> {
@@ -265,6 +275,9 @@ impl Store {
     }
 
     pub(crate) async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
+        if !storable(id) {
+            return Ok(None);
+        }
         self.one_game(
             concat!("SELECT ", game_columns!(), " FROM games WHERE id = $1"),
             id,
@@ -287,6 +300,9 @@ impl Store {
         name: &str,
         limit: i64,
     ) -> Result<Vec<GameRow>, StoreError> {
+        if !storable(name) {
+            return Ok(Vec::new());
+        }
         let rows = sqlx::query(concat!(
             "SELECT ",
             game_columns!(),
@@ -303,6 +319,9 @@ impl Store {
 
     /// Finished games in which `name` played, oldest first.
     pub(crate) async fn finished_games_of(&self, name: &str) -> Result<Vec<GameRow>, StoreError> {
+        if !storable(name) {
+            return Ok(Vec::new());
+        }
         let rows = sqlx::query(concat!(
             "SELECT ",
             game_columns!(),
@@ -397,6 +416,12 @@ impl Store {
     }
 }
 
+/// Whether a text can be stored and looked up at all: PostgreSQL's text holds no NUL
+/// character, so no stored game or player has one (and asking would be a database error).
+pub(crate) fn storable(text: &str) -> bool {
+    !text.contains('\0')
+}
+
 fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow, StoreError> {
     Ok(GameRow {
         game: NewGame {
@@ -488,6 +513,10 @@ mod tests {
         store.create_game(&with_fen).await.unwrap();
         assert_eq!(store.game("g2").await.unwrap().unwrap().game, with_fen);
         assert!(store.game("nope").await.unwrap().is_none());
+        // No NUL character reaches the database (PostgreSQL cannot hold one): not found.
+        assert!(store.game("a\0b").await.unwrap().is_none());
+        assert!(store.recent_games_of("a\0b", 5).await.unwrap().is_empty());
+        assert!(store.finished_games_of("a\0b").await.unwrap().is_empty());
 
         // A bot seat and a rematch: only one rematch may follow a game.
         let rematch = NewGame {
@@ -591,6 +620,22 @@ mod tests {
             (over.status, over.ending, over.finished_at),
             (Status::Over, Some(resigned), Some(5))
         );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_health_check_fails_when_the_database_cannot_be_written() {
+        let dir = std::env::temp_dir().join(format!("rookery-health-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("h.db");
+        let _ = std::fs::remove_file(&file);
+        let url = format!("sqlite://{}", file.display());
+        let store = Store::open(&url).await.unwrap();
+        store.check_write().await.unwrap();
+        // The same database opened read-only answers reads but takes no write.
+        let read_only = Store::open(&format!("{url}?mode=ro")).await.unwrap();
+        assert!(read_only.game("x").await.unwrap().is_none());
+        assert!(read_only.check_write().await.is_err());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
