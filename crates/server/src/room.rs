@@ -302,7 +302,7 @@ impl RoomHandle {
             last_activity: tokio::time::Instant::now(),
             connections: ByColor::default(),
             gone_since: ByColor::default(),
-            watchers: 0,
+            watchers: Watchers::default(),
             rematch: Rematch::None,
         };
         let on_exit = options.on_exit;
@@ -406,10 +406,56 @@ struct Room {
     connections: ByColor<u32>,
     /// Since when each player has had no connection (`None`: connected, or never was).
     gone_since: ByColor<Option<tokio::time::Instant>>,
-    /// Open spectator connections.
-    watchers: u32,
+    /// Open spectator connections, and when their count is next told.
+    watchers: Watchers,
     /// Where a rematch of the finished game stands.
     rematch: Rematch,
+}
+
+/// The spectators of a room. Their count goes out at most once per [`WATCHERS_EVERY`], so
+/// an audience arriving all at once costs one frame per spectator per interval, not one per
+/// spectator per arrival (which grew with the square of the audience).
+#[derive(Debug, Default)]
+struct Watchers {
+    /// Open spectator connections.
+    n: u32,
+    /// The count the players and spectators were last told.
+    told: u32,
+    /// When the count is next due to go out, if it changed.
+    due: Option<tokio::time::Instant>,
+    /// When it last went out.
+    last: Option<tokio::time::Instant>,
+}
+
+/// The shortest interval between two `watchers` events of a room.
+const WATCHERS_EVERY: Duration = Duration::from_millis(250);
+
+impl Watchers {
+    /// A spectator came (`true`) or went; the new count is due one interval after the last.
+    fn change(&mut self, joined: bool, now: tokio::time::Instant) {
+        self.n = if joined {
+            self.n + 1
+        } else {
+            self.n.saturating_sub(1)
+        };
+        if self.due.is_none() {
+            let earliest = self.last.map_or(now, |last| last + WATCHERS_EVERY);
+            self.due = Some(earliest.max(now));
+        }
+    }
+
+    /// The count to publish now, if it is due and differs from the one told.
+    fn publish_due(&mut self, now: tokio::time::Instant) -> Option<u32> {
+        if self.due.is_none_or(|due| now < due) {
+            return None;
+        }
+        self.due = None;
+        self.last = Some(now);
+        (self.n != self.told).then(|| {
+            self.told = self.n;
+            self.n
+        })
+    }
 }
 
 /// How long a game that has not started may wait for a move before it is aborted.
@@ -428,7 +474,10 @@ impl Room {
                 .then(|| self.last_activity + self.idle_abort);
             let close = (self.game.is_over() && self.connected() == 0)
                 .then(|| self.last_activity + self.linger);
-            let deadline = [flag, abort, close].into_iter().flatten().min();
+            let deadline = [flag, abort, close, self.watchers.due]
+                .into_iter()
+                .flatten()
+                .min();
             let sleep = async {
                 match deadline {
                     Some(at) => tokio::time::sleep_until(at).await,
@@ -441,8 +490,12 @@ impl Room {
                     None => return,
                 },
                 () = sleep => {
-                    if close.is_some_and(|c| tokio::time::Instant::now() >= c) {
+                    let now = tokio::time::Instant::now();
+                    if close.is_some_and(|c| now >= c) {
                         return;
+                    }
+                    if let Some(n) = self.watchers.publish_due(now) {
+                        self.publish_room(RoomEvent::Watchers { n });
                     }
                     let mut next = self.game.clone();
                     let (mut events, _) = next.tick(now_ms());
@@ -466,7 +519,7 @@ impl Room {
 
     /// Open connections, players' and spectators'.
     fn connected(&self) -> u32 {
-        self.connections.white + self.connections.black + self.watchers
+        self.connections.white + self.connections.black + self.watchers.n
     }
 
     async fn handle(&mut self, cmd: RoomCmd) {
@@ -520,12 +573,7 @@ impl Room {
                 }
             }
             RoomCmd::Watcher { joined } => {
-                self.watchers = if joined {
-                    self.watchers + 1
-                } else {
-                    self.watchers.saturating_sub(1)
-                };
-                self.publish_room(RoomEvent::Watchers { n: self.watchers });
+                self.watchers.change(joined, tokio::time::Instant::now());
             }
             RoomCmd::Snapshot { reply } => {
                 let _ = reply.send((self.v, self.game.clone()));
@@ -817,6 +865,52 @@ mod tests {
             .expect("the room closes once nobody is there")
             .unwrap();
         assert!(room.is_closed());
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// A probe's 2,000 watchers of one game caused 1.5 million `watchers` frames: one event
+    /// per arrival, sent to everyone already there. Now the count goes out at most every
+    /// quarter second, so the events of an arriving audience do not grow with its size.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_audience_arriving_at_once_is_counted_in_a_few_events() {
+        let (_store, room, dir) = setup("watchers", "-").await;
+        let mut sub = room.subscribe(0).await.unwrap();
+        let started = std::time::Instant::now();
+        for _ in 0..2000 {
+            room.watcher(true).await;
+        }
+        for _ in 0..500 {
+            room.watcher(false).await;
+        }
+        let intervals = started.elapsed().as_millis() / WATCHERS_EVERY.as_millis();
+        let mut counts = Vec::new();
+        loop {
+            match tokio::time::timeout(Duration::from_secs(1), sub.feed.recv()).await {
+                Ok(Ok(Versioned {
+                    event: RoomEvent::Watchers { n },
+                    ..
+                })) => counts.push(n),
+                Ok(other) => panic!("{other:?}"),
+                Err(_) => break,
+            }
+        }
+        assert_eq!(
+            counts.last(),
+            Some(&1500),
+            "the last count is exact: {counts:?}"
+        );
+        // 2,500 arrivals and departures: one event per quarter second while they come, and
+        // one after (where there used to be 2,500), however fast the machine.
+        let most = intervals as usize + 2;
+        assert!(
+            counts.len() <= most,
+            "{} events, at most {most}: {counts:?}",
+            counts.len()
+        );
+        assert!(
+            most < 100,
+            "sending 2,500 commands took {intervals} intervals"
+        );
         let _ = std::fs::remove_dir_all(dir);
     }
 

@@ -173,7 +173,8 @@ fn bad_requests_get_json_errors() {
     // 18,000-character time control, a game from a finished position.
     let json_error = |r: &common::Reply, status: u16| {
         assert_eq!(r.status, status, "{}", r.body);
-        let v: serde_json::Value = serde_json::from_str(&r.body).unwrap_or_else(|e| panic!("{e}: {} {:?}", r.status, r.body));
+        let v: serde_json::Value = serde_json::from_str(&r.body)
+            .unwrap_or_else(|e| panic!("{e}: {} {:?}", r.status, r.body));
         assert!(
             v["error"].as_str().is_some_and(|e| !e.is_empty()),
             "{}",
