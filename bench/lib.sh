@@ -33,7 +33,9 @@ cleanup() {
 trap cleanup EXIT
 
 start_server() {
-  target/release/rookery --listen "127.0.0.1:$port" --database-url "$url" >>"$tmp/server.log" 2>&1 &
+  # Every simulated client comes from 127.0.0.1: lift the per-address cap (256 by default).
+  target/release/rookery --listen "127.0.0.1:$port" --database-url "$url" \
+    --max-connections-per-address 1000000 >>"$tmp/server.log" 2>&1 &
   server=$!
   for _ in $(seq 1 200); do
     curl -sf "http://127.0.0.1:$port/api/health" >/dev/null && return 0

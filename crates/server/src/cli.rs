@@ -38,6 +38,32 @@ pub(crate) struct Config {
     /// built-in one; levels map to its strength options.
     #[arg(long, env = "ROOKERY_UCI_ENGINE", global = true)]
     pub(crate) uci_engine: Option<PathBuf>,
+    /// Open connections (sockets included) one client address may hold; more are refused
+    /// at once. A load test from one address raises it.
+    #[arg(
+        long,
+        env = "ROOKERY_MAX_CONNECTIONS_PER_ADDRESS",
+        default_value_t = 256,
+        global = true
+    )]
+    pub(crate) max_connections_per_address: usize,
+    /// Seconds a client has to send a request's headers (also the most a kept-alive
+    /// connection may sit idle between requests).
+    #[arg(
+        long,
+        env = "ROOKERY_HEADER_TIMEOUT",
+        default_value_t = 10.0,
+        global = true
+    )]
+    pub(crate) header_timeout: f64,
+    /// Seconds one request may take, its body included; then 408 and the connection closes.
+    #[arg(
+        long,
+        env = "ROOKERY_REQUEST_TIMEOUT",
+        default_value_t = 30.0,
+        global = true
+    )]
+    pub(crate) request_timeout: f64,
 }
 
 #[derive(Debug, Subcommand)]

@@ -302,18 +302,7 @@ async fn shutdown_closes_sockets_with_a_reason_and_exits_cleanly() {
     };
     let reason = close.map(|f| f.reason.to_string()).unwrap_or_default();
     assert_eq!(reason, "the server is restarting; reconnect in a moment");
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    let status = loop {
-        if let Some(status) = s.child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the server did not exit"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
-    assert!(status.success(), "{status}");
+    exits_cleanly_within(&mut s, Duration::from_secs(10)).await;
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -425,5 +414,167 @@ async fn after_a_restart_old_versions_get_a_state_and_the_draw_offers_stand() {
     let state = call(&s, "GET", &format!("/api/games/{id}"), None, None);
     assert_eq!(field(&state.body, "termination"), "agreement");
     drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Waits for the server to exit, successfully, within `within`.
+async fn exits_cleanly_within(s: &mut common::Server, within: Duration) {
+    let deadline = std::time::Instant::now() + within;
+    let status = loop {
+        if let Some(status) = s.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server did not exit"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(status.success(), "{status}");
+}
+
+/// Opens a raw connection from `from` (another loopback address than the test's own).
+async fn raw_from(from: &str, port: u16) -> tokio::net::TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
+    socket
+        .connect(format!("127.0.0.1:{port}").parse().unwrap())
+        .await
+        .unwrap()
+}
+
+/// Whether the server has closed `stream` by `within` (reads until end of file).
+async fn closed_within(stream: &mut tokio::net::TcpStream, within: Duration) -> Option<Vec<u8>> {
+    use tokio::io::AsyncReadExt as _;
+    let mut got = Vec::new();
+    let mut buf = [0u8; 1024];
+    let read_all = async {
+        loop {
+            match stream.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+            }
+        }
+    };
+    tokio::time::timeout(within, read_all).await.ok()?;
+    Some(got)
+}
+
+/// What a probe found: connections that send nothing, drip a header, or promise a body and
+/// stop were held for ever, and 21,000 of them took every open file. Now each address holds
+/// a bounded number of connections, slow clients are dropped, health answers throughout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_clients_are_dropped_and_health_still_answers() {
+    use tokio::io::AsyncWriteExt as _;
+    let (dir, url) = temp_url("slow");
+    let s = common::start_with(
+        &url,
+        &[
+            "--header-timeout",
+            "1",
+            "--request-timeout",
+            "2",
+            "--max-connections-per-address",
+            "50",
+        ],
+    );
+    // 80 silent connections from one address: 30 over the cap are closed at once.
+    let mut silent = Vec::new();
+    for _ in 0..80 {
+        silent.push(raw_from("127.0.0.2", s.port).await);
+    }
+    let health = call(&s, "GET", "/api/health", None, None);
+    assert_eq!(
+        (health.status, health.body.as_str()),
+        (200, r#"{"ok":true}"#)
+    );
+    let mut at_once = 0;
+    for stream in &mut silent {
+        if closed_within(stream, Duration::from_millis(300))
+            .await
+            .is_some()
+        {
+            at_once += 1;
+        }
+    }
+    assert!(at_once >= 30, "{at_once} of 80 closed at once");
+    // The rest are dropped once the header time has passed (1 s here).
+    for stream in &mut silent {
+        assert!(
+            closed_within(stream, Duration::from_secs(10))
+                .await
+                .is_some(),
+            "a silent connection outlived the header timeout"
+        );
+    }
+    // A client dripping its headers one line at a time is dropped all the same.
+    let mut drip = raw_from("127.0.0.3", s.port).await;
+    drip.write_all(b"GET /api/health HTTP/1.1\r\n")
+        .await
+        .unwrap();
+    let mut dropped = false;
+    for i in 0..40 {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        if drip
+            .write_all(format!("X-Drip-{i}: 1\r\n").as_bytes())
+            .await
+            .is_err()
+        {
+            dropped = true;
+            break;
+        }
+    }
+    assert!(
+        dropped
+            || closed_within(&mut drip, Duration::from_secs(5))
+                .await
+                .is_some(),
+        "a dripping client was held for 10 s"
+    );
+    // A body promised and never sent: 408, and the connection closes.
+    let mut promise = raw_from("127.0.0.4", s.port).await;
+    promise
+        .write_all(b"POST /api/import HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n1. e4")
+        .await
+        .unwrap();
+    let answer = closed_within(&mut promise, Duration::from_secs(10))
+        .await
+        .expect("closed");
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    let health = call(&s, "GET", "/api/health", None, None);
+    assert_eq!(health.status, 200);
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The probe's graceful shutdown hung for over a minute on silent connections.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_does_not_wait_for_silent_connections() {
+    let (dir, url) = temp_url("shutdown-silent");
+    let mut s = common::start_with(&url, &["--header-timeout", "120"]);
+    let mut silent = Vec::new();
+    for i in 0..40 {
+        let mut stream = raw_from("127.0.0.5", s.port).await;
+        if i % 2 == 0 {
+            // Half of them in the middle of a request's headers.
+            use tokio::io::AsyncWriteExt as _;
+            stream
+                .write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
+                .await
+                .unwrap();
+        }
+        silent.push(stream);
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let pid = s.child.id().to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    // It gives requests in flight 5 s; these are none.
+    exits_cleanly_within(&mut s, Duration::from_secs(15)).await;
+    drop(silent);
     let _ = std::fs::remove_dir_all(dir);
 }

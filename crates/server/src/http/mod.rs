@@ -6,6 +6,7 @@ mod games;
 mod identity;
 mod pages;
 mod pgn;
+mod serve;
 mod socket;
 
 use axum::extract::DefaultBodyLimit;
@@ -40,7 +41,7 @@ impl axum::extract::FromRef<AppState> for Store {
 /// Request bodies are small JSON documents.
 const MAX_BODY: usize = 64 * 1024;
 
-pub(crate) fn router(state: AppState) -> Router {
+pub(crate) fn router(state: AppState, request_timeout: std::time::Duration) -> Router {
     Router::new()
         .route("/api/health", get(health))
         .route("/metrics", get(crate::metrics::render))
@@ -64,6 +65,10 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/static/{file}", get(pages::static_file))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn(error::json_errors))
+        .layer(axum::middleware::from_fn_with_state(
+            request_timeout,
+            serve::request_timeout,
+        ))
         .with_state(state)
 }
 
@@ -110,25 +115,30 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
     tracing::info!(games = recovered, "live games loaded back into rooms");
     let (stopping, shutdown) = tokio::sync::watch::channel(false);
     let (socket_open, mut sockets_closed) = tokio::sync::mpsc::channel::<()>(1);
-    let app = router(AppState {
+    let seconds = |s: f64, what: &str| {
+        std::time::Duration::try_from_secs_f64(s).map_err(|_| format!("{what}: {s} seconds?"))
+    };
+    let mut limits = serve::Limits::new(config.max_connections_per_address);
+    limits.header_timeout = seconds(config.header_timeout, "--header-timeout")?;
+    limits.request_timeout = seconds(config.request_timeout, "--request-timeout")?;
+    let state = AppState {
         store,
         rooms,
         shutdown,
         socket_open,
-    });
+    };
+    let app = router(state, limits.request_timeout);
     let listener = TcpListener::bind(config.listen)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
     let address = listener.local_addr().map_err(|e| e.to_string())?;
     tracing::info!(%address, database = %config.database_url, "rookery listening");
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            shutdown_signal().await;
-            // Stop accepting (axum does), and tell every socket to close.
-            let _ = stopping.send(true);
-        })
-        .await
-        .map_err(|e| e.to_string())?;
+    serve::serve(listener, app, limits, async move {
+        shutdown_signal().await;
+        // Stop accepting (the loop does), and tell every socket to close.
+        let _ = stopping.send(true);
+    })
+    .await;
     // Upgraded sockets outlive the HTTP server: wait until each has sent its close frame
     // (every sender is dropped), or give up after a few seconds.
     if tokio::time::timeout(SOCKET_CLOSE_WAIT, sockets_closed.recv())

@@ -41,6 +41,7 @@ pub(crate) async fn upgrade(
     State(state): State<AppState>,
     InGame { row, seat, .. }: InGame,
     Query(q): Query<SocketQuery>,
+    place: Option<axum::Extension<super::serve::Place>>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     let room = state.rooms.get(&row.game.id).await?;
@@ -57,6 +58,8 @@ pub(crate) async fn upgrade(
             connection(socket, room, seat, q.v, shutdown).await;
             // Shutdown waits for this to go: the close frame has been sent by now.
             drop(open);
+            // The connection's place under the per-address cap, held until now.
+            drop(place);
         }))
 }
 
