@@ -75,9 +75,9 @@ const fn style(depth: Option<u32>, temperature: f64, max_loss: i32, min_think_ms
 
 /// Each level's strength on Stockfish 15.1's `UCI_Elo` scale, as measured in games (BENCHMARKS.md,
 /// "Levels 1-8"): against Stockfish where its scale reaches (1350 and up), through games
-/// between levels below that. Level 8's figure (the network and e93042f's search, 500 games
-/// against `UCI_Elo` 2400) is at 10 s + 0.1 s a game (at 60 s + 0.6 s, 200 games put it near
-/// 2419); the others search to a fixed depth and do not depend on the clock.
+/// between levels below that. Level 8's figure (the network, 640 games against `UCI_Elo` 2400,
+/// 2348 ± 19) is at 10 s + 0.1 s a game (at 60 s + 0.6 s, the sequential test's 246 games put it
+/// near 2441); the others search to a fixed depth and do not depend on the clock.
 const RATINGS: [u32; 8] = [570, 980, 1250, 1460, 1700, 1910, 1940, 2350];
 
 impl Level {
@@ -127,7 +127,7 @@ impl Level {
     }
 
     /// The evaluation this level plays with: the network at level 8 (it scored higher
-    /// against Stockfish 15.1 at `UCI_Elo` 2400 than the hand-written one, BENCHMARKS.md), the
+    /// against Stockfish 15.1 at `UCI_Elo` 2400 than the hand-written one, docs/benchmarks-log.md), the
     /// hand-written one below, where every level was measured with it.
     pub fn evaluation(self) -> Evaluation {
         if self == Level::MAX {
@@ -204,7 +204,7 @@ impl Level {
 /// third of the clock. (A 22nd of the clock plus three quarters of the increment, with new
 /// iterations stopped at 65% of it, left about 2.8 s of 10 s unused at the end of games at
 /// 10 s + 0.1 s, where Stockfish left 0.4 s: the soft limit sat below the increment once
-/// the clock fell to about 2.8 s. BENCHMARKS.md, "The clock's reserve, 16-byte table
+/// the clock fell to about 2.8 s. docs/benchmarks-log.md, "The clock's reserve, 16-byte table
 /// entries, a singular extension".)
 pub fn budget(remaining: Duration, increment: Duration, moves_to_go: Option<u32>) -> Duration {
     let moves = moves_to_go.unwrap_or(22).clamp(1, 40).max(2);

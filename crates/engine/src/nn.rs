@@ -7,7 +7,7 @@
 //! the classic evaluation's games and the first network's; the layout before this one, with
 //! plain clipped units and one set of output weights). Level 8 plays with it: against
 //! Stockfish 2400 it scored 38.0% over 100 games, 13.0 ± 8.7 points more than the classic
-//! evaluation on the same openings (BENCHMARKS.md, "A third network"). A fourth, fitted for 30
+//! evaluation on the same openings (docs/benchmarks-log.md, "A third network"). A fourth, fitted for 30
 //! epochs on 2,993,495 positions of this network's own play, scored 35.0% on those openings
 //! and was not kept ("A fourth network").
 //!

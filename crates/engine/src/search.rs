@@ -549,7 +549,7 @@ impl Search {
     /// Asks the processor to fetch the table's entry for `key` into the cache while other
     /// work goes on. The table is far larger than the caches: reading an entry cold was 17% of
     /// a search's time, and this hint, given as a child is entered, took about 8% off the
-    /// time to a fixed depth (BENCHMARKS.md, "Speed at the same tree").
+    /// time to a fixed depth (docs/benchmarks-log.md, "Speed at the same tree").
     #[allow(unsafe_code)]
     fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]

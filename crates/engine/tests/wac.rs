@@ -26,7 +26,7 @@ fn win_at_chess_at_a_fixed_node_count() {
         }
     }
     println!("WAC at 200k nodes: solved {solved}/300; missed {failed:?}");
-    // Measured 2026-11-30: 259 (see BENCHMARKS.md). A drop means the search or evaluation lost
+    // Measured 2026-11-30: 259 (see docs/benchmarks-log.md). A drop means the search or evaluation lost
     // tactics; a rise is welcome (raise the bar with it).
     assert!(
         solved >= MIN_SOLVED,

@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 /// Many small short-lived allocations on several threads (frames, JSON, channel messages):
-/// mimalloc spends about half what the system allocator did on them (BENCHMARKS.md).
+/// mimalloc spends about half what the system allocator did on them (docs/benchmarks-log.md, "What the profile showed").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

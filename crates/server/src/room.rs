@@ -3,7 +3,7 @@
 //! writer *before* anyone hears of them; then each event gets the room's next version, goes
 //! into a short history (for reconnects) and out to every subscriber. The room keeps the
 //! clock: it sleeps until the core's next deadline, so a flag falls even if nobody sends
-//! anything (DESIGN: One move, end to end).
+//! anything (ARCHITECTURE.md).
 
 use std::collections::VecDeque;
 use std::sync::Arc;

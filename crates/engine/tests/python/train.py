@@ -10,7 +10,7 @@ and from the other side's), each clipped to 0..1 and squared, and one output ove
 with one of 8 sets of output weights chosen by the number of pieces (2-5, 6-9, ..., 30-32).
 The target is a win expectation, LAMBDA * sigmoid(score / 400) + (1 - LAMBDA) * result, both
 from the side to move; the output is read as score / 400. LAMBDA is 1 (the search's score
-only): with 0.7 the network predicted results better but played far worse (BENCHMARKS.md).
+only): with 0.7 the network predicted results better but played far worse (docs/benchmarks-log.md).
 
 Written out quantised for src/nn.rs: u32 H, u32 8 (the buckets), then i16 W1[768][H] and
 b1[H] (times QA), i16 w2[8][2H] (times QB) and i32 b2[8] (times QA * QB), little-endian.
@@ -22,7 +22,7 @@ b1[H] (times QA), i16 w2[8][2H] (times QB) and i32 b2[8] (times QA * QB), little
 Batches of 1024 (Adam, learning rate 0.002, cut to 0.3 times at 2/3 and 8/9 of the epochs):
 on 4.2 million positions a held-out loss of 0.002331 after 15 epochs, against 0.002372 after
 20 epochs of batches of 16384 (the earlier default); on 540,000 of them, 0.002157
-against 0.003114 after 20 epochs each, as big batches take few steps an epoch (BENCHMARKS.md,
+against 0.003114 after 20 epochs each, as big batches take few steps an epoch (docs/benchmarks-log.md,
 "A fifth network").
 """
 

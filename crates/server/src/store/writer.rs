@@ -1,7 +1,7 @@
 //! Group commit: one writer task drains the game events waiting from every room and commits
 //! them in one transaction, then wakes each waiter. Under load one fsync serves many moves,
-//! so durability does not cap throughput at one fsync per move (DESIGN: One move, end to
-//! end). An event is written whole: a move and what it caused (the end of the game, a
+//! so durability does not cap throughput at one fsync per move (ARCHITECTURE.md, the move's
+//! path). An event is written whole: a move and what it caused (the end of the game, a
 //! change of the draw offers) are in the same transaction, or none of it is.
 
 use std::fmt::Write as _;
