@@ -21,6 +21,20 @@ const PASSED: [(i32, i32); 8] = [
     (0, 0),
 ];
 
+/// The bonus of `color`'s passed pawns (no enemy pawn ahead on their own or a neighbouring
+/// file), (middlegame, endgame).
+fn passed_bonus(color: Color, pawns: Bitboard, their_pawns: Bitboard) -> (i32, i32) {
+    let (mut mg, mut eg) = (0, 0);
+    for sq in pawns {
+        if (their_pawns & front_span(color, sq)).is_empty() {
+            let rank = sq.rank().relative_to(color) as usize;
+            mg += PASSED[rank].0;
+            eg += PASSED[rank].1;
+        }
+    }
+    (mg, eg)
+}
+
 fn neighbour_files(file: File) -> Bitboard {
     let mut out = Bitboard::EMPTY;
     for delta in [-1, 1] {
@@ -114,14 +128,9 @@ pub fn evaluate(pos: &Position) -> i32 {
                 eg -= sign * 12 * n;
             }
         }
-        // Passed pawns: no enemy pawn ahead on this or a neighbouring file.
-        for sq in pawns {
-            if (their_pawns & front_span(color, sq)).is_empty() {
-                let rank = sq.rank().relative_to(color) as usize;
-                mg += sign * PASSED[rank].0;
-                eg += sign * PASSED[rank].1;
-            }
-        }
+        let (passed_mg, passed_eg) = passed_bonus(color, pawns, their_pawns);
+        mg += sign * passed_mg;
+        eg += sign * passed_eg;
         // Mobility: squares each piece attacks that are not its own side's.
         let their_pawn_attacks = pawn_attack_span(!color, their_pawns);
         let safe = !ours & !their_pawn_attacks;
@@ -211,10 +220,39 @@ mod tests {
         );
         assert!(front_span(Color::White, Square::A8).is_empty());
         assert!(front_span(Color::Black, Square::H1).is_empty());
-        // A passed pawn scores; the same pawn blocked on the next file does not.
-        let passed = Position::from_fen("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1").unwrap();
-        let held = Position::from_fen("4k3/4p3/8/3P4/8/8/8/4K3 w - - 0 1").unwrap();
-        assert!(evaluate(&passed) > evaluate(&held) - 94 + 60);
+    }
+
+    #[test]
+    fn a_passed_pawn_scores_by_its_rank_and_a_held_one_does_not() {
+        let bonus = |fen: &str, color: Color| {
+            let board = *Position::from_fen(fen).unwrap().board();
+            let pawns = board.pawns();
+            passed_bonus(
+                color,
+                pawns & board.by_color(color),
+                pawns & board.by_color(!color),
+            )
+        };
+        // White's d5 pawn, fifth rank: passed with nothing ahead, held by a pawn on e7.
+        assert_eq!(
+            bonus("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1", Color::White),
+            PASSED[4]
+        );
+        assert_eq!(
+            bonus("4k3/4p3/8/3P4/8/8/8/4K3 w - - 0 1", Color::White),
+            (0, 0)
+        );
+        // A pawn behind it on a neighbouring file does not hold it.
+        assert_eq!(
+            bonus("4k3/8/8/3P4/4p3/8/8/4K3 w - - 0 1", Color::White),
+            PASSED[4]
+        );
+        // Ranks count from each side's own: Black's d4 pawn is on its fifth.
+        assert_eq!(
+            bonus("4k3/8/8/8/3p4/8/8/4K3 b - - 0 1", Color::Black),
+            PASSED[4]
+        );
+        assert!(PASSED[6].1 > PASSED[4].1 && PASSED[4].1 > PASSED[2].1);
     }
 
     #[test]

@@ -219,7 +219,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_level_plays_a_legal_move_and_the_top_one_does_not_blunder() {
+    fn every_level_plays_a_legal_move_and_the_top_one_takes_a_hanging_queen() {
         let pos =
             Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
                 .unwrap();
@@ -239,6 +239,20 @@ mod tests {
             assert!(pos.is_legal(m), "level {n}");
         }
         assert!(Level::new(0).is_none() && Level::new(9).is_none());
+        // The top level takes a queen left en prise (Nxd4 wins it for a knight at most).
+        let hanging =
+            Position::from_fen("r1b1kbnr/pppp1ppp/2n5/4p3/3qP3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 4")
+                .unwrap();
+        let top = Level::MAX
+            .choose(
+                &mut Search::new(1),
+                &hanging,
+                &[],
+                Some(Duration::from_millis(300)),
+                &mut rng,
+            )
+            .unwrap();
+        assert_eq!(top.to_uci().to_string(), "f3d4");
     }
 
     #[test]

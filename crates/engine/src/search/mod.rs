@@ -11,13 +11,26 @@
 //! standing pat has not cut, and works out exchanges only where their bounds leave the
 //! answer open; it also reads and writes the table. None of this changes the tree the weak
 //! levels search. At every level the table keeps each position's static evaluation.
+//!
+//! The table's entries are in `table.rs`, move ordering in `picker.rs`, the static exchange
+//! evaluation in `see.rs`.
+
+mod picker;
+mod see;
+mod table;
+
+pub(crate) use see::see_value;
+
+use picker::{HISTORY_MAX, Picker, Scores, best_from, capture_order, is_quiet};
+use see::{role_value, worth_capturing};
+use table::{Bound, Entry, RATED_ENTRY_BYTES, check};
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
-use rookery_core::{Bitboard, Board, Color, Move, MoveList, Position, Role};
+use rookery_core::{Board, Move, MoveList, Position};
 
 use crate::nn::Accumulator;
 use crate::{endgame, eval};
@@ -112,114 +125,6 @@ pub struct Found {
     pub root: Vec<RootMove>,
     /// Time spent.
     pub elapsed: Duration,
-}
-
-#[derive(Debug, Copy, Clone, PartialEq, Eq)]
-enum Bound {
-    Exact,
-    Lower,
-    Upper,
-}
-
-impl Bound {
-    /// What a node's `best` score, searched with the window `alpha`..`beta`, is.
-    fn of(best: i32, alpha: i32, beta: i32) -> Bound {
-        if best >= beta {
-            Bound::Lower
-        } else if best > alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        }
-    }
-}
-
-/// A table entry: 16 bytes, so that a table holds half as many again as at 24 (twice the
-/// slots for a power-of-two size; the Zobrist key's low bits choose the slot, its high half is
-/// kept to tell positions apart, and scores fit 16 bits).
-#[derive(Debug, Copy, Clone)]
-struct Entry {
-    /// The high half of the position's Zobrist key ([`check`]).
-    key: u32,
-    m: Option<Move>,
-    /// As [`to_tt`] writes it.
-    score: i16,
-    /// The position's static evaluation ([`NO_EVAL`] in check, or out of range), so that a
-    /// node met again is not evaluated again.
-    eval: i16,
-    /// Plies searched below the node; 0 for a quiescence node.
-    depth: i8,
-    /// The search that wrote it ([`Search::age`]): at level 8 an older entry gives way to
-    /// any new one, one of this search only to an exact one or one at most three plies
-    /// shallower ([`Search::store`]).
-    age: u8,
-    bound: Bound,
-}
-
-/// [`Entry::eval`] when there is none.
-const NO_EVAL: i16 = i16::MIN;
-
-impl Entry {
-    /// An entry for the position `key`, its score `score` at `ply` and its `static_eval`.
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        key: u64,
-        m: Option<Move>,
-        score: i32,
-        ply: usize,
-        static_eval: i32,
-        depth: i32,
-        age: u8,
-        bound: Bound,
-    ) -> Entry {
-        Entry {
-            key: check(key),
-            m,
-            score: to_tt(score, ply).clamp(-INF, INF) as i16,
-            eval: stored_eval(static_eval),
-            depth: depth.clamp(0, i32::from(i8::MAX)) as i8,
-            age,
-            bound,
-        }
-    }
-
-    /// The stored score (mates counted from this node).
-    fn score(&self) -> i32 {
-        i32::from(self.score)
-    }
-
-    fn eval(&self) -> Option<i32> {
-        (self.eval != NO_EVAL).then_some(i32::from(self.eval))
-    }
-
-    /// The entry's score at `ply`, where its bound settles the window `alpha`..`beta`.
-    fn cut(&self, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
-        let score = from_tt(self.score(), ply);
-        let settled = match self.bound {
-            Bound::Exact => true,
-            Bound::Lower => score >= beta,
-            Bound::Upper => score <= alpha,
-        };
-        settled.then_some(score)
-    }
-}
-
-/// The size of an entry when the weak levels were rated: their share of a table is as many
-/// slots as a table of its size held then ([`Search::weak_slots`]).
-const RATED_ENTRY_BYTES: usize = 24;
-
-/// What an entry keeps of a Zobrist key: its high half (the low bits choose the slot).
-fn check(key: u64) -> u32 {
-    (key >> 32) as u32
-}
-
-/// A static evaluation as an entry keeps it: none for `-INF` (what a node in check holds)
-/// or for a value out of range.
-fn stored_eval(eval: i32) -> i16 {
-    i16::try_from(eval)
-        .ok()
-        .filter(|&e| e != NO_EVAL && eval != -INF)
-        .unwrap_or(NO_EVAL)
 }
 
 /// A searcher: its transposition table and move-ordering memory persist between searches
@@ -977,264 +882,6 @@ fn time_scale(same_best: u32, fall: i32) -> f64 {
     settled * (1.0 + f64::from(fall.clamp(0, 100)) / 200.0)
 }
 
-/// History scores stay within plus or minus this.
-const HISTORY_MAX: i32 = 1 << 16;
-
-/// Ordering scores, beside a list of moves.
-type Scores = ArrayVec<i32, { rookery_core::MAX_LEGAL_MOVES }>;
-
-/// A node's moves in search order. Generated and ordered up front, or (lazily) only when
-/// needed: then the table's move is tried before the others are generated (alone, it often
-/// cuts the node off), and the rest are ordered by what the history has learnt meanwhile.
-struct Picker {
-    tt_move: Option<Move>,
-    /// Generated only when needed (else up front, and the order kept exactly as measured).
-    lazy: bool,
-    /// The quiet moves that do not give check have been dropped from the rest.
-    dropped: bool,
-    generated: bool,
-    moves: MoveList,
-    scores: Scores,
-    next: usize,
-}
-
-impl Picker {
-    fn new(
-        search: &Search,
-        pos: &Position,
-        tt_move: Option<Move>,
-        ply: usize,
-        eager: bool,
-    ) -> Picker {
-        let mut picker = Picker {
-            tt_move,
-            lazy: !eager,
-            dropped: false,
-            generated: false,
-            moves: MoveList::new(),
-            scores: Scores::new(),
-            next: 0,
-        };
-        if eager {
-            picker.generate(search, pos, ply);
-        }
-        picker
-    }
-
-    fn generate(&mut self, search: &Search, pos: &Position, ply: usize) {
-        pos.fill_legal_moves(&mut self.moves);
-        for &m in &self.moves {
-            self.scores
-                .push(search.order_score(pos, m, self.tt_move, ply));
-        }
-        self.generated = true;
-    }
-
-    /// Known already to have no legal move (only when generated up front).
-    fn none_at_all(&self) -> bool {
-        self.generated && self.moves.is_empty()
-    }
-
-    /// Drops the quiet moves that do not give check from those not yet picked, once the node
-    /// prunes them all: picking them one by one costs a scan of the rest each. (Lazy only:
-    /// the order of equal scores may change.)
-    fn drop_quiet_moves(&mut self, pos: &Position) {
-        if !self.lazy || self.dropped || !self.generated {
-            return;
-        }
-        self.dropped = true;
-        let mut kept = self.next;
-        for j in self.next..self.moves.len() {
-            let m = self.moves[j];
-            if !is_quiet(pos, m) || pos.gives_check(m) {
-                self.moves[kept] = m;
-                self.scores[kept] = self.scores[j];
-                kept += 1;
-            }
-        }
-        self.moves.truncate(kept);
-        self.scores.truncate(kept);
-    }
-
-    /// Brings the best remaining move to `i`.
-    fn pick(&mut self, i: usize) -> Move {
-        let best = best_from(&self.scores, i);
-        self.moves.swap(i, best);
-        self.scores.swap(i, best);
-        self.moves[i]
-    }
-
-    /// The next move with its place in the order (0 first).
-    fn next(&mut self, search: &Search, pos: &Position, ply: usize) -> Option<(usize, Move)> {
-        let i = self.next;
-        self.next += 1;
-        if !self.generated {
-            if i == 0 {
-                if let Some(m) = self.tt_move.filter(|&m| pos.is_legal(m)) {
-                    return Some((0, m));
-                }
-            }
-            self.generate(search, pos, ply);
-            if i > 0 {
-                // The table's move went first, before the rest were generated: scored above
-                // all, it takes place 0 again, and the rest follow it.
-                self.pick(0);
-            }
-        }
-        (i < self.moves.len()).then(|| (i, self.pick(i)))
-    }
-}
-
-/// Neither a capture nor a promotion: the moves that history orders and that pruning near
-/// the leaves may skip.
-fn is_quiet(pos: &Position, m: Move) -> bool {
-    pos.captured_role(m).is_none() && m.promotion().is_none()
-}
-
-/// A capture's ordering score: by most valuable victim and least valuable attacker, those
-/// that lose material (by SEE) after the quiet moves. With it, what the exchange wins where
-/// the score needed it (a victim worth less than the attacker).
-fn capture_order(pos: &Position, m: Move, victim: Role) -> (i32, Option<i32>) {
-    let mvv_lva = 100 * role_value(victim) - role_value(m.role());
-    if role_value(victim) >= role_value(m.role()) {
-        return (5_000_000 + mvv_lva, None);
-    }
-    let gain = see(pos, m);
-    let score = if gain >= 0 {
-        5_000_000 + mvv_lva
-    } else {
-        -5_000_000 + mvv_lva
-    };
-    (score, Some(gain))
-}
-
-/// Where the best score from `i` on is (the first of equals): a selection sort goes one step
-/// at a time, as most nodes cut off after a move or two.
-fn best_from(scores: &[i32], i: usize) -> usize {
-    let mut best = i;
-    for j in i + 1..scores.len() {
-        if scores[j] > scores[best] {
-            best = j;
-        }
-    }
-    best
-}
-
-/// Material values for exchanges, in centipawns.
-pub(crate) fn see_value(role: Role) -> i32 {
-    match role {
-        Role::Pawn => 100,
-        Role::Knight | Role::Bishop => 325,
-        Role::Rook => 500,
-        Role::Queen => 975,
-        Role::King => 20_000,
-    }
-}
-
-/// What `m` wins at once (the piece it takes, and what a promotion adds), and the piece it
-/// leaves on the target square: where an exchange starts.
-fn first_gain(pos: &Position, m: Move) -> (i32, Role) {
-    let taken = pos.captured_role(m).map_or(0, see_value);
-    match m.promotion() {
-        Some(p) => (taken + see_value(p) - see_value(Role::Pawn), p),
-        None => (taken, m.role()),
-    }
-}
-
-/// Whether quiescence should try the capture (or promotion) `m` standing at `stand`: not if
-/// it loses material by exchanges, nor if winning all it can would not reach `alpha`. The
-/// exchange (`gain`, when ordering already worked it out) is computed only where its bounds
-/// leave the answer open: it wins at most what it takes at once, and at least that less the
-/// piece it leaves on the square.
-fn worth_capturing(pos: &Position, m: Move, gain: Option<i32>, stand: i32, alpha: i32) -> bool {
-    let worth = |gain: i32| gain >= 0 && stand + gain + 200 > alpha;
-    if let Some(gain) = gain {
-        return worth(gain);
-    }
-    let (most, on_square) = first_gain(pos, m);
-    if !worth(most) {
-        return false;
-    }
-    worth(most - see_value(on_square)) || worth(see(pos, m))
-}
-
-/// Static exchange evaluation: what the side to move wins (in centipawns) if both sides keep
-/// recapturing on the target square with their least valuable piece, each free to stop.
-fn see(pos: &Position, m: Move) -> i32 {
-    let board = pos.board();
-    let to = m.to();
-    let mut occupied = board.occupied() ^ Bitboard::from_square(m.from());
-    let mut gain = [0i32; 34];
-    if m.is_en_passant() {
-        let behind = if pos.turn() == Color::White { -8 } else { 8 };
-        if let Some(sq) = to.offset(behind) {
-            occupied ^= Bitboard::from_square(sq);
-        }
-    }
-    let (first, mut on_square) = first_gain(pos, m);
-    gain[0] = first;
-    let mut side = !pos.turn();
-    let mut d = 0;
-    loop {
-        let attackers = board.attackers_to(to, side, occupied) & occupied;
-        let Some((sq, role)) = Role::ALL.iter().find_map(|&role| {
-            (attackers & board.by_role(role))
-                .first()
-                .map(|sq| (sq, role))
-        }) else {
-            break;
-        };
-        d += 1;
-        if d >= gain.len() {
-            break;
-        }
-        gain[d] = see_value(on_square) - gain[d - 1];
-        if (-gain[d - 1]).max(gain[d]) < 0 {
-            break;
-        }
-        occupied ^= Bitboard::from_square(sq);
-        on_square = role;
-        side = !side;
-    }
-    while d > 0 {
-        gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
-        d -= 1;
-    }
-    gain[0]
-}
-
-fn role_value(role: Role) -> i32 {
-    match role {
-        Role::Pawn => 1,
-        Role::Knight => 3,
-        Role::Bishop => 3,
-        Role::Rook => 5,
-        Role::Queen => 9,
-        Role::King => 20,
-    }
-}
-
-/// Mate scores are stored relative to the node, read back relative to the root.
-fn to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
-        score + ply as i32
-    } else if score <= -MATE_BOUND {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-fn from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
-        score - ply as i32
-    } else if score <= -MATE_BOUND {
-        score + ply as i32
-    } else {
-        score
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1272,33 +919,19 @@ mod tests {
         // A lone king is a draw whatever the search does.
         let f = best("7k/8/6K1/8/8/8/8/8 w - - 0 1", 4);
         assert_eq!(f.score, 0);
-    }
-
-    #[test]
-    fn exchanges_are_counted_to_the_end() {
-        let gain = |fen: &str, uci: &str| {
-            let pos = Position::from_fen(fen).unwrap();
-            let m = uci
-                .parse::<rookery_core::UciMove>()
-                .unwrap()
-                .to_move(&pos)
-                .unwrap();
-            see(&pos, m)
-        };
-        // A free pawn.
-        assert_eq!(gain("4k3/8/8/3p4/8/8/8/3RK3 w - - 0 1", "d1d5"), 100);
-        // Rook takes a pawn defended by a pawn: loses the exchange.
-        assert_eq!(
-            gain("4k3/8/4p3/3p4/8/8/8/3RK3 w - - 0 1", "d1d5"),
-            100 - 500
-        );
-        // Pawn takes a knight defended by a pawn: wins a knight for a pawn.
-        assert_eq!(
-            gain("4k3/8/4p3/3n4/4P3/8/8/4K3 w - - 0 1", "e4d5"),
-            325 - 100
-        );
-        // Two rooks against one defender (the rook behind counts once the first has gone).
-        assert_eq!(gain("3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5"), 100);
+        // White, a queen against a rook down, has one way out: a rook move back to a
+        // position the game has had (with Black to move). Without that history it loses.
+        let pos = Position::from_fen("7k/8/8/8/3q4/8/8/1R5K w - - 10 40").unwrap();
+        let back = "b1b2"
+            .parse::<rookery_core::UciMove>()
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        let lost = Search::new(4).run(&pos, &[], &Limits::depth(4));
+        assert!(lost.score < -300, "{}", lost.score);
+        let seen = [pos.after(back).zobrist()];
+        let f = Search::new(4).run(&pos, &seen, &Limits::depth(4));
+        assert_eq!((f.best, f.score), (Some(back), 0));
     }
 
     /// An entry is 16 bytes; the weak levels still use as many slots as their tables had
@@ -1328,27 +961,6 @@ mod tests {
         // A rising score is no reason to think longer; a collapse counts as a pawn's fall.
         assert_eq!(time_scale(2, -80), time_scale(2, 0));
         assert_eq!(time_scale(2, 900), time_scale(2, 100));
-    }
-
-    /// A stored static evaluation is the one the position has, and an evaluation out of
-    /// the entry's range is not stored at all.
-    #[test]
-    fn stored_evaluations_are_exact_or_absent() {
-        for v in [-32_767, -1, 0, 1, 250, 32_767] {
-            let e = Entry {
-                key: 0,
-                m: None,
-                score: 0,
-                eval: stored_eval(v),
-                depth: 0,
-                age: 0,
-                bound: Bound::Exact,
-            };
-            assert_eq!(e.eval(), Some(v));
-        }
-        for v in [-40_000, i32::from(i16::MIN), 40_000] {
-            assert_eq!(stored_eval(v), NO_EVAL, "{v}");
-        }
     }
 
     /// Switching evaluations forgets the table: its entries hold the other one's values.
