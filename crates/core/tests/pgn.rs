@@ -482,3 +482,22 @@ fn random_games_round_trip() {
         assert!(a.3.iter().all(|t| b.3.contains(t)), "{text}");
     }
 }
+
+/// R7: the seeds' score sheet has a table number; PGN calls it `Board`. A record that has
+/// one keeps it through reading and writing, after the Seven Tag Roster.
+#[test]
+fn r7_the_score_sheets_table_is_the_board_tag_and_survives_a_round_trip() {
+    let text = "[Event \"Club ladder\"]\n[Site \"Hall\"]\n[Date \"2026.12.01\"]\n[Round \"3\"]\n\
+                [White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n[Board \"7\"]\n\
+                [TimeControl \"5400+30\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+    let record = rookery_core::pgn::Reader::new(text.as_bytes())
+        .next()
+        .unwrap()
+        .unwrap();
+    assert_eq!(record.tags.get("Board"), Some("7"));
+    let written = rookery_core::pgn::write(&record);
+    let tags: Vec<&str> = written.lines().take_while(|l| l.starts_with('[')).collect();
+    assert_eq!(tags[6], "[Result \"1-0\"]");
+    assert!(tags[7..].contains(&"[Board \"7\"]"), "{written}");
+    assert!(tags[7..].contains(&"[TimeControl \"5400+30\"]"), "{written}");
+}
