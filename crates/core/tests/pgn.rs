@@ -499,5 +499,8 @@ fn r7_the_score_sheets_table_is_the_board_tag_and_survives_a_round_trip() {
     let tags: Vec<&str> = written.lines().take_while(|l| l.starts_with('[')).collect();
     assert_eq!(tags[6], "[Result \"1-0\"]");
     assert!(tags[7..].contains(&"[Board \"7\"]"), "{written}");
-    assert!(tags[7..].contains(&"[TimeControl \"5400+30\"]"), "{written}");
+    assert!(
+        tags[7..].contains(&"[TimeControl \"5400+30\"]"),
+        "{written}"
+    );
 }

@@ -82,5 +82,43 @@ fn migrate_creates_the_schema_and_can_run_twice() {
             .unwrap();
         assert!(status.success());
     }
+    // Every migration applied once, and the schema the server writes to is there.
+    let schema = tokio::runtime::Runtime::new().unwrap().block_on(async {
+        let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+        // The first column of every row of `sql`, as text.
+        let column = |sql: &'static str| {
+            let pool = pool.clone();
+            async move {
+                let rows = sqlx::query(sql).fetch_all(&pool).await.unwrap();
+                rows.iter()
+                    .map(|r| sqlx::Row::get::<String, _>(r, 0))
+                    .collect::<Vec<String>>()
+            }
+        };
+        (
+            column("SELECT CAST(version AS TEXT) FROM rookery_migrations ORDER BY version").await,
+            column("SELECT name FROM pragma_table_info('games')").await,
+            column("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").await,
+        )
+    });
+    let (versions, columns, tables) = schema;
+    assert_eq!(versions, ["1", "2", "3", "4", "5"]);
+    for column in [
+        "status",
+        "result",
+        "termination",
+        "white_seat",
+        "rematch_of",
+        "draw_offers",
+        "epoch",
+    ] {
+        assert!(
+            columns.iter().any(|c| c == column),
+            "games.{column}: {columns:?}"
+        );
+    }
+    for table in ["games", "health", "moves", "rookery_migrations"] {
+        assert!(tables.iter().any(|t| t == table), "{table}: {tables:?}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

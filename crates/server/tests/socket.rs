@@ -5,54 +5,10 @@ mod common;
 
 use std::time::Duration;
 
+use common::ws::{connect, next, next_any, send};
 use common::{call, field, http_move, new_game, start, temp_url};
 use futures_util::{SinkExt, StreamExt};
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-async fn connect(port: u16, id: &str, cookie: Option<&str>, v: Option<u64>) -> Ws {
-    let query = v.map(|v| format!("?v={v}")).unwrap_or_default();
-    let mut req = format!("ws://127.0.0.1:{port}/game/{id}/socket{query}")
-        .into_client_request()
-        .unwrap();
-    if let Some(c) = cookie {
-        req.headers_mut().insert("Cookie", c.parse().unwrap());
-    }
-    tokio_tungstenite::connect_async(req).await.unwrap().0
-}
-
-/// The next frame, players and watchers coming and going aside.
-async fn next(ws: &mut Ws) -> serde_json::Value {
-    loop {
-        let f = next_any(ws).await;
-        if f["t"] != "presence" && f["t"] != "watchers" {
-            return f;
-        }
-    }
-}
-
-async fn next_any(ws: &mut Ws) -> serde_json::Value {
-    loop {
-        let msg = tokio::time::timeout(Duration::from_secs(5), ws.next())
-            .await
-            .expect("a frame in time")
-            .expect("the socket is open")
-            .unwrap();
-        if let Message::Text(t) = msg {
-            if std::env::var_os("ROOKERY_TEST_LOG").is_some() {
-                eprintln!("frame: {t}");
-            }
-            return serde_json::from_str(t.as_str()).unwrap();
-        }
-    }
-}
-
-async fn send(ws: &mut Ws, text: &str) {
-    ws.send(Message::Text(text.into())).await.unwrap();
-}
 
 /// The moves, result and end of a PGN as python-chess reads them, or `None` when python-chess
 /// is not installed.
@@ -210,15 +166,7 @@ async fn two_players_and_a_spectator_see_every_move_and_the_end() {
 async fn floods_are_refused_without_harm_to_the_room() {
     let (dir, url) = temp_url("flood");
     let s = start(&url);
-    let created = call(
-        &s,
-        "POST",
-        "/api/games",
-        None,
-        Some(r#"{"time_control":"untimed","color":"white"}"#),
-    );
-    let id = field(&created.body, "id").to_owned();
-    let white = created.cookie.unwrap();
+    let (id, white, _) = common::create(&s, r#"{"time_control":"untimed","color":"white"}"#);
     let mut w = connect(s.port, &id, Some(&white), None).await;
     next(&mut w).await;
     for _ in 0..60 {
@@ -232,6 +180,22 @@ async fn floods_are_refused_without_harm_to_the_room() {
     assert!(slowed, "a flood is told to slow down");
     // An oversized frame closes that connection, and the room goes on.
     let _ = w.send(Message::Text("x".repeat(10_000).into())).await;
+    let closed = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            match w.next().await {
+                Some(Ok(Message::Close(frame))) => return frame.map(|f| u16::from(f.code)),
+                Some(Ok(_)) => {}
+                // The server dropped the connection without a close frame.
+                None | Some(Err(_)) => return None,
+            }
+        }
+    })
+    .await
+    .expect("the oversized frame closes the connection");
+    assert!(
+        matches!(closed, None | Some(1009)),
+        "closed with {closed:?}"
+    );
     let state = call(&s, "GET", &format!("/api/games/{id}"), None, None);
     assert_eq!(state.status, 200);
     let mut again = connect(s.port, &id, Some(&white), None).await;

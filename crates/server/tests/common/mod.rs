@@ -2,6 +2,8 @@
 //! minimal HTTP client over a raw socket.
 #![allow(dead_code, unreachable_pub)]
 
+pub mod ws;
+
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
@@ -57,7 +59,10 @@ pub fn start_with(url: &str, extra: &[&str]) -> Server {
 
 pub struct Reply {
     pub status: u16,
+    /// The `Set-Cookie` header's `name=value`.
     pub cookie: Option<String>,
+    /// The whole `Set-Cookie` header, its attributes included.
+    pub set_cookie: Option<String>,
     pub body: String,
 }
 
@@ -87,9 +92,12 @@ pub fn request(
     stream.read_to_string(&mut raw).ok()?;
     let (head, body) = raw.split_once("\r\n\r\n")?;
     let status = head.split(' ').nth(1)?.parse().ok()?;
-    let cookie = head
+    let set_cookie = head
         .lines()
         .find_map(|l| l.strip_prefix("set-cookie: "))
+        .map(str::to_owned);
+    let cookie = set_cookie
+        .as_deref()
         .map(|c| c.split(';').next().unwrap_or("").to_owned());
     // Bodies here are small: chunked encoding, if any, is one chunk.
     let body = if head
@@ -107,6 +115,7 @@ pub fn request(
     Some(Reply {
         status,
         cookie,
+        set_cookie,
         body,
     })
 }
@@ -137,6 +146,15 @@ pub fn temp_url(name: &str) -> (std::path::PathBuf, String) {
     std::fs::create_dir_all(&dir).unwrap();
     let url = format!("sqlite://{}", dir.join("rookery.db").display());
     (dir, url)
+}
+
+/// Creates a game from `body`; returns its id and the creator's seat cookie, with the reply.
+pub fn create(s: &Server, body: &str) -> (String, String, Reply) {
+    let created = call(s, "POST", "/api/games", None, Some(body));
+    assert_eq!(created.status, 201, "{}", created.body);
+    let id = field(&created.body, "id").to_owned();
+    let cookie = created.cookie.clone().unwrap();
+    (id, cookie, created)
 }
 
 /// Creates a game from `body` (the creator takes a seat) and lets a second browser join.
