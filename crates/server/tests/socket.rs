@@ -542,3 +542,85 @@ async fn shutdown_does_not_wait_for_silent_connections() {
     drop(silent);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Server CPU time so far (user + system), from /proc (Linux), in clock ticks.
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let after_name = &stat[stat.rfind(')').unwrap() + 2..];
+    let fields: Vec<&str> = after_name.split(' ').collect();
+    // utime and stime are the 14th and 15th fields of the line, 12th and 13th after the name.
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+/// Connects `n` spectators to the games `ids` (round robin), each reading until `quiet`
+/// passes without a frame; returns the `watchers` frames they received in all.
+async fn audience(port: u16, ids: &[String], n: usize, quiet: Duration) -> usize {
+    let mut sockets = Vec::with_capacity(n);
+    for i in 0..n {
+        sockets.push(connect(port, &ids[i % ids.len()], None, None).await);
+    }
+    let mut readers = Vec::new();
+    for mut ws in sockets {
+        readers.push(tokio::spawn(async move {
+            let mut watchers = 0;
+            while let Ok(Some(Ok(msg))) = tokio::time::timeout(quiet, ws.next()).await {
+                if let Message::Text(t) = msg {
+                    watchers += usize::from(t.as_str().contains(r#""t":"watchers""#));
+                }
+            }
+            watchers
+        }));
+    }
+    let mut total = 0;
+    for r in readers {
+        total += r.await.unwrap();
+    }
+    total
+}
+
+/// A probe found 2,000 watchers of one game caused 1.5 million `watchers` frames and 18 s of
+/// CPU: each arrival was told to everyone already there. Counts now go out at most every
+/// quarter second, so one game's audience costs about what the same audience spread over
+/// as many games costs. Deep (4,000 sockets, half a minute in a debug build): CI runs it with
+/// the release build's `--ignored` tests.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "deep: 4,000 sockets; run with --ignored (CI does, in release)"]
+async fn an_audience_of_one_game_costs_about_what_it_costs_spread_over_many() {
+    const N: usize = 2000;
+    let _ = rlimit::increase_nofile_limit(u64::MAX);
+    let (dir, url) = temp_url("audience");
+    let s = common::start_with(&url, &["--max-connections-per-address", "100000"]);
+    let quiet = Duration::from_millis(1500);
+    let ids: Vec<String> = (0..N)
+        .map(|_| common::create(&s, r#"{"time_control":"untimed"}"#).0)
+        .collect();
+    let pid = s.child.id();
+    let before = cpu_ticks(pid);
+    let started = std::time::Instant::now();
+    let spread = audience(s.port, &ids, N, quiet).await;
+    let spread_cpu = cpu_ticks(pid) - before;
+    let spread_time = started.elapsed();
+    let before = cpu_ticks(pid);
+    let started = std::time::Instant::now();
+    let one = audience(s.port, &ids[..1], N, quiet).await;
+    let one_cpu = cpu_ticks(pid) - before;
+    let one_time = started.elapsed();
+    eprintln!(
+        "{N} spectators: spread over {N} games {spread} watchers frames, {spread_cpu} ticks of \
+         server CPU, {spread_time:?}; of one game {one} frames, {one_cpu} ticks, {one_time:?}"
+    );
+    // Spread, each hears its own arrival. Together, each hears at most one count per
+    // quarter second while the audience arrives, and one more: never one per arrival.
+    assert!(spread >= N, "{spread}");
+    let intervals = (one_time.as_millis() / 250) as usize + 2;
+    assert!(
+        one <= N * intervals,
+        "{one} frames for {N} spectators in {one_time:?}"
+    );
+    assert!(
+        one < N * N / 20,
+        "{one} frames: growing with the square of the audience"
+    );
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}

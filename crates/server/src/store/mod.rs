@@ -314,7 +314,7 @@ impl Store {
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(game_row).collect()
+        Ok(readable(&rows))
     }
 
     /// Finished games in which `name` played, oldest first.
@@ -333,7 +333,7 @@ impl Store {
         .bind(name)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(game_row).collect()
+        Ok(readable(&rows))
     }
 
     /// Stores a finished game and all its moves in one transaction: all of it or nothing.
@@ -388,7 +388,7 @@ impl Store {
         .bind(Status::Live.as_str())
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(game_row).collect()
+        Ok(readable(&rows))
     }
 
     /// The moves of a game in order.
@@ -414,6 +414,21 @@ impl Store {
             })
             .collect()
     }
+}
+
+/// The rows of a list that read as games; one that does not (written by hand, or by a
+/// version that is gone) is left out and logged, so it never costs the list the rest.
+fn readable(rows: &[sqlx::any::AnyRow]) -> Vec<GameRow> {
+    rows.iter()
+        .filter_map(|r| match game_row(r) {
+            Ok(row) => Some(row),
+            Err(e) => {
+                let id = r.try_get::<String, _>(0).unwrap_or_default();
+                tracing::error!(game = %id, error = %e, "unreadable game row left out");
+                None
+            }
+        })
+        .collect()
 }
 
 /// Whether a text can be stored and looked up at all: PostgreSQL's text holds no NUL
