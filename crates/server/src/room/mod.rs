@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rookery_core::game::{Command, Event, Game, GameError, Millis};
-use rookery_core::{ByColor, Color, Move, Position, San, Square};
+use rookery_core::{ByColor, Color};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use std::sync::atomic::Ordering;
@@ -19,6 +19,14 @@ use crate::metrics::METRICS;
 use crate::rematch::{Rematch, RematchAnswer};
 use crate::store::writer::{EventWriter, GameWrite};
 use crate::store::{Ending, StoreError, StoredMove};
+
+mod view;
+mod watchers;
+
+pub(crate) use view::{Can, View};
+#[cfg(test)]
+use watchers::WATCHERS_EVERY;
+use watchers::Watchers;
 
 /// How many recent events a room keeps for clients that reconnect.
 const HISTORY: usize = 128;
@@ -34,73 +42,6 @@ pub(crate) struct Versioned {
     /// for every connection. The history keeps none (a reconnecting client is brought up to
     /// date from the game as it is).
     pub(crate) view: Option<Arc<View>>,
-}
-
-/// What a connection shows after a game event, as the core says.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct View {
-    /// The side to move's legal moves; empty once the game is over.
-    pub(crate) legal: Vec<Move>,
-    pub(crate) turn: Color,
-    /// The square of the king in check, if the side to move is in check.
-    pub(crate) check: Option<Square>,
-    /// Whose clock runs.
-    pub(crate) running: Option<Color>,
-    pub(crate) can: ByColor<Can>,
-    /// Material after the event ([`View::material`]).
-    pub(crate) material: i32,
-    /// Whether the last move took a piece (the page plays its sound).
-    pub(crate) last_capture: bool,
-}
-
-/// What a player may do now (docs/RULES.md R4-R5; the core decides each).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-pub(crate) struct Can {
-    pub(crate) offer_draw: bool,
-    pub(crate) answer_draw: bool,
-    pub(crate) claim_draw: bool,
-    pub(crate) abort: bool,
-    pub(crate) resign: bool,
-}
-
-impl View {
-    pub(crate) fn of(game: &Game) -> View {
-        let position = game.position();
-        let turn = position.turn();
-        let can = |color| Can {
-            offer_draw: game.may_offer_draw_now(color),
-            answer_draw: game.may_answer_draw(color),
-            claim_draw: game.may_claim_draw(color),
-            abort: game.may_abort(),
-            resign: game.may_resign(),
-        };
-        View {
-            legal: if game.is_over() {
-                Vec::new()
-            } else {
-                position.legal_moves().to_vec()
-            },
-            turn,
-            check: position.is_check().then(|| position.king_of(turn)),
-            running: game.next_deadline().map(|_| turn),
-            can: ByColor {
-                white: can(Color::White),
-                black: can(Color::Black),
-            },
-            material: View::material(position),
-            last_capture: game
-                .moves()
-                .last()
-                .is_some_and(|m| matches!(m.san.san, San::Normal { capture: true, .. })),
-        }
-    }
-
-    /// Material on the board in points (R7 values, [`rookery_core::Role::value`]), White's
-    /// minus Black's, as the page shows it beside the players.
-    pub(crate) fn material(position: &Position) -> i32 {
-        let points = position.board().points();
-        points.white as i32 - points.black as i32
-    }
 }
 
 /// What a room publishes: the game's events, and players coming and going.
@@ -410,52 +351,6 @@ struct Room {
     watchers: Watchers,
     /// Where a rematch of the finished game stands.
     rematch: Rematch,
-}
-
-/// The spectators of a room. Their count goes out at most once per [`WATCHERS_EVERY`], so
-/// an audience arriving all at once costs one frame per spectator per interval, not one per
-/// spectator per arrival (which grew with the square of the audience).
-#[derive(Debug, Default)]
-struct Watchers {
-    /// Open spectator connections.
-    n: u32,
-    /// The count the players and spectators were last told.
-    told: u32,
-    /// When the count is next due to go out, if it changed.
-    due: Option<tokio::time::Instant>,
-    /// When it last went out.
-    last: Option<tokio::time::Instant>,
-}
-
-/// The shortest interval between two `watchers` events of a room.
-const WATCHERS_EVERY: Duration = Duration::from_millis(250);
-
-impl Watchers {
-    /// A spectator came (`true`) or went; the new count is due one interval after the last.
-    fn change(&mut self, joined: bool, now: tokio::time::Instant) {
-        self.n = if joined {
-            self.n + 1
-        } else {
-            self.n.saturating_sub(1)
-        };
-        if self.due.is_none() {
-            let earliest = self.last.map_or(now, |last| last + WATCHERS_EVERY);
-            self.due = Some(earliest.max(now));
-        }
-    }
-
-    /// The count to publish now, if it is due and differs from the one told.
-    fn publish_due(&mut self, now: tokio::time::Instant) -> Option<u32> {
-        if self.due.is_none_or(|due| now < due) {
-            return None;
-        }
-        self.due = None;
-        self.last = Some(now);
-        (self.n != self.told).then(|| {
-            self.told = self.n;
-            self.n
-        })
-    }
 }
 
 /// How long a game that has not started may wait for a move before it is aborted.

@@ -1,0 +1,72 @@
+//! What a connection shows after a game event ([`View`]): worked out once by the room from
+//! the core's answers, for every connection.
+
+use rookery_core::game::Game;
+use rookery_core::{ByColor, Color, Move, Position, San, Square};
+
+/// What a connection shows after a game event, as the core says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct View {
+    /// The side to move's legal moves; empty once the game is over.
+    pub(crate) legal: Vec<Move>,
+    pub(crate) turn: Color,
+    /// The square of the king in check, if the side to move is in check.
+    pub(crate) check: Option<Square>,
+    /// Whose clock runs.
+    pub(crate) running: Option<Color>,
+    pub(crate) can: ByColor<Can>,
+    /// Material after the event ([`View::material`]).
+    pub(crate) material: i32,
+    /// Whether the last move took a piece (the page plays its sound).
+    pub(crate) last_capture: bool,
+}
+
+/// What a player may do now (docs/RULES.md R4-R5; the core decides each).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub(crate) struct Can {
+    pub(crate) offer_draw: bool,
+    pub(crate) answer_draw: bool,
+    pub(crate) claim_draw: bool,
+    pub(crate) abort: bool,
+    pub(crate) resign: bool,
+}
+
+impl View {
+    pub(crate) fn of(game: &Game) -> View {
+        let position = game.position();
+        let turn = position.turn();
+        let can = |color| Can {
+            offer_draw: game.may_offer_draw_now(color),
+            answer_draw: game.may_answer_draw(color),
+            claim_draw: game.may_claim_draw(color),
+            abort: game.may_abort(),
+            resign: game.may_resign(),
+        };
+        View {
+            legal: if game.is_over() {
+                Vec::new()
+            } else {
+                position.legal_moves().to_vec()
+            },
+            turn,
+            check: position.is_check().then(|| position.king_of(turn)),
+            running: game.next_deadline().map(|_| turn),
+            can: ByColor {
+                white: can(Color::White),
+                black: can(Color::Black),
+            },
+            material: View::material(position),
+            last_capture: game
+                .moves()
+                .last()
+                .is_some_and(|m| matches!(m.san.san, San::Normal { capture: true, .. })),
+        }
+    }
+
+    /// Material on the board in points (R7 values, [`rookery_core::Role::value`]), White's
+    /// minus Black's, as the page shows it beside the players.
+    pub(crate) fn material(position: &Position) -> i32 {
+        let points = position.board().points();
+        points.white as i32 - points.black as i32
+    }
+}
