@@ -315,24 +315,11 @@ fn idle_bot_games_hold_no_search_table() {
     let (dir, url) = temp_url("bot-memory");
     let s = start(&url);
     // Warm up: the first game of a kind loads what all share (the engine's tables).
-    let warm = call(
-        &s,
-        "POST",
-        "/api/games",
-        None,
-        Some(r#"{"time_control":"5+3","color":"white","bot":8}"#),
-    );
-    assert_eq!(warm.status, 201, "{}", warm.body);
+    let bot_game = r#"{"time_control":"5+3","color":"white","bot":8}"#;
+    common::create(&s, bot_game);
     let before = rss_kib(s.child.id());
     for _ in 0..200 {
-        let r = call(
-            &s,
-            "POST",
-            "/api/games",
-            None,
-            Some(r#"{"time_control":"5+3","color":"white","bot":8}"#),
-        );
-        assert_eq!(r.status, 201, "{}", r.body);
+        common::create(&s, bot_game);
     }
     let after = rss_kib(s.child.id());
     let per_game = after.saturating_sub(before) / 200;
