@@ -129,6 +129,18 @@ async function waitStatus(page, text) {
   });
 }
 
+/** Whether `color`'s clock on `page` comes to read `text` within a few seconds. */
+async function clockReads(page, color, text) {
+  return page
+    .waitForFunction(([c, t]) => document.getElementById(`clock-${c}`).textContent === t, [color, text], {
+      timeout: 3000,
+    })
+    .then(
+      () => true,
+      () => false,
+    );
+}
+
 /** Creates a game through the lobby form; returns its page (the creator's). */
 async function createFromLobby(browser, base, { tc = '5+3', color = 'white', fen = '' } = {}, shot = '') {
   const page = await open(browser, `${base}/`, DESKTOP, 'lobby');
@@ -278,7 +290,12 @@ async function scenarioFlagAndReload(browser, base) {
   for (const p of [white, black]) {
     await waitStatus(p, 'Time out');
     check((await statusOf(p)).includes('Black wins'), 'the flag falls: "Time out — Black wins"');
+    check(await clockReads(p, 'white', '0:00.0'), "the fallen flag's clock reads 0:00");
   }
+  // After a reload too.
+  await white.reload();
+  await waitStatus(white, 'Time out');
+  check(await clockReads(white, 'white', '0:00.0'), 'and still 0:00 after a reload');
   for (const p of [white, black]) await p.context().close();
 }
 

@@ -146,6 +146,8 @@ function receive(f) {
       break;
     case 'end':
       game.over = { result: d.result, termination: d.termination };
+      // The clocks as the game ended (a fallen flag reads 0:00).
+      if (d.clocks) setClocks(d.clocks, null);
       if (d.can !== undefined) game.can = d.can;
       game.dests = null;
       game.running = null;

@@ -360,6 +360,18 @@ impl Clock {
         })
     }
 
+    /// `color`'s flag fell (R6): the time it had left is used up, so its clock shows zero;
+    /// under a sandclock that sand has run to the other side. The books still balance.
+    pub fn run_out(&mut self, color: Color) {
+        let left = self.remaining[color];
+        self.used[color] += left;
+        self.remaining[color] = Duration::ZERO;
+        if let TimeControl::Sandclock(_) = self.control {
+            self.granted[!color] += left;
+            self.remaining[!color] += left;
+        }
+    }
+
     /// Presses `color`'s clock after a move that took `elapsed`.
     ///
     /// # Errors

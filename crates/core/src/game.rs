@@ -532,9 +532,10 @@ impl Game {
         (events, self.next_deadline())
     }
 
-    /// R6: the side to move ran out of time.
+    /// R6: the side to move ran out of time; its clock shows zero.
     fn flag(&mut self) -> Vec<Event> {
         let loser = self.position.turn();
+        self.clock.run_out(loser);
         let result = if self.position.can_mate(!loser) {
             if loser == Color::White {
                 GameResult::BlackWins

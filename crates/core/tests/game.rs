@@ -430,6 +430,19 @@ fn r6_the_server_keeps_time_and_the_flag_falls_without_a_move() {
         }]
     );
     assert_eq!(next, None);
+    // The fallen flag's clock shows zero from then on, the other's stands; the books
+    // balance (granted = used + left).
+    for now in [t + 60_000, t + 600_000] {
+        let clocks = g.clocks_at(now);
+        assert_eq!(clocks.white, Some(Duration::ZERO));
+        assert_eq!(clocks.black, Some(Duration::from_secs(60)));
+    }
+    for c in [White, Black] {
+        assert_eq!(
+            g.clock().granted(c),
+            g.clock().used(c) + g.clock().remaining(c)
+        );
+    }
 }
 
 #[test]

@@ -241,6 +241,8 @@ enum ServerFrame<'a> {
     End {
         #[serde(flatten)]
         over: Over,
+        /// The clocks as the game ended: a fallen flag's reads zero.
+        clocks: Option<Clocks>,
         #[serde(flatten)]
         after: Option<After>,
     },
@@ -590,6 +592,7 @@ pub(crate) fn event(e: &Versioned, seat: Option<Color>, view: Option<&View>) -> 
                 result: result.as_str(),
                 termination: termination.as_str(),
             },
+            clocks: view.map(|v| Clocks::of(v.clocks)),
             after: after(),
         },
         RoomEvent::Watchers { n } => ServerFrame::Watchers { n: *n },

@@ -19,6 +19,8 @@ pub(crate) struct View {
     pub(crate) material: i32,
     /// Whether the last move took a piece (the page plays its sound).
     pub(crate) last_capture: bool,
+    /// Each side's time left as the event happened (a fallen flag's is zero).
+    pub(crate) clocks: ByColor<Option<std::time::Duration>>,
 }
 
 /// What a player may do now (docs/RULES.md R4-R5; the core decides each).
@@ -56,6 +58,7 @@ impl View {
                 black: can(Color::Black),
             },
             material: View::material(position),
+            clocks: game.clocks_at(super::now_ms()),
             last_capture: game
                 .moves()
                 .last()
