@@ -47,6 +47,10 @@ pub(crate) struct Config {
         global = true
     )]
     pub(crate) max_connections_per_address: usize,
+    /// The address people reach the server at (`https://chess.example.org`): links and the
+    /// PGN `Site` tag use it. Without it, each request's `Host` header with `http://`.
+    #[arg(long, env = "ROOKERY_PUBLIC_URL", global = true)]
+    pub(crate) public_url: Option<String>,
     /// Seconds a client has to send a request's headers (also the most a kept-alive
     /// connection may sit idle between requests).
     #[arg(

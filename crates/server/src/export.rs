@@ -7,8 +7,9 @@ use time::OffsetDateTime;
 use crate::rooms::Rooms;
 use crate::store::{GameRow, Store, StoreError};
 
-/// The PGN text of a stored game, from its room if it is live. Without `clocks`, no
-/// `[%clk]` comments.
+/// The PGN text of a stored game, from its room if it is live, its `Site` the game's address
+/// under `origin` (`https://chess.example.org`). Clocks are written in whole seconds, as
+/// lichess writes them and most readers expect them (docs/API.md); without `clocks`, none.
 ///
 /// # Errors
 /// The store failed, or the stored game cannot be replayed (a fault the caller logs).
@@ -16,6 +17,7 @@ pub(crate) async fn pgn(
     rooms: &Rooms,
     store: &Store,
     row: &GameRow,
+    origin: &str,
     clocks: bool,
 ) -> Result<String, StoreError> {
     let (_, game) = rooms.game_of(row).await?;
@@ -23,20 +25,23 @@ pub(crate) async fn pgn(
     // The stored clocks are the record (for imported games, the ones they came with).
     let stored = store.moves(&row.game.id).await?;
     for (rm, sm) in record.moves.iter_mut().zip(&stored) {
+        // Whole seconds, rounded down as a clock's face shows them.
         rm.clock = sm
             .clock_ms
             .filter(|_| clocks)
-            .map(|ms| std::time::Duration::from_millis(ms as u64));
+            .map(|ms| std::time::Duration::from_secs(ms.max(0) as u64 / 1000));
     }
-    tag(&mut record, row);
+    tag(&mut record, row, origin);
     Ok(rookery_core::pgn::write(&record))
 }
 
 /// The tags the store knows and the core does not: event, site, players, dates.
-fn tag(record: &mut GameRecord, row: &GameRow) {
+fn tag(record: &mut GameRecord, row: &GameRow, origin: &str) {
     let (date, time) = utc_date_time(row.game.created_at);
     record.tags.set("Event", "Rookery game");
-    record.tags.set("Site", format!("/game/{}", row.game.id));
+    record
+        .tags
+        .set("Site", format!("{origin}/game/{}", row.game.id));
     record.tags.set("Date", date.as_str());
     record.tags.set("White", row.game.white_name.as_str());
     record.tags.set("Black", row.game.black_name.as_str());

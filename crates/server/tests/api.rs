@@ -82,6 +82,17 @@ fn two_players_play_to_mate_and_the_pgn_says_so() {
         pgn.body
     );
     assert!(pgn.body.contains("Qh4# { [%clk"), "{}", pgn.body);
+    // Whole seconds (docs/API.md), and the game's absolute address as its Site.
+    for clk in pgn.body.split("[%clk ").skip(1) {
+        let value = &clk[..clk.find(']').unwrap()];
+        assert!(!value.contains('.'), "{value}");
+    }
+    assert!(
+        pgn.body
+            .contains(&format!("[Site \"http://localhost/game/{id}\"]")),
+        "{}",
+        pgn.body
+    );
     assert!(pgn.body.contains("[TimeControl \"300+3\"]"), "{}", pgn.body);
     let metrics = call(&s, "GET", "/metrics", None, None).body;
     assert!(metrics.contains("rookery_moves_total 4\n"), "{metrics}");

@@ -231,7 +231,7 @@ async fn players_hear_the_seat_taken_and_the_rematch_agreed_and_late_clients_get
 #[test]
 fn a_players_page_and_export_list_their_games_in_order() {
     let (dir, url) = temp_url("player");
-    let s = start(&url);
+    let s = common::start_with(&url, &["--public-url", "https://chess.example.org/"]);
     let mut ids = Vec::new();
     for result in ["1-0", "0-1", "1/2-1/2"] {
         let pgn = format!(
@@ -250,7 +250,11 @@ fn a_players_page_and_export_list_their_games_in_order() {
         .map(|l| l.trim_end_matches("\"]"))
         .collect();
     assert_eq!(results, ["1-0", "0-1", "1/2-1/2"]);
-    let sites: Vec<String> = ids.iter().map(|id| format!("/game/{id}")).collect();
+    // Each game's Site is its address under --public-url.
+    let sites: Vec<String> = ids
+        .iter()
+        .map(|id| format!("[Site \"https://chess.example.org/game/{id}\"]"))
+        .collect();
     let order: Vec<usize> = sites
         .iter()
         .map(|site| all.find(site.as_str()).unwrap())

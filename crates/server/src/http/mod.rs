@@ -30,6 +30,33 @@ pub(crate) struct AppState {
     pub(crate) shutdown: tokio::sync::watch::Receiver<bool>,
     /// Held by every open socket; once all are dropped, every close frame has been sent.
     pub(crate) socket_open: tokio::sync::mpsc::Sender<()>,
+    /// `--public-url`, without a trailing slash.
+    pub(crate) public_url: Option<std::sync::Arc<str>>,
+}
+
+/// Where people reach this server (`https://chess.example.org`): `--public-url`, else the
+/// request's `Host` with `http://`. Links and the PGN `Site` tag are made from it.
+#[derive(Debug, Clone)]
+pub(crate) struct Origin(pub(crate) String);
+
+impl axum::extract::FromRequestParts<AppState> for Origin {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &AppState,
+    ) -> Result<Origin, Self::Rejection> {
+        if let Some(url) = &state.public_url {
+            return Ok(Origin(url.to_string()));
+        }
+        let host = parts
+            .headers
+            .get(axum::http::header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .filter(|h| !h.is_empty())
+            .unwrap_or("localhost");
+        Ok(Origin(format!("http://{host}")))
+    }
 }
 
 impl axum::extract::FromRef<AppState> for Store {
@@ -126,6 +153,10 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
         rooms,
         shutdown,
         socket_open,
+        public_url: config
+            .public_url
+            .as_deref()
+            .map(|u| std::sync::Arc::from(u.trim_end_matches('/'))),
     };
     let app = router(state, limits.request_timeout);
     let listener = TcpListener::bind(config.listen)

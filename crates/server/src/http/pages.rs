@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use askama::Template;
 use axum::extract::{Path, State};
-use axum::http::header::{ACCEPT_LANGUAGE, CACHE_CONTROL, CONTENT_TYPE, HOST};
+use axum::http::header::{ACCEPT_LANGUAGE, CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use rookery_core::Color;
@@ -225,7 +225,11 @@ struct PageData<'a> {
 }
 
 /// `GET /game/{id}`: the game, for its players and for everyone else.
-pub(crate) async fn game(InGame { row, seat, .. }: InGame, headers: HeaderMap) -> Response {
+pub(crate) async fn game(
+    InGame { row, seat, .. }: InGame,
+    super::Origin(origin): super::Origin,
+    headers: HeaderMap,
+) -> Response {
     let tr = Tr {
         lang: Lang::of(&headers),
     };
@@ -235,10 +239,6 @@ pub(crate) async fn game(InGame { row, seat, .. }: InGame, headers: HeaderMap) -
     // Players see their own side at the bottom; a visitor about to join sees the open one.
     let bottom = you.or(open).unwrap_or(Color::White);
     let name = |c: Color| row.game.name(c).to_owned();
-    let host = headers
-        .get(HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("127.0.0.1:8080");
     let control = row.game.friendly_time_control();
     render(&GamePage {
         tr,
@@ -253,7 +253,7 @@ pub(crate) async fn game(InGame { row, seat, .. }: InGame, headers: HeaderMap) -
         can_join: you.is_none() && open.is_some(),
         open_color: open.map_or("white", Color::name),
         share: you.is_some() && open.is_some(),
-        share_url: format!("http://{host}/game/{id}"),
+        share_url: format!("{origin}/game/{id}"),
         time_control: control,
         page_json: script_json(&PageData {
             id: &id,

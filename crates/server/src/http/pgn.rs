@@ -6,10 +6,10 @@ use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-use super::AppState;
 use super::body::{ExportQuery, ImportForm, Imported};
 use super::error::ApiError;
 use super::identity::InGame;
+use super::{AppState, Origin};
 
 const PGN: &str = "application/x-chess-pgn; charset=utf-8";
 
@@ -17,9 +17,10 @@ const PGN: &str = "application/x-chess-pgn; charset=utf-8";
 pub(crate) async fn export(
     State(state): State<AppState>,
     InGame { row, .. }: InGame,
+    Origin(origin): Origin,
     Query(q): Query<ExportQuery>,
 ) -> Result<Response, ApiError> {
-    let pgn = crate::export::pgn(&state.rooms, &state.store, &row, q.clocks).await?;
+    let pgn = crate::export::pgn(&state.rooms, &state.store, &row, &origin, q.clocks).await?;
     Ok(([(CONTENT_TYPE, PGN)], pgn).into_response())
 }
 
@@ -29,11 +30,12 @@ pub(crate) async fn export(
 pub(crate) async fn user_games(
     State(state): State<AppState>,
     Path(name): Path<String>,
+    Origin(origin): Origin,
     Query(q): Query<ExportQuery>,
 ) -> Result<Response, ApiError> {
     let mut out = String::new();
     for row in state.store.finished_games_of(&name).await? {
-        match crate::export::pgn(&state.rooms, &state.store, &row, q.clocks).await {
+        match crate::export::pgn(&state.rooms, &state.store, &row, &origin, q.clocks).await {
             Ok(pgn) => out.push_str(&pgn),
             Err(e) => {
                 tracing::error!(game = %row.game.id, error = %e, "game left out of an export")
