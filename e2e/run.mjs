@@ -229,6 +229,25 @@ async function scenarioMate(browser, base) {
   for (const p of [white, black, watcher]) await p.context().close();
 }
 
+async function scenarioWaitingAndAbort(browser, base) {
+  const white = await createFromLobby(browser, base, { tc: '5+3', color: 'white' });
+  await waitStatus(white, 'Waiting for an opponent');
+  check(!(await statusOf(white)).includes('Your turn'), 'the waiting page does not say "Your turn"');
+  check(!(await white.title()).includes('Your turn'), 'nor does its tab title');
+  check(await white.locator('#btn-offer-draw').isHidden(), 'the waiting page offers no draw');
+  check((await white.locator('[data-sq="e2"].movable').count()) === 0, 'no piece moves into the empty seat');
+  const names = await white.$$eval('.player .name a', (els) =>
+    els.map((e) => [e.textContent.trim(), e.getAttribute('href') || '']),
+  );
+  check(!names.some(([text, href]) => text === '?' || href.includes('%3F')), 'no "?" opponent and no /@/%3F link');
+  // Nobody came: the creator aborts, and neither the link nor a rematch remains.
+  await white.click('#btn-abort');
+  await waitStatus(white, 'aborted');
+  check(await white.locator('#share').isHidden(), 'an aborted game shows no challenge link');
+  check(await white.locator('#rematch-box').isHidden(), 'nor a rematch that offers to nobody');
+  await white.context().close();
+}
+
 async function scenarioPromotionAndCastling(browser, base) {
   // Promotion by the picker: the pawn becomes a knight, with check.
   const white = await createFromLobby(browser, base, { tc: 'untimed', color: 'white', fen: '8/4P1k1/8/8/8/8/8/4K3 w - - 0 1' });
@@ -368,6 +387,7 @@ async function main() {
   const scenarios = [
     scenarioMate,
     scenarioBot,
+    scenarioWaitingAndAbort,
     scenarioPromotionAndCastling,
     scenarioDrawOffer,
     scenarioFlagAndReload,

@@ -26,6 +26,7 @@ const game = {
   material: [0],
   startPly: 0,
   turn: 'white',
+  waiting: false, // nobody has taken the other seat yet
   you: page.you,
 };
 let viewPly = null; // null: the live position; else a ply shown read-only
@@ -114,6 +115,7 @@ function receive(f) {
       game.material = d.material;
       game.startPly = d.start_ply;
       game.turn = d.turn;
+      game.waiting = !!d.waiting;
       if (d.you) game.you = d.you;
       redraw();
       break;
@@ -163,13 +165,20 @@ function receive(f) {
       }
       break;
     case 'seated': {
-      // The open seat was taken: show the name; the challenge link is no longer needed.
+      // The open seat was taken: show the name; the challenge link is no longer needed, and
+      // the game can begin (what the player may now do comes with the event).
       const name = $(`name-${d.color}`);
       name.textContent = d.name;
       name.href = `/@/${encodeURIComponent(d.name)}`;
+      name.classList.remove('waiting');
       for (const id of ['share', 'join-box']) {
         if ($(id)) $(id).hidden = true;
       }
+      game.waiting = false;
+      if (d.dests !== undefined) game.dests = d.dests;
+      if (d.promotions !== undefined) game.promotions = d.promotions;
+      if (d.can !== undefined) game.can = d.can;
+      redraw();
       break;
     }
     case 'watchers':
@@ -435,6 +444,7 @@ function resultText(over) {
 
 function statusText() {
   if (game.over) return resultText(game.over);
+  if (game.waiting) return t('waiting_for_opponent');
   if (game.offer && game.offer !== game.you) {
     return t('draw_offered_by', { color: t(game.offer) });
   }
@@ -463,7 +473,7 @@ function redraw() {
     fen,
     dests: live ? game.dests || {} : {},
     promotions: live ? game.promotions || {} : {},
-    movable: live && game.you && !game.over && game.turn === game.you ? game.you : null,
+    movable: live && game.you && !game.over && !game.waiting && game.turn === game.you ? game.you : null,
     lastMove: uci ? [uci.slice(0, 2), uci.slice(2, 4)] : null,
     check: live ? game.check : null,
   });
@@ -491,7 +501,11 @@ function redraw() {
     const left = Math.max(0, Math.ceil((opponentGone.claimAfter - (performance.now() - opponentGone.since)) / 1000));
     $('opponent-gone').textContent = claimable ? t('opponent_gone_claim') : t('opponent_gone', { s: left });
   }
-  const rematchable = !!game.you && !!game.over;
+  // The challenge link serves only while the seat is open and the game on.
+  if ($('share')) $('share').hidden = !!game.over || !game.waiting;
+  if ($('join-box')) $('join-box').hidden = !!game.over || !game.waiting;
+  // A game that ended before anyone took the other seat has nobody to offer a rematch to.
+  const rematchable = !!game.you && !!game.over && !game.waiting;
   show('rematch-box', rematchable);
   if (rematchable) {
     const theirs = rematchOffer && rematchOffer !== game.you;

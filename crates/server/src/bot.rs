@@ -183,7 +183,7 @@ async fn drive(
     // Moves of this bot refused in a row.
     let mut refused = 0u32;
     loop {
-        let Ok((_, game)) = room.snapshot().await else {
+        let Ok(crate::room::Snapshot { game, .. }) = room.snapshot().await else {
             return;
         };
         if game.is_over() {
@@ -202,7 +202,7 @@ async fn drive(
             };
             // The clock ran while the bot waited for a thread: budget from the time left now,
             // shared with the bots still waiting so none of them flags.
-            let Ok((_, game)) = room.snapshot().await else {
+            let Ok(crate::room::Snapshot { game, .. }) = room.snapshot().await else {
                 return;
             };
             if game.is_over() || game.position().turn() != color {

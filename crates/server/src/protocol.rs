@@ -11,7 +11,7 @@ use serde::de::IgnoredAny;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Deserialize, Serialize, Serializer};
 
-use crate::room::{Can, RoomEvent, Versioned, View, now_ms};
+use crate::room::{Can, RoomEvent, Snapshot, Versioned, View, now_ms};
 
 // ---- client -> server ----------------------------------------------------------------------
 
@@ -259,6 +259,11 @@ enum ServerFrame<'a> {
         #[serde(serialize_with = "color_name")]
         color: Color,
         name: &'a str,
+        /// What the recipient may now play and do: the game can begin.
+        #[serde(flatten)]
+        moves: Playable,
+        #[serde(flatten)]
+        after: Option<After>,
     },
     RematchOffered {
         #[serde(serialize_with = "color_name")]
@@ -469,6 +474,8 @@ struct StateData {
     over: Option<Over>,
     #[serde(serialize_with = "color_names")]
     you: Option<Color>,
+    /// Nobody has taken the other seat yet: nothing to play until someone does.
+    waiting: bool,
     #[serde(flatten)]
     moves: Playable,
     can: Option<Can>,
@@ -509,9 +516,10 @@ pub(crate) fn uci_list(game: &Game) -> Vec<String> {
         .collect()
 }
 
-/// The `state` frame of `game` at version `v`, for the holder of `seat`.
-pub(crate) fn state(v: u64, game: &Game, seat: Option<Color>) -> String {
-    let view = View::of(game);
+/// The `state` frame of the room as `snapshot` shows it, for the holder of `seat`.
+pub(crate) fn state(snapshot: &Snapshot, seat: Option<Color>) -> String {
+    let (v, game) = (snapshot.v, &snapshot.game);
+    let view = View::of(game, snapshot.open_seat.is_some());
     let start = game.start();
     let mut fens = Vec::with_capacity(game.moves().len());
     let mut material_after = Vec::with_capacity(game.moves().len() + 1);
@@ -540,6 +548,7 @@ pub(crate) fn state(v: u64, game: &Game, seat: Option<Color>) -> String {
             termination: t.as_str(),
         }),
         you: seat,
+        waiting: snapshot.open_seat.is_some(),
         moves: Playable(Moves::of(&view, seat)),
         can: seat.map(|c| *view.can.get(c)),
     };
@@ -599,6 +608,8 @@ pub(crate) fn event(e: &Versioned, seat: Option<Color>, view: Option<&View>) -> 
         RoomEvent::Seated { color, name } => ServerFrame::Seated {
             color: *color,
             name,
+            moves: Playable(view.and_then(|view| Moves::of(view, seat))),
+            after: after(),
         },
         RoomEvent::RematchOffered { by } => ServerFrame::RematchOffered { by: *by },
         RoomEvent::RematchDeclined { by } => ServerFrame::RematchDeclined { by: *by },
@@ -741,7 +752,12 @@ mod tests {
         // Black to move at move 30, a pawn on b2 about to promote (capturing on a1 or not).
         let start = Position::from_fen("r3k3/8/8/8/8/8/1p6/R3K3 b - - 0 30").unwrap();
         let game = Game::new(start, TimeControl::Untimed);
-        let frame = v(&state(1, &game, Some(Color::Black)));
+        let snapshot = Snapshot {
+            v: 1,
+            game,
+            open_seat: None,
+        };
+        let frame = v(&state(&snapshot, Some(Color::Black)));
         assert_eq!(frame["d"]["start_ply"], 59);
         // Rook and rook each; the pawn is Black's one point.
         assert_eq!(frame["d"]["material"], serde_json::json!([-1]));
@@ -760,7 +776,7 @@ mod tests {
                 .contains(&"a1".into())
         );
         // Not their move: nothing to offer.
-        let white = v(&state(1, &game, Some(Color::White)));
+        let white = v(&state(&snapshot, Some(Color::White)));
         assert!(white["d"]["dests"].is_null() && white["d"]["promotions"].is_null());
     }
 

@@ -52,7 +52,8 @@ impl Rooms {
     }
 
     /// Starts a room (and its bots, if the game is on); the caller registers it.
-    fn spawn(&self, id: &str, game: Game, bots: ByColor<Option<Level>>, epoch: i64) -> RoomHandle {
+    fn spawn(&self, row: &NewGame, game: Game, epoch: i64) -> RoomHandle {
+        let (id, bots) = (row.id.as_str(), bot_levels(row));
         let over = game.is_over();
         let registry = Arc::downgrade(&self.inner);
         let key = id.to_owned();
@@ -70,6 +71,7 @@ impl Rooms {
                 }
             }),
             first_v: u64::try_from(epoch).unwrap_or(0) * EPOCH_VERSIONS,
+            open_seat: row.open_seat(),
             ..RoomOptions::default()
         };
         let room = RoomHandle::spawn(id.to_owned(), game, self.writer.clone(), options);
@@ -90,7 +92,7 @@ impl Rooms {
     pub(crate) async fn create(&self, row: &NewGame, game: Game) -> Result<(), StoreError> {
         self.store.create_game(row).await?;
         // A new game's first load is epoch 0; loads after it claim their own.
-        let room = self.spawn(&row.id, game, bot_levels(row), 0);
+        let room = self.spawn(row, game, 0);
         self.map().insert(row.id.clone(), room);
         Ok(())
     }
@@ -131,7 +133,7 @@ impl Rooms {
         if let Some(room) = map.get(id).filter(|r| !r.is_closed()) {
             return Ok(Some(room.clone()));
         }
-        let room = self.spawn(id, game, bot_levels(&row.game), epoch);
+        let room = self.spawn(&row.game, game, epoch);
         map.insert(id.to_owned(), room.clone());
         Ok(Some(room))
     }
@@ -140,7 +142,7 @@ impl Rooms {
     pub(crate) async fn game_of(&self, row: &GameRow) -> Result<(u64, Game), StoreError> {
         if let Some(room) = self.running(&row.game.id) {
             if let Ok(snapshot) = room.snapshot().await {
-                return Ok(snapshot);
+                return Ok((snapshot.v, snapshot.game));
             }
         }
         Ok((0, self.replay(row).await?))

@@ -327,3 +327,32 @@ async fn a_bot_declines_a_draw_offer_by_moving_and_only_ever_moves() {
     drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Before anyone takes the open seat there is nothing to play: the creator may only abort.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_waiting_for_its_opponent_takes_no_move_until_the_seat_is_taken() {
+    let (dir, url) = temp_url("waiting");
+    let s = start(&url);
+    let (id, white, _) = common::create(&s, r#"{"time_control":"5+3","color":"white"}"#);
+    let early = http_move(&s, &id, &white, "e4");
+    assert_eq!(early.status, 409, "{}", early.body);
+    assert!(
+        early.body.contains("wait for an opponent"),
+        "{}",
+        early.body
+    );
+    assert_eq!(post(&s, &id, "offer-draw", &white).status, 409);
+    let mut w = connect(s.port, &id, Some(&white), None).await;
+    let f = next(&mut w).await;
+    assert_eq!(f["d"]["waiting"], true);
+    assert!(f["d"]["dests"].is_null(), "{f}");
+    assert_eq!(f["d"]["can"]["offer_draw"], false);
+    assert_eq!(f["d"]["can"]["abort"], true);
+    // Someone takes the seat: the creator hears it with the moves now open to them.
+    call(&s, "POST", &format!("/api/games/{id}/join"), None, None);
+    let seated = frame(&mut w, "seated").await;
+    assert!(seated["d"]["dests"]["e2"].is_array(), "{seated}");
+    assert_eq!(http_move(&s, &id, &white, "e4").status, 200);
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}

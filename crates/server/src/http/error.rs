@@ -58,7 +58,9 @@ impl From<RoomError> for ApiError {
             RoomError::Game(g) => ApiError::new(StatusCode::BAD_REQUEST, g.to_string()),
             RoomError::Store(s) => ApiError::from(s),
             RoomError::Closed => ApiError::new(StatusCode::GONE, "the game room is closed"),
-            RoomError::NotOver => ApiError::new(StatusCode::CONFLICT, e.to_string()),
+            RoomError::NotOver | RoomError::Waiting => {
+                ApiError::new(StatusCode::CONFLICT, e.to_string())
+            }
         }
     }
 }

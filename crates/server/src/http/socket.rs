@@ -119,16 +119,20 @@ async fn serve_socket(
     match (since, sub.missed) {
         (Some(_), Some(missed)) => {
             // What a player may do is as of now, after all the missed events.
-            let view = room.snapshot().await.ok().map(|s| View::of(&s.1));
+            let view = room
+                .snapshot()
+                .await
+                .ok()
+                .map(|s| View::of(&s.game, s.open_seat.is_some()));
             for e in missed {
                 v = e.v;
                 let _ = out.send(protocol::event(&e, seat, view.as_ref())).await;
             }
         }
         _ => {
-            if let Ok((sv, game)) = room.snapshot().await {
-                v = sv;
-                let _ = out.send(protocol::state(sv, &game, seat)).await;
+            if let Ok(snapshot) = room.snapshot().await {
+                v = snapshot.v;
+                let _ = out.send(protocol::state(&snapshot, seat)).await;
             }
         }
     }
@@ -172,9 +176,9 @@ async fn serve_socket(
                 Ok(_) => {}
                 Err(broadcast::error::RecvError::Lagged(_)) => {
                     // Too far behind for the feed: a full state puts the client right.
-                    if let Ok((sv, game)) = room.snapshot().await {
-                        v = sv;
-                        let _ = out.send(protocol::state(sv, &game, seat)).await;
+                    if let Ok(snapshot) = room.snapshot().await {
+                        v = snapshot.v;
+                        let _ = out.send(protocol::state(&snapshot, seat)).await;
                     }
                 }
                 Err(broadcast::error::RecvError::Closed) => break,

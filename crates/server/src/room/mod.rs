@@ -89,6 +89,8 @@ pub(crate) enum RoomError {
     Closed,
     /// A rematch needs the game to be over.
     NotOver,
+    /// Nobody has taken the other seat yet: nothing but an abort.
+    Waiting,
 }
 
 impl std::fmt::Display for RoomError {
@@ -99,6 +101,9 @@ impl std::fmt::Display for RoomError {
             RoomError::Store(_) => f.write_str("the move could not be saved; try again"),
             RoomError::Closed => f.write_str("the game room is closed"),
             RoomError::NotOver => f.write_str("a rematch can be offered once the game is over"),
+            RoomError::Waiting => {
+                f.write_str("wait for an opponent to take the other seat (or abort the game)")
+            }
         }
     }
 }
@@ -108,7 +113,7 @@ impl std::error::Error for RoomError {
         match self {
             RoomError::Game(e) => Some(e),
             RoomError::Store(e) => Some(e),
-            RoomError::Closed | RoomError::NotOver => None,
+            RoomError::Closed | RoomError::NotOver | RoomError::Waiting => None,
         }
     }
 }
@@ -141,7 +146,7 @@ enum RoomCmd {
         reply: oneshot::Sender<Subscription>,
     },
     Snapshot {
-        reply: oneshot::Sender<(u64, Game)>,
+        reply: oneshot::Sender<Snapshot>,
     },
     Rematch {
         by: Color,
@@ -157,6 +162,15 @@ enum RoomCmd {
     RematchMade {
         id: Option<String>,
     },
+}
+
+/// The room as it stands: its version, its game, and the seat still open, if any.
+#[derive(Debug, Clone)]
+pub(crate) struct Snapshot {
+    pub(crate) v: u64,
+    pub(crate) game: Game,
+    /// A seat nobody has taken yet: the game waits for its opponent.
+    pub(crate) open_seat: Option<Color>,
 }
 
 /// A cheap-to-clone handle to a room's task.
@@ -186,6 +200,8 @@ pub(crate) struct RoomOptions {
     pub(crate) linger: Duration,
     /// Called when the room's task ends (to take it out of the registry).
     pub(crate) on_exit: Box<dyn FnOnce() + Send>,
+    /// The seat still open when the room starts (a challenge nobody has accepted).
+    pub(crate) open_seat: Option<Color>,
     /// The version before the room's first event: the game's epoch times
     /// [`EPOCH_VERSIONS`], so that a room loaded again never reuses a version.
     pub(crate) first_v: u64,
@@ -212,6 +228,7 @@ impl Default for RoomOptions {
             linger: LINGER,
             on_exit: Box::new(|| {}),
             first_v: 0,
+            open_seat: None,
         }
     }
 }
@@ -245,6 +262,7 @@ impl RoomHandle {
             gone_since: ByColor::default(),
             watchers: Watchers::default(),
             rematch: Rematch::None,
+            open_seat: options.open_seat,
         };
         let on_exit = options.on_exit;
         METRICS.rooms.fetch_add(1, Ordering::Relaxed);
@@ -318,7 +336,7 @@ impl RoomHandle {
     }
 
     /// The game as it stands, with its version.
-    pub(crate) async fn snapshot(&self) -> Result<(u64, Game), RoomError> {
+    pub(crate) async fn snapshot(&self) -> Result<Snapshot, RoomError> {
         let (reply, answer) = oneshot::channel();
         self.tx
             .send(RoomCmd::Snapshot { reply })
@@ -351,6 +369,8 @@ struct Room {
     watchers: Watchers,
     /// Where a rematch of the finished game stands.
     rematch: Rematch,
+    /// The seat nobody has taken yet: until someone does, no move is played (only an abort).
+    open_seat: Option<Color>,
 }
 
 /// How long a game that has not started may wait for a move before it is aborted.
@@ -471,7 +491,11 @@ impl Room {
                 self.watchers.change(joined, tokio::time::Instant::now());
             }
             RoomCmd::Snapshot { reply } => {
-                let _ = reply.send((self.v, self.game.clone()));
+                let _ = reply.send(Snapshot {
+                    v: self.v,
+                    game: self.game.clone(),
+                    open_seat: self.open_seat,
+                });
             }
             RoomCmd::Rematch { by, reply } => {
                 let _ = reply.send(self.rematch(by));
@@ -487,7 +511,12 @@ impl Room {
                 }
             }
             RoomCmd::Seated { color, name } => {
-                self.publish_room(RoomEvent::Seated { color, name });
+                if self.open_seat == Some(color) {
+                    self.open_seat = None;
+                }
+                // The game can begin: the event carries what each player may now do.
+                let view = Arc::new(View::of(&self.game, self.open_seat.is_some()));
+                self.send(RoomEvent::Seated { color, name }, Some(view));
             }
         }
     }
@@ -510,6 +539,9 @@ impl Room {
         // The room measures presence; the core judges whether it is long enough.
         if let Command::ClaimVictory { by, opponent_away } = &mut command {
             *opponent_away = self.gone_since[!*by].map_or(Duration::ZERO, |t| t.elapsed());
+        }
+        if self.open_seat.is_some() && !matches!(command, Command::Abort { .. }) {
+            return Err(RoomError::Waiting);
         }
         let is_move = matches!(command, Command::Move { .. });
         let mut next = self.game.clone();
@@ -578,7 +610,7 @@ impl Room {
         if events.is_empty() {
             return;
         }
-        let view = Arc::new(View::of(&self.game));
+        let view = Arc::new(View::of(&self.game, self.open_seat.is_some()));
         for event in events {
             if matches!(event, Event::GameOver { .. }) {
                 METRICS.live_games.fetch_sub(1, Ordering::Relaxed);
@@ -703,7 +735,7 @@ mod tests {
         ));
         room.apply(mv(Black, "e5")).await.unwrap();
         assert_eq!(store.moves("g").await.unwrap().len(), 2);
-        let (v, game) = room.snapshot().await.unwrap();
+        let Snapshot { v, game, .. } = room.snapshot().await.unwrap();
         assert_eq!((v, game.moves().len()), (2, 2));
         let sub = room.subscribe(1).await.unwrap();
         assert_eq!(sub.v, 2);

@@ -34,25 +34,27 @@ pub(crate) struct Can {
 }
 
 impl View {
-    pub(crate) fn of(game: &Game) -> View {
+    /// The view of `game`; while it `waits` for an opponent, nobody may do anything but
+    /// abort.
+    pub(crate) fn of(game: &Game, waits: bool) -> View {
         let position = game.position();
         let turn = position.turn();
         let can = |color| Can {
-            offer_draw: game.may_offer_draw_now(color),
-            answer_draw: game.may_answer_draw(color),
-            claim_draw: game.may_claim_draw(color),
+            offer_draw: !waits && game.may_offer_draw_now(color),
+            answer_draw: !waits && game.may_answer_draw(color),
+            claim_draw: !waits && game.may_claim_draw(color),
             abort: game.may_abort(),
-            resign: game.may_resign(),
+            resign: !waits && game.may_resign(),
         };
         View {
-            legal: if game.is_over() {
+            legal: if game.is_over() || waits {
                 Vec::new()
             } else {
                 position.legal_moves().to_vec()
             },
             turn,
             check: position.is_check().then(|| position.king_of(turn)),
-            running: game.next_deadline().map(|_| turn),
+            running: game.next_deadline().filter(|_| !waits).map(|_| turn),
             can: ByColor {
                 white: can(Color::White),
                 black: can(Color::Black),
