@@ -142,7 +142,12 @@ async function clockReads(page, color, text) {
 }
 
 /** Creates a game through the lobby form; returns its page (the creator's). */
-async function createFromLobby(browser, base, { tc = '5+3', color = 'white', fen = '' } = {}, shot = '') {
+async function createFromLobby(
+  browser,
+  base,
+  { tc = '5+3', color = 'white', fen = '', opponent = 'seek' } = {},
+  shot = '',
+) {
   const page = await open(browser, `${base}/`, DESKTOP, 'lobby');
   if (shot) await page.screenshot({ path: path.join(shots, shot) });
   const preset = page.locator(`input[name=time_control][value="${tc}"]`);
@@ -153,6 +158,7 @@ async function createFromLobby(browser, base, { tc = '5+3', color = 'white', fen
     await page.fill('#custom_time_control', tc);
   }
   await page.check(`input[name=color][value=${color}]`);
+  if (opponent !== 'seek') await page.check(`input[name=opponent][value=${opponent}]`);
   if (fen) {
     await page.click('details summary');
     await page.fill('#fen', fen);
@@ -246,6 +252,33 @@ async function scenarioWaitingAndAbort(browser, base) {
   check(await white.locator('#share').isHidden(), 'an aborted game shows no challenge link');
   check(await white.locator('#rematch-box').isHidden(), 'nor a rematch that offers to nobody');
   await white.context().close();
+}
+
+async function scenarioLobbyLists(browser, base) {
+  const seek = await createFromLobby(browser, base, { tc: '3+2', color: 'white' });
+  const friend = await createFromLobby(browser, base, { tc: '3+2', color: 'white', opponent: 'friend' });
+  const idOf = (page) => new URL(page.url()).pathname.split('/').pop();
+  const [seekId, friendId] = [idOf(seek), idOf(friend)];
+  const visitor = await open(browser, `${base}/`, DESKTOP, 'visitor lobby');
+  const listed = await visitor
+    .waitForSelector(`#seeks a[href="/game/${seekId}"]`, { timeout: 10000 })
+    .then(
+      () => true,
+      () => false,
+    );
+  check(listed, 'an open challenge is listed in the lobby');
+  check((await visitor.locator(`a[href="/game/${friendId}"]`).count()) === 0, "a friend's game is not listed");
+  await visitor.screenshot({ path: path.join(shots, 'lobby-with-seek.png') });
+  // Its creator closes the tab: it leaves the lobby at the next refresh (every 5 s).
+  await seek.context().close();
+  const gone = await visitor
+    .waitForFunction((id) => !document.querySelector(`#seeks a[href="/game/${id}"]`), seekId, { timeout: 15000 })
+    .then(
+      () => true,
+      () => false,
+    );
+  check(gone, "a closed tab's challenge leaves the lobby within seconds");
+  for (const p of [friend, visitor]) await p.context().close();
 }
 
 async function scenarioPromotionAndCastling(browser, base) {
@@ -388,6 +421,7 @@ async function main() {
     scenarioMate,
     scenarioBot,
     scenarioWaitingAndAbort,
+    scenarioLobbyLists,
     scenarioPromotionAndCastling,
     scenarioDrawOffer,
     scenarioFlagAndReload,

@@ -14,6 +14,8 @@ async function createGame(event) {
   const fen = (data.get('fen') || '').trim();
   if (fen) body.fen = fen;
   if (data.get('opponent') === 'bot') body.bot = Number(data.get('level'));
+  // An open challenge is listed here for anyone; a friend's game is reached by its link only.
+  if (data.get('opponent') === 'seek') body.seek = true;
   const button = form.querySelector('button[type=submit]');
   button.disabled = true;
   try {
@@ -36,7 +38,13 @@ function row(game) {
   const li = document.createElement('li');
   const link = document.createElement('a');
   link.href = `/game/${game.id}`;
-  link.textContent = `${game.white} – ${game.black}`;
+  if (game.open_color) {
+    // A challenge: who waits, and the color they play.
+    const creator = game.open_color === 'white' ? 'black' : 'white';
+    link.textContent = `${game[creator]} (${t(creator)})`;
+  } else {
+    link.textContent = `${game.white} – ${game.black}`;
+  }
   const tc = document.createElement('span');
   tc.className = 'tc';
   tc.textContent = game.time_control_friendly;

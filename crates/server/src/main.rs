@@ -6,6 +6,7 @@ mod export;
 mod http;
 mod ids;
 mod import;
+mod lobby;
 mod metrics;
 mod pgn_check;
 mod protocol;

@@ -157,6 +157,8 @@ fn swapped(row: &GameRow) -> NewGame {
         white_bot: g.black_bot,
         black_bot: g.white_bot,
         rematch_of: Some(g.id.clone()),
+        // Both players are seated: nothing to list.
+        seek: false,
     }
 }
 

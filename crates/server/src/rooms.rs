@@ -11,6 +11,7 @@ use rookery_core::{ByColor, Position};
 use rookery_engine::Level;
 
 use crate::bot::Bots;
+use crate::lobby::Lobby;
 use crate::room::{EPOCH_VERSIONS, RoomHandle, RoomOptions, now_ms};
 use crate::store::writer::{EventWriter, GameWrite};
 use crate::store::{Ending, GameRow, NewGame, Status, Store, StoreError};
@@ -23,6 +24,8 @@ pub(crate) struct Rooms {
     store: Store,
     writer: EventWriter,
     bots: Bots,
+    /// How each open room lists in the lobby.
+    lobby: Lobby,
 }
 
 /// The bot levels of a game's seats (`None`: a person).
@@ -41,7 +44,13 @@ impl Rooms {
             store,
             writer,
             bots,
+            lobby: Lobby::default(),
         }
+    }
+
+    /// How the open rooms list in the lobby.
+    pub(crate) fn lobby(&self) -> &Lobby {
+        &self.lobby
     }
 
     fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, RoomHandle>> {
@@ -72,6 +81,8 @@ impl Rooms {
             }),
             first_v: u64::try_from(epoch).unwrap_or(0) * EPOCH_VERSIONS,
             open_seat: row.open_seat(),
+            seek: row.seek,
+            lobby: self.lobby.clone(),
             ..RoomOptions::default()
         };
         let room = RoomHandle::spawn(id.to_owned(), game, self.writer.clone(), options);

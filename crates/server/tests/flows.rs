@@ -356,3 +356,63 @@ async fn a_game_waiting_for_its_opponent_takes_no_move_until_the_seat_is_taken()
     drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The lobby lists only what can be joined or watched now: a public seek while its creator's
+/// page is open (not a game for a friend), and a game once a move is played.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_lists_what_can_be_joined_or_watched_now() {
+    let (dir, url) = temp_url("lobby-list");
+    let s = start(&url);
+    let listed = |id: &str| {
+        let list = json(&call(&s, "GET", "/api/games", None, None).body);
+        list.as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == id)
+            .map(|g| g["open"].as_bool().unwrap())
+    };
+    let (friend, friend_cookie, _) =
+        common::create(&s, r#"{"time_control":"5+3","color":"white"}"#);
+    let (seek, seek_cookie, _) = common::create(&s, r#"{"time_control":"5+3","seek":true}"#);
+    let mut pages = Vec::new();
+    for (id, cookie) in [(&friend, &friend_cookie), (&seek, &seek_cookie)] {
+        let mut page = connect(s.port, id, Some(cookie), None).await;
+        next(&mut page).await;
+        pages.push(page);
+    }
+    // The seek lists once its creator's page counts as there.
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while listed(&seek).is_none() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the seek never listed"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(listed(&seek), Some(true));
+    assert_eq!(listed(&friend), None, "a game for a friend is not public");
+    // The creator closes the tab: the seek leaves the lobby within seconds.
+    drop(pages.pop());
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while listed(&seek).is_some() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "a closed tab's seek stayed listed"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // The friend joins: nothing to watch until the first move.
+    let joined = call(&s, "POST", &format!("/api/games/{friend}/join"), None, None);
+    assert_eq!(joined.status, 200);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(listed(&friend), None, "an unstarted game is not listed");
+    assert_eq!(http_move(&s, &friend, &friend_cookie, "e4").status, 200);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(
+        listed(&friend),
+        Some(false),
+        "a game under way is there to watch"
+    );
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -65,7 +65,6 @@ fn a_seek_can_be_cancelled_by_its_creator_until_someone_joins() {
     );
     let id = field(&created.body, "id").to_owned();
     let cookie = created.cookie.unwrap();
-    assert!(call(&s, "GET", "/api/games", None, None).body.contains(&id));
     let cancelled = call(
         &s,
         "POST",

@@ -102,7 +102,7 @@ fn migrate_creates_the_schema_and_can_run_twice() {
         )
     });
     let (versions, columns, tables) = schema;
-    assert_eq!(versions, ["1", "2", "3", "4", "5"]);
+    assert_eq!(versions, ["1", "2", "3", "4", "5", "6"]);
     for column in [
         "status",
         "result",
@@ -111,6 +111,7 @@ fn migrate_creates_the_schema_and_can_run_twice() {
         "rematch_of",
         "draw_offers",
         "epoch",
+        "seek",
     ] {
         assert!(
             columns.iter().any(|c| c == column),

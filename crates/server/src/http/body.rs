@@ -16,6 +16,9 @@ pub(crate) struct CreateGame {
     /// Play a bot of this level (1-8) instead of a person.
     #[serde(default)]
     pub(crate) bot: Option<u8>,
+    /// List the game in the lobby as a public seek (else it is reached by its link only).
+    #[serde(default)]
+    pub(crate) seek: bool,
 }
 
 /// A seat taken (create, join, rematch); the seat cookie goes with it.
@@ -109,6 +112,8 @@ pub(crate) struct Listed {
     pub(crate) time_control_friendly: String,
     /// Whether a seat is still open (a seek anyone may join).
     pub(crate) open: bool,
+    /// The open seat's color, for a seek (`null` otherwise).
+    pub(crate) open_color: Option<&'static str>,
 }
 
 /// The form of `POST /api/import`.

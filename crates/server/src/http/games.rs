@@ -97,6 +97,7 @@ pub(crate) async fn create(
         white_bot: white.2,
         black_bot: black.2,
         rematch_of: None,
+        seek: req.seek && bot.is_none(),
     };
     state.rooms.create(&row, game).await?;
     Ok(seated(id, color, name, &token, StatusCode::CREATED))
@@ -237,13 +238,24 @@ pub(crate) async fn decline_rematch(State(state): State<AppState>, player: Playe
     Json(Okay { ok: true })
 }
 
-/// `GET /api/games`: live games, to join (open seats) or to watch.
+/// `GET /api/games`: what can be joined or watched now: public seeks whose creator's page is
+/// open, and games under way.
 pub(crate) async fn list(State(state): State<AppState>) -> Result<Json<Vec<Listed>>, ApiError> {
     let rows = state.store.live_games().await?;
+    let lobby = state.rooms.lobby();
     Ok(Json(
         rows.into_iter()
-            .map(|r| Listed {
-                open: r.game.open_seat().is_some(),
+            .filter_map(|r| {
+                let listing = lobby.get(&r.game.id)?;
+                (listing.joinable() || listing.watchable()).then_some((r, listing))
+            })
+            .map(|(r, listing)| Listed {
+                open: listing.joinable(),
+                open_color: r
+                    .game
+                    .open_seat()
+                    .filter(|_| listing.joinable())
+                    .map(Color::name),
                 time_control_friendly: r.game.friendly_time_control(),
                 id: r.game.id,
                 white: r.game.white_name,

@@ -122,62 +122,88 @@ fn render(page: &impl Template) -> Response {
     }
 }
 
-/// A time control preset of the lobby's form.
+/// A time control preset of the lobby's form: its value, and its words in the page's
+/// language ("5 min + 3 s", "5 min, 3 s delay").
 #[derive(Debug)]
 struct Preset {
     value: &'static str,
-    label: &'static str,
+    label: String,
 }
 
-const PRESETS: &[Preset] = &[
-    Preset {
-        value: "5+3",
-        label: "5+3",
-    },
-    Preset {
-        value: "1+0",
-        label: "1+0",
-    },
-    Preset {
-        value: "3+2",
-        label: "3+2",
-    },
-    Preset {
-        value: "10+5",
-        label: "10+5",
-    },
-    Preset {
-        value: "15+10",
-        label: "15+10",
-    },
-    Preset {
-        value: "30+0",
-        label: "30+0",
-    },
-    Preset {
-        value: "5d3",
-        label: "5 d3",
-    },
-    Preset {
-        value: "15b10",
-        label: "15 b10",
-    },
-    Preset {
-        value: "40/90+30:30+30",
-        label: "40/90+30 : 30+30",
-    },
-    Preset {
-        value: "untimed",
-        label: "∞",
-    },
+/// The lobby's time controls, in its form's friendly syntax.
+const PRESETS: &[&str] = &[
+    "5+3",
+    "1+0",
+    "3+2",
+    "10+5",
+    "15+10",
+    "30+0",
+    "5d3",
+    "15b10",
+    "40/90+30:30+30",
+    "untimed",
 ];
+
+/// Minutes, or seconds under a minute, of a duration: "5 min", "30 s", "1.5 min".
+fn amount(tr: Tr, d: std::time::Duration) -> String {
+    let secs = d.as_secs_f64();
+    if secs >= 60.0 {
+        let min = secs / 60.0;
+        let min = if min.fract() == 0.0 {
+            format!("{min}")
+        } else {
+            format!("{min:.1}")
+        };
+        tr.t("tc_minutes").replace("{n}", &min)
+    } else {
+        tr.t("tc_seconds")
+            .replace("{n}", &format!("{}", secs.round()))
+    }
+}
+
+/// A time control in words, in the page's language: "5 min + 3 s a move", "5 min, 3 s
+/// delay", "90 min for 40 moves + 30 s a move, then 30 min + 30 s a move", "no clock".
+fn describe(tr: Tr, control: &rookery_core::clock::TimeControl) -> String {
+    use rookery_core::clock::{DelayKind, TimeControl};
+    match control {
+        TimeControl::Untimed => tr.t("tc_untimed").to_owned(),
+        TimeControl::Sandclock(d) => tr.t("tc_sandclock").replace("{t}", &amount(tr, *d)),
+        TimeControl::Periods(periods) => periods
+            .iter()
+            .map(|p| {
+                let mut text = match p.moves {
+                    Some(n) => tr
+                        .t("tc_for_moves")
+                        .replace("{t}", &amount(tr, p.base))
+                        .replace("{n}", &n.to_string()),
+                    None => amount(tr, p.base),
+                };
+                if !p.increment.is_zero() {
+                    text.push_str(
+                        &tr.t("tc_increment")
+                            .replace("{t}", &amount(tr, p.increment)),
+                    );
+                }
+                if let Some(delay) = p.delay {
+                    let key = match delay.kind {
+                        DelayKind::Simple => "tc_delay",
+                        DelayKind::Bronstein => "tc_bronstein",
+                    };
+                    text.push_str(&tr.t(key).replace("{t}", &amount(tr, delay.time)));
+                }
+                text
+            })
+            .collect::<Vec<_>>()
+            .join(tr.t("tc_then")),
+    }
+}
 
 #[derive(Template)]
 #[template(path = "home.html")]
 struct HomePage {
     tr: Tr,
     i18n_json: String,
-    presets: &'static [Preset],
+    presets: Vec<Preset>,
     /// Each bot level with its measured rating.
     levels: Vec<(u8, u32)>,
 }
@@ -190,7 +216,14 @@ pub(crate) async fn home(headers: HeaderMap) -> Response {
     render(&HomePage {
         tr,
         i18n_json: tr.json(),
-        presets: PRESETS,
+        presets: PRESETS
+            .iter()
+            .map(|value| Preset {
+                value,
+                label: rookery_core::clock::TimeControl::from_friendly(value)
+                    .map_or_else(|_| (*value).to_owned(), |c| describe(tr, &c)),
+            })
+            .collect(),
         levels: (Level::MIN.get()..=Level::MAX.get())
             .filter_map(Level::new)
             .map(|l| (l.get(), l.rating()))
@@ -379,7 +412,7 @@ mod tests {
         let page = HomePage {
             tr: Tr { lang: Lang::En },
             i18n_json: String::new(),
-            presets: PRESETS,
+            presets: Vec::new(),
             levels: vec![(1, 600), (8, 2250)],
         }
         .render()
@@ -389,6 +422,22 @@ mod tests {
             "{page}"
         );
         assert!(page.contains(r#"<option value="8">8 (~2250)</option>"#));
+    }
+
+    #[test]
+    fn time_controls_are_said_in_words() {
+        use rookery_core::clock::TimeControl;
+        let say = |lang, tc: &str| describe(Tr { lang }, &TimeControl::from_friendly(tc).unwrap());
+        assert_eq!(say(Lang::En, "5+3"), "5 min + 3 s a move");
+        assert_eq!(say(Lang::En, "5d3"), "5 min, 3 s delay");
+        assert_eq!(say(Lang::En, "15b10"), "15 min, 10 s Bronstein delay");
+        assert_eq!(
+            say(Lang::En, "40/90+30:30+30"),
+            "90 min for 40 moves + 30 s a move, then 30 min + 30 s a move"
+        );
+        assert_eq!(say(Lang::En, "0.5+0"), "30 s");
+        assert_eq!(say(Lang::En, "untimed"), "no clock");
+        assert_eq!(say(Lang::Zh, "5d3"), "5 分钟，每步延时 3 秒");
     }
 
     #[test]

@@ -15,6 +15,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use std::sync::atomic::Ordering;
 
+use crate::lobby::{Listing, Lobby};
 use crate::metrics::METRICS;
 use crate::rematch::{Rematch, RematchAnswer};
 use crate::store::writer::{EventWriter, GameWrite};
@@ -202,6 +203,9 @@ pub(crate) struct RoomOptions {
     pub(crate) on_exit: Box<dyn FnOnce() + Send>,
     /// The seat still open when the room starts (a challenge nobody has accepted).
     pub(crate) open_seat: Option<Color>,
+    /// Whether the game is a public seek, and where the room says how it lists.
+    pub(crate) seek: bool,
+    pub(crate) lobby: Lobby,
     /// The version before the room's first event: the game's epoch times
     /// [`EPOCH_VERSIONS`], so that a room loaded again never reuses a version.
     pub(crate) first_v: u64,
@@ -229,6 +233,8 @@ impl Default for RoomOptions {
             on_exit: Box::new(|| {}),
             first_v: 0,
             open_seat: None,
+            seek: false,
+            lobby: Lobby::default(),
         }
     }
 }
@@ -263,11 +269,15 @@ impl RoomHandle {
             watchers: Watchers::default(),
             rematch: Rematch::None,
             open_seat: options.open_seat,
+            seek: options.seek,
+            lobby: options.lobby,
         };
         let on_exit = options.on_exit;
+        let (lobby, key) = (room.lobby.clone(), room.id.clone());
         METRICS.rooms.fetch_add(1, Ordering::Relaxed);
         tokio::spawn(async move {
             room.run(rx).await;
+            lobby.set(&key, None);
             METRICS.rooms.fetch_sub(1, Ordering::Relaxed);
             on_exit();
         });
@@ -371,6 +381,10 @@ struct Room {
     rematch: Rematch,
     /// The seat nobody has taken yet: until someone does, no move is played (only an abort).
     open_seat: Option<Color>,
+    /// A public seek (listed in the lobby while its creator is there).
+    seek: bool,
+    /// Where the room says how it lists.
+    lobby: Lobby,
 }
 
 /// How long a game that has not started may wait for a move before it is aborted.
@@ -382,6 +396,8 @@ const LINGER: Duration = Duration::from_secs(120);
 impl Room {
     async fn run(mut self, mut rx: mpsc::Receiver<RoomCmd>) {
         loop {
+            // How the room lists, after whatever the last turn of the loop changed.
+            self.list();
             let flag = self.game.next_deadline().map(|d| {
                 tokio::time::Instant::now() + Duration::from_millis(d.saturating_sub(now_ms()))
             });
@@ -430,6 +446,19 @@ impl Room {
                 }
             }
         }
+    }
+
+    /// Tells the lobby how this room lists now (a finished game lists nothing).
+    fn list(&self) {
+        let listing = (!self.game.is_over()).then(|| Listing {
+            seek: self.seek,
+            open: self.open_seat.is_some(),
+            creator_here: self
+                .open_seat
+                .is_some_and(|open| self.connections[!open] > 0),
+            moves: self.game.moves().len(),
+        });
+        self.lobby.set(&self.id, listing);
     }
 
     /// Open connections, players' and spectators'.

@@ -32,6 +32,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "one_vocabulary_and_rule_state",
         include_str!("../../../../migrations/0005_one_vocabulary_and_rule_state.sql"),
     ),
+    (
+        6,
+        "seeks",
+        include_str!("../../../../migrations/0006_seeks.sql"),
+    ),
 ];
 
 pub(crate) async fn run(pool: &AnyPool) -> Result<(), StoreError> {

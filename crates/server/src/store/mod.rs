@@ -19,7 +19,7 @@ macro_rules! game_columns {
     () => {
         "id, created_at, start_fen, time_control, white_name, black_name, status, result, \
          termination, finished_at, white_seat, black_seat, white_bot, black_bot, rematch_of, \
-         draw_offers"
+         draw_offers, seek"
     };
 }
 
@@ -65,6 +65,8 @@ pub(crate) struct NewGame {
     pub(crate) black_bot: Option<i64>,
     /// The game this one is the rematch of.
     pub(crate) rematch_of: Option<String>,
+    /// A public seek, listed in the lobby (else reached by its link only).
+    pub(crate) seek: bool,
 }
 
 /// One move as stored.
@@ -212,8 +214,8 @@ impl Store {
     pub(crate) async fn create_game(&self, g: &NewGame) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO games (id, created_at, start_fen, time_control, white_name, black_name, \
-             white_seat, black_seat, white_bot, black_bot, rematch_of, status) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+             white_seat, black_seat, white_bot, black_bot, rematch_of, status, seek) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
         )
         .bind(&g.id)
         .bind(g.created_at)
@@ -227,6 +229,7 @@ impl Store {
         .bind(g.black_bot)
         .bind(g.rematch_of.clone())
         .bind(Status::Live.as_str())
+        .bind(i64::from(g.seek))
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -451,6 +454,7 @@ fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow, StoreError> {
             white_bot: r.try_get(12)?,
             black_bot: r.try_get(13)?,
             rematch_of: r.try_get(14)?,
+            seek: r.try_get::<i64, _>(16)? != 0,
         },
         status: Status::parse(&r.try_get::<String, _>(6)?)?,
         ending: ending(r.try_get(7)?, r.try_get(8)?)?,
