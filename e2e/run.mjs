@@ -382,7 +382,18 @@ async function scenarioBot(browser, base) {
   await page.selectOption('#level', '1');
   await Promise.all([page.waitForURL(/\/game\//), page.click('#create-button')]);
   check((await page.textContent('#name-black')).includes('bot level 1'), 'a bot takes the other seat');
+  check(await page.locator('#btn-offer-draw').isHidden(), 'no draw is offered to a bot, which never accepts');
   await drag(page, 'e2', 'e4');
+  // Level 1 takes at least a second and a half, as a person would: long enough to see it think.
+  const thinking = await page
+    .waitForFunction(() => document.getElementById('status').textContent.includes('thinking'), null, {
+      timeout: 1500,
+    })
+    .then(
+      () => true,
+      () => false,
+    );
+  check(thinking, 'the page says the bot is thinking on its turn');
   await plies(page, 2);
   check((await movesOf(page)).length === 2, `the bot answers (${(await movesOf(page)).join(' ')})`);
   await page.context().close();

@@ -445,6 +445,10 @@ function resultText(over) {
 function statusText() {
   if (game.over) return resultText(game.over);
   if (game.waiting) return t('waiting_for_opponent');
+  // A bot's turn: say it is thinking (it answers through the server like a person).
+  if ((page.bots || []).includes(game.turn) && game.you && game.turn !== game.you) {
+    return t('bot_thinking');
+  }
   if (game.offer && game.offer !== game.you) {
     return t('draw_offered_by', { color: t(game.offer) });
   }

@@ -519,7 +519,7 @@ pub(crate) fn uci_list(game: &Game) -> Vec<String> {
 /// The `state` frame of the room as `snapshot` shows it, for the holder of `seat`.
 pub(crate) fn state(snapshot: &Snapshot, seat: Option<Color>) -> String {
     let (v, game) = (snapshot.v, &snapshot.game);
-    let view = View::of(game, snapshot.open_seat.is_some());
+    let view = View::of(game, snapshot.open_seat.is_some(), snapshot.bots);
     let start = game.start();
     let mut fens = Vec::with_capacity(game.moves().len());
     let mut material_after = Vec::with_capacity(game.moves().len() + 1);
@@ -756,6 +756,7 @@ mod tests {
             v: 1,
             game,
             open_seat: None,
+            bots: ByColor::default(),
         };
         let frame = v(&state(&snapshot, Some(Color::Black)));
         assert_eq!(frame["d"]["start_ply"], 59);

@@ -82,6 +82,7 @@ impl Rooms {
             first_v: u64::try_from(epoch).unwrap_or(0) * EPOCH_VERSIONS,
             open_seat: row.open_seat(),
             seek: row.seek,
+            bots: bots.map(|level| level.is_some()),
             lobby: self.lobby.clone(),
             ..RoomOptions::default()
         };

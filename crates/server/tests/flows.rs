@@ -291,7 +291,8 @@ async fn a_bot_declines_a_draw_offer_by_moving_and_only_ever_moves() {
     let (id, white, _) =
         common::create(&s, r#"{"time_control":"untimed","color":"white","bot":1}"#);
     let mut w = connect(s.port, &id, Some(&white), None).await;
-    next(&mut w).await;
+    // The page offers no draw to a bot, which never accepts one; the rules still allow it.
+    assert_eq!(next(&mut w).await["d"]["can"]["offer_draw"], false);
     let mut seen = Vec::new();
     // The first move comes with an offer; after the bot's decline R5.4 bars another.
     for (i, (m, offer)) in [("e2e4", true), ("d2d4", false), ("g1f3", false)]

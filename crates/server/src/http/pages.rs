@@ -258,6 +258,8 @@ struct GamePage {
 struct PageData<'a> {
     id: &'a str,
     you: Option<&'static str>,
+    /// The colors a bot plays (the page says when one is thinking).
+    bots: Vec<&'static str>,
 }
 
 /// `GET /game/{id}`: the game, for its players and for everyone else.
@@ -296,6 +298,11 @@ pub(crate) async fn game(
         page_json: script_json(&PageData {
             id: &id,
             you: you.map(Color::name),
+            bots: [Color::White, Color::Black]
+                .into_iter()
+                .filter(|c| crate::rooms::bot_levels(&row.game)[*c].is_some())
+                .map(Color::name)
+                .collect(),
         }),
     })
 }
@@ -418,10 +425,10 @@ mod tests {
         .render()
         .unwrap();
         assert!(
-            page.contains(r#"<option value="1">1 (~600)</option>"#),
+            page.contains(r#"<option value="1">1 (rating ~600)</option>"#),
             "{page}"
         );
-        assert!(page.contains(r#"<option value="8">8 (~2250)</option>"#));
+        assert!(page.contains(r#"<option value="8">8 (rating ~2250)</option>"#));
     }
 
     #[test]

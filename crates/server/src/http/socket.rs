@@ -123,7 +123,7 @@ async fn serve_socket(
                 .snapshot()
                 .await
                 .ok()
-                .map(|s| View::of(&s.game, s.open_seat.is_some()));
+                .map(|s| View::of(&s.game, s.open_seat.is_some(), s.bots));
             for e in missed {
                 v = e.v;
                 let _ = out.send(protocol::event(&e, seat, view.as_ref())).await;

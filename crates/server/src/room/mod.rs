@@ -172,6 +172,8 @@ pub(crate) struct Snapshot {
     pub(crate) game: Game,
     /// A seat nobody has taken yet: the game waits for its opponent.
     pub(crate) open_seat: Option<Color>,
+    /// The seats a bot plays.
+    pub(crate) bots: ByColor<bool>,
 }
 
 /// A cheap-to-clone handle to a room's task.
@@ -205,6 +207,8 @@ pub(crate) struct RoomOptions {
     pub(crate) open_seat: Option<Color>,
     /// Whether the game is a public seek, and where the room says how it lists.
     pub(crate) seek: bool,
+    /// The seats a bot plays (a bot never accepts a draw, so nobody is offered to offer one).
+    pub(crate) bots: ByColor<bool>,
     pub(crate) lobby: Lobby,
     /// The version before the room's first event: the game's epoch times
     /// [`EPOCH_VERSIONS`], so that a room loaded again never reuses a version.
@@ -234,6 +238,7 @@ impl Default for RoomOptions {
             first_v: 0,
             open_seat: None,
             seek: false,
+            bots: ByColor::default(),
             lobby: Lobby::default(),
         }
     }
@@ -270,6 +275,7 @@ impl RoomHandle {
             rematch: Rematch::None,
             open_seat: options.open_seat,
             seek: options.seek,
+            bots: options.bots,
             lobby: options.lobby,
         };
         let on_exit = options.on_exit;
@@ -383,6 +389,8 @@ struct Room {
     open_seat: Option<Color>,
     /// A public seek (listed in the lobby while its creator is there).
     seek: bool,
+    /// The seats a bot plays.
+    bots: ByColor<bool>,
     /// Where the room says how it lists.
     lobby: Lobby,
 }
@@ -524,6 +532,7 @@ impl Room {
                     v: self.v,
                     game: self.game.clone(),
                     open_seat: self.open_seat,
+                    bots: self.bots,
                 });
             }
             RoomCmd::Rematch { by, reply } => {
@@ -544,7 +553,7 @@ impl Room {
                     self.open_seat = None;
                 }
                 // The game can begin: the event carries what each player may now do.
-                let view = Arc::new(View::of(&self.game, self.open_seat.is_some()));
+                let view = Arc::new(View::of(&self.game, self.open_seat.is_some(), self.bots));
                 self.send(RoomEvent::Seated { color, name }, Some(view));
             }
         }
@@ -639,7 +648,7 @@ impl Room {
         if events.is_empty() {
             return;
         }
-        let view = Arc::new(View::of(&self.game, self.open_seat.is_some()));
+        let view = Arc::new(View::of(&self.game, self.open_seat.is_some(), self.bots));
         for event in events {
             if matches!(event, Event::GameOver { .. }) {
                 METRICS.live_games.fetch_sub(1, Ordering::Relaxed);

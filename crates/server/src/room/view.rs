@@ -35,12 +35,13 @@ pub(crate) struct Can {
 
 impl View {
     /// The view of `game`; while it `waits` for an opponent, nobody may do anything but
-    /// abort.
-    pub(crate) fn of(game: &Game, waits: bool) -> View {
+    /// abort. Nobody is offered to offer a draw to a bot (seats in `bots`), which never
+    /// accepts one.
+    pub(crate) fn of(game: &Game, waits: bool, bots: ByColor<bool>) -> View {
         let position = game.position();
         let turn = position.turn();
-        let can = |color| Can {
-            offer_draw: !waits && game.may_offer_draw_now(color),
+        let can = |color: Color| Can {
+            offer_draw: !waits && !bots[!color] && game.may_offer_draw_now(color),
             answer_draw: !waits && game.may_answer_draw(color),
             claim_draw: !waits && game.may_claim_draw(color),
             abort: game.may_abort(),
