@@ -60,6 +60,9 @@ const problems = [];
 // While the server is down on purpose, the browser logs failed connections; nothing else.
 let outage = false;
 const OUTAGE_NOISE = /ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|WebSocket connection to .* failed/;
+// While true, the browser's note of a 4xx answer is expected (a refused import, a 404 page).
+let refusalsExpected = false;
+const REFUSAL_NOISE = /Failed to load resource: the server responded with a status of 4\d\d/;
 let checks = 0;
 function check(ok, what) {
   checks += 1;
@@ -78,6 +81,7 @@ async function open(browser, url, options = DESKTOP, name = '') {
   page.on('console', (msg) => {
     if (msg.type() !== 'error') return;
     if (outage && OUTAGE_NOISE.test(msg.text())) return;
+    if (refusalsExpected && REFUSAL_NOISE.test(msg.text())) return;
     problems.push(`console error on ${name || url}: ${msg.text()}`);
   });
   page.on('pageerror', (err) => problems.push(`page error on ${name || url}: ${err.message}`));
@@ -281,6 +285,36 @@ async function scenarioLobbyLists(browser, base) {
   for (const p of [friend, visitor]) await p.context().close();
 }
 
+async function scenarioImportAndNotFound(browser, base) {
+  refusalsExpected = true;
+  try {
+    await importAndNotFound(browser, base);
+  } finally {
+    refusalsExpected = false;
+  }
+}
+
+async function importAndNotFound(browser, base) {
+  const page = await open(browser, `${base}/`, DESKTOP, 'import lobby');
+  // A game that cannot be: the reason is shown, nothing is stored.
+  await page.fill('#import-pgn', '1. e4 e5 2. Ke3 *');
+  await page.click('#import-button');
+  await page.waitForFunction(() => document.getElementById('import-error').textContent.length > 0);
+  check((await page.textContent('#import-error')).includes('Ke3'), 'a bad PGN is refused with its reason');
+  await page.fill('#import-pgn', '[White "Ann"]\n[Black "Bo"]\n\n1. f3 e5 2. g4 Qh4# 0-1');
+  await Promise.all([page.waitForURL(/\/game\//), page.click('#import-button')]);
+  await plies(page, 4);
+  check((await statusOf(page)).includes('Checkmate'), 'an imported game opens on its own page');
+  await page.context().close();
+  // An unknown game: an HTML page in the reader's language, not JSON.
+  const zh = await open(browser, `${base}/game/nosuchgm`, { ...DESKTOP, locale: 'zh-CN' }, 'not found');
+  check((await zh.textContent('h1')).includes('找不到'), 'an unknown game gives a 404 page in Chinese');
+  const res = await zh.request.get(`${base}/game/nosuchgm`, { headers: { 'Accept-Language': 'zh-CN' } });
+  check(res.status() === 404 && (res.headers()['content-type'] || '').includes('text/html'), 'with status 404, as HTML');
+  await zh.screenshot({ path: path.join(shots, 'not-found-zh.png') });
+  await zh.context().close();
+}
+
 async function scenarioPromotionAndCastling(browser, base) {
   // Promotion by the picker: the pawn becomes a knight, with check.
   const white = await createFromLobby(browser, base, { tc: 'untimed', color: 'white', fen: '8/4P1k1/8/8/8/8/8/4K3 w - - 0 1' });
@@ -433,6 +467,7 @@ async function main() {
     scenarioBot,
     scenarioWaitingAndAbort,
     scenarioLobbyLists,
+    scenarioImportAndNotFound,
     scenarioPromotionAndCastling,
     scenarioDrawOffer,
     scenarioFlagAndReload,

@@ -34,6 +34,28 @@ async function createGame(event) {
   }
 }
 
+/** Sends the pasted PGN to the import API and opens the stored game, or says why not. */
+async function importGame(event) {
+  event.preventDefault();
+  const text = $('import-pgn').value;
+  const button = $('import-button');
+  button.disabled = true;
+  try {
+    const res = await fetch('/api/import', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-chess-pgn' },
+      body: text,
+      credentials: 'same-origin',
+    });
+    const reply = await res.json();
+    if (!res.ok) throw new Error(reply.error || res.statusText);
+    location.href = reply.url;
+  } catch (e) {
+    $('import-error').textContent = e.message;
+    button.disabled = false;
+  }
+}
+
 function row(game) {
   const li = document.createElement('li');
   const link = document.createElement('a');
@@ -90,6 +112,7 @@ function syncForm() {
 
 languageSwitcher();
 $('create').addEventListener('submit', createGame);
+$('import').addEventListener('submit', importGame);
 $('create').addEventListener('change', syncForm);
 syncForm();
 refreshLists();

@@ -90,6 +90,7 @@ pub(crate) fn router(state: AppState, request_timeout: std::time::Duration) -> R
         .route("/game/{id}", get(pages::game))
         .route("/@/{name}", get(pages::player))
         .route("/static/{file}", get(pages::static_file))
+        .fallback(pages::fallback)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn(error::json_errors))
         .layer(axum::middleware::from_fn_with_state(

@@ -264,12 +264,17 @@ struct PageData<'a> {
 
 /// `GET /game/{id}`: the game, for its players and for everyone else.
 pub(crate) async fn game(
-    InGame { row, seat, .. }: InGame,
+    found: Result<InGame, super::error::ApiError>,
     super::Origin(origin): super::Origin,
     headers: HeaderMap,
 ) -> Response {
     let tr = Tr {
         lang: Lang::of(&headers),
+    };
+    let InGame { row, seat, .. } = match found {
+        Ok(found) => found,
+        Err(e) if e.status == StatusCode::NOT_FOUND => return not_found(&headers),
+        Err(e) => return e.into_response(),
     };
     let id = row.game.id.clone();
     let you = seat;
@@ -323,6 +328,34 @@ struct PlayerPage {
     i18n_json: String,
     name: String,
     games: Vec<PlayerGame>,
+}
+
+#[derive(Template)]
+#[template(path = "not_found.html")]
+struct NotFoundPage {
+    tr: Tr,
+    i18n_json: String,
+}
+
+/// A page that is not there: 404, in the reader's language, with the way back.
+pub(crate) fn not_found(headers: &HeaderMap) -> Response {
+    let tr = Tr {
+        lang: Lang::of(headers),
+    };
+    let page = render(&NotFoundPage {
+        tr,
+        i18n_json: tr.json(),
+    });
+    (StatusCode::NOT_FOUND, page).into_response()
+}
+
+/// The router's fallback: an unknown API route answers as the API does, any other an HTML
+/// page.
+pub(crate) async fn fallback(uri: axum::http::Uri, headers: HeaderMap) -> Response {
+    if uri.path().starts_with("/api/") {
+        return super::error::ApiError::not_found("route").into_response();
+    }
+    not_found(&headers)
 }
 
 /// `GET /@/{name}`: a player's latest games.
@@ -465,7 +498,13 @@ mod tests {
             .filter(|(name, _, _)| name.ends_with(".js"))
             .map(|(_, _, body)| String::from_utf8_lossy(body).into_owned())
             .collect();
-        for template in ["base.html", "home.html", "game.html", "player.html"] {
+        for template in [
+            "base.html",
+            "home.html",
+            "game.html",
+            "player.html",
+            "not_found.html",
+        ] {
             let path = format!(
                 "{}/../../web/templates/{template}",
                 env!("CARGO_MANIFEST_DIR")
