@@ -4,6 +4,28 @@ import { t, languageSwitcher } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 
+/**
+ * Posts `body` (of `type`) to `path` and opens the page the answer names (`url`); a refusal
+ * is shown in `errorBox` and the `button` may be pressed again.
+ */
+async function postAndOpen(path, type, body, button, errorBox) {
+  button.disabled = true;
+  try {
+    const res = await fetch(path, {
+      method: 'POST',
+      headers: { 'Content-Type': type },
+      body,
+      credentials: 'same-origin',
+    });
+    const reply = await res.json();
+    if (!res.ok) throw new Error(reply.error || res.statusText);
+    location.href = reply.url;
+  } catch (e) {
+    errorBox.textContent = e.message;
+    button.disabled = false;
+  }
+}
+
 async function createGame(event) {
   event.preventDefault();
   const form = event.target;
@@ -17,43 +39,13 @@ async function createGame(event) {
   // An open challenge is listed here for anyone; a friend's game is reached by its link only.
   if (data.get('opponent') === 'seek') body.seek = true;
   const button = form.querySelector('button[type=submit]');
-  button.disabled = true;
-  try {
-    const res = await fetch('/api/games', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-      credentials: 'same-origin',
-    });
-    const reply = await res.json();
-    if (!res.ok) throw new Error(reply.error || res.statusText);
-    location.href = reply.url;
-  } catch (e) {
-    $('create-error').textContent = e.message;
-    button.disabled = false;
-  }
+  await postAndOpen('/api/games', 'application/json', JSON.stringify(body), button, $('create-error'));
 }
 
 /** Sends the pasted PGN to the import API and opens the stored game, or says why not. */
 async function importGame(event) {
   event.preventDefault();
-  const text = $('import-pgn').value;
-  const button = $('import-button');
-  button.disabled = true;
-  try {
-    const res = await fetch('/api/import', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-chess-pgn' },
-      body: text,
-      credentials: 'same-origin',
-    });
-    const reply = await res.json();
-    if (!res.ok) throw new Error(reply.error || res.statusText);
-    location.href = reply.url;
-  } catch (e) {
-    $('import-error').textContent = e.message;
-    button.disabled = false;
-  }
+  await postAndOpen('/api/import', 'application/x-chess-pgn', $('import-pgn').value, $('import-button'), $('import-error'));
 }
 
 function row(game) {
