@@ -353,7 +353,20 @@ async function scenarioDrawOffer(browser, base) {
   await drag(white, 'g1', 'f3');
   await black.waitForSelector('#btn-accept-draw:not([hidden])');
   check((await statusOf(black)).includes('offers a draw'), 'the opponent sees the offer with the move');
-  await black.click('#btn-accept-draw');
+  // Declined: White's offer button goes, and the page says why (R5.4).
+  await black.click('#btn-decline-draw');
+  await drag(black, 'b8', 'c6');
+  await plies(white, 4);
+  await white.waitForSelector('#offer-note:not([hidden])');
+  check(await white.locator('#btn-offer-draw').isHidden(), 'after a declined offer White may not offer again');
+  check((await white.textContent('#offer-note')).includes('once your opponent has offered'), 'and is told why');
+  // Black may offer: with its next move; White accepts.
+  await drag(white, 'f1', 'c4');
+  await plies(black, 5);
+  await black.click('#btn-offer-draw');
+  await drag(black, 'g8', 'f6');
+  await white.waitForSelector('#btn-accept-draw:not([hidden])');
+  await white.click('#btn-accept-draw');
   for (const p of [white, black]) {
     await waitStatus(p, 'Draw by agreement');
   }

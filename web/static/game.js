@@ -492,6 +492,8 @@ function redraw() {
   const offer = $('btn-offer-draw');
   offer.textContent = pendingOffer ? t('draw_with_move') : t('offer_draw');
   offer.setAttribute('aria-pressed', String(pendingOffer));
+  // R5.4: say why the offer button is gone, rather than let it vanish.
+  show('offer-note', playing && !!can.offer_barred && !pendingOffer);
   show('btn-accept-draw', playing && !!can.answer_draw);
   show('btn-decline-draw', playing && !!can.answer_draw);
   show('btn-claim-draw', playing && !!can.claim_draw);

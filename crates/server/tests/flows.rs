@@ -56,7 +56,12 @@ async fn draw_offers_are_answered_and_claims_judged_over_http_and_the_socket() {
     // Over the socket: Black offers with a move, White accepts; both hear it end.
     let mut w = connect(s.port, &id, Some(&white), None).await;
     let mut b = connect(s.port, &id, Some(&black), None).await;
-    assert_eq!(next(&mut w).await["d"]["can"]["offer_draw"], false);
+    let first = next(&mut w).await;
+    assert_eq!(first["d"]["can"]["offer_draw"], false);
+    assert_eq!(
+        first["d"]["can"]["offer_barred"], true,
+        "R5.4, and the page says so"
+    );
     next(&mut b).await;
     send(&mut w, r#"{"t":"move","d":{"u":"g1f3","a":1}}"#).await;
     send(&mut b, r#"{"t":"move","d":{"u":"b8c6","a":2,"draw":true}}"#).await;

@@ -27,6 +27,9 @@ pub(crate) struct View {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub(crate) struct Can {
     pub(crate) offer_draw: bool,
+    /// The player may not offer again until the opponent has offered (R5.4): the page says
+    /// why the offer is gone.
+    pub(crate) offer_barred: bool,
     pub(crate) answer_draw: bool,
     pub(crate) claim_draw: bool,
     pub(crate) abort: bool,
@@ -42,6 +45,10 @@ impl View {
         let turn = position.turn();
         let can = |color: Color| Can {
             offer_draw: !waits && !bots[!color] && game.may_offer_draw_now(color),
+            offer_barred: !waits
+                && !bots[!color]
+                && !game.is_over()
+                && !game.draw_offers().may_offer[color],
             answer_draw: !waits && game.may_answer_draw(color),
             claim_draw: !waits && game.may_claim_draw(color),
             abort: game.may_abort(),
