@@ -295,14 +295,22 @@ impl RoomHandle {
         self.tx.is_closed()
     }
 
-    /// A player of the finished game asks for a rematch.
-    pub(crate) async fn rematch(&self, by: Color) -> Result<RematchAnswer, RoomError> {
+    /// Sends the command `make` builds around a reply channel and waits for the answer.
+    async fn ask<T>(
+        &self,
+        make: impl FnOnce(oneshot::Sender<T>) -> RoomCmd,
+    ) -> Result<T, RoomError> {
         let (reply, answer) = oneshot::channel();
         self.tx
-            .send(RoomCmd::Rematch { by, reply })
+            .send(make(reply))
             .await
             .map_err(|_| RoomError::Closed)?;
-        answer.await.map_err(|_| RoomError::Closed)?
+        answer.await.map_err(|_| RoomError::Closed)
+    }
+
+    /// A player of the finished game asks for a rematch.
+    pub(crate) async fn rematch(&self, by: Color) -> Result<RematchAnswer, RoomError> {
+        self.ask(|reply| RoomCmd::Rematch { by, reply }).await?
     }
 
     /// Someone took the open seat of `color` (the store has it already).
@@ -323,22 +331,12 @@ impl RoomHandle {
 
     /// Feeds a command; returns the room version after the events it caused.
     pub(crate) async fn apply(&self, command: Command) -> Result<u64, RoomError> {
-        let (reply, answer) = oneshot::channel();
-        self.tx
-            .send(RoomCmd::Apply { command, reply })
-            .await
-            .map_err(|_| RoomError::Closed)?;
-        answer.await.map_err(|_| RoomError::Closed)?
+        self.ask(|reply| RoomCmd::Apply { command, reply }).await?
     }
 
     /// Subscribes, knowing events up to version `since`.
     pub(crate) async fn subscribe(&self, since: u64) -> Result<Subscription, RoomError> {
-        let (reply, answer) = oneshot::channel();
-        self.tx
-            .send(RoomCmd::Subscribe { since, reply })
-            .await
-            .map_err(|_| RoomError::Closed)?;
-        answer.await.map_err(|_| RoomError::Closed)
+        self.ask(|reply| RoomCmd::Subscribe { since, reply }).await
     }
 
     /// A player's connection opened or closed.
@@ -353,12 +351,7 @@ impl RoomHandle {
 
     /// The game as it stands, with its version.
     pub(crate) async fn snapshot(&self) -> Result<Snapshot, RoomError> {
-        let (reply, answer) = oneshot::channel();
-        self.tx
-            .send(RoomCmd::Snapshot { reply })
-            .await
-            .map_err(|_| RoomError::Closed)?;
-        answer.await.map_err(|_| RoomError::Closed)
+        self.ask(|reply| RoomCmd::Snapshot { reply }).await
     }
 }
 
