@@ -413,7 +413,11 @@ async fn the_lobby_lists_what_can_be_joined_or_watched_now() {
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert_eq!(listed(&friend), None, "an unstarted game is not listed");
     assert_eq!(http_move(&s, &friend, &friend_cookie, "e4").status, 200);
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    // The room updates the lobby just after it answers the move: give it a moment.
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while listed(&friend).is_none() && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     assert_eq!(
         listed(&friend),
         Some(false),
