@@ -239,6 +239,13 @@ impl Position {
         self.fullmoves
     }
 
+    /// Plies played before this position in a game from the standard start, as its move
+    /// number and side to move say (R7's numbering): 0 at the start, 59 at move 30 with Black
+    /// to move.
+    pub fn plies_before(&self) -> u32 {
+        2 * (self.fullmoves.max(1) - 1) + u32::from(self.turn == Color::Black)
+    }
+
     /// The Zobrist hash of pieces, turn, castling rights and en passant square, kept up to
     /// date move by move: the hash of [`Position::repetition_key`] (R4.4).
     #[inline]

@@ -417,3 +417,15 @@ fn noisy_moves_are_the_legal_captures_and_queen_promotions() {
     }
     assert!(checked > 15_000, "{checked}");
 }
+
+/// R7's move numbers: the plies before a position follow from its move number and side.
+#[test]
+fn r7_plies_before_a_position_follow_its_move_number() {
+    use rookery_core::Position;
+    assert_eq!(Position::new().plies_before(), 0);
+    let after_e4 =
+        Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
+    assert_eq!(after_e4.plies_before(), 1);
+    let move_30_black = Position::from_fen("r3k3/8/8/8/8/8/1p6/R3K3 b - - 0 30").unwrap();
+    assert_eq!(move_30_black.plies_before(), 59);
+}

@@ -533,7 +533,7 @@ pub(crate) fn state(snapshot: &Snapshot, seat: Option<Color>) -> String {
     let data = StateData {
         fen: game.position().fen(),
         start_fen: start.fen(),
-        start_ply: 2 * (start.fullmoves().max(1) - 1) + u32::from(start.turn() == Color::Black),
+        start_ply: start.plies_before(),
         fens,
         material: material_after,
         turn: game.position().turn(),

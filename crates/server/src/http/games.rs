@@ -146,7 +146,12 @@ pub(crate) async fn show(
     let rematch = state.store.rematch_of(&row.game.id).await?;
     Ok(Json(GameState {
         v,
-        status: if ending.is_some() { "over" } else { "live" },
+        status: if ending.is_some() {
+            Status::Over
+        } else {
+            Status::Live
+        }
+        .as_str(),
         fen: game.position().fen(),
         turn: game.position().turn().name(),
         san: protocol::san_list(&game),
