@@ -71,16 +71,23 @@ pub(crate) async fn create(
     }
     let (id, token, name) = (ids::game_id(), ids::seat_token(), ids::display_name());
     // The other seat: open for the challenge link, or a bot's (a token nobody is given).
-    let (other_name, other_token, other_bot) = match bot {
-        Some(level) => (
-            bot_name(level),
-            Some(ids::seat_token()),
-            Some(i64::from(level.get())),
-        ),
-        None => ("?".to_owned(), None, None),
+    let other = match bot {
+        Some(level) => Seat {
+            name: bot_name(level),
+            token: Some(ids::seat_token()),
+            bot: Some(i64::from(level.get())),
+        },
+        None => Seat {
+            name: "?".to_owned(),
+            token: None,
+            bot: None,
+        },
     };
-    let mine = (name.clone(), Some(token.clone()), None);
-    let other = (other_name, other_token, other_bot);
+    let mine = Seat {
+        name: name.clone(),
+        token: Some(token.clone()),
+        bot: None,
+    };
     let (white, black) = match color {
         Color::White => (mine, other),
         Color::Black => (other, mine),
@@ -90,17 +97,24 @@ pub(crate) async fn create(
         created_at: now_ms() as i64,
         start_fen: (start != Position::new()).then(|| start.fen()),
         time_control: game.clock().control().to_pgn(),
-        white_name: white.0,
-        black_name: black.0,
-        white_seat: white.1,
-        black_seat: black.1,
-        white_bot: white.2,
-        black_bot: black.2,
+        white_name: white.name,
+        black_name: black.name,
+        white_seat: white.token,
+        black_seat: black.token,
+        white_bot: white.bot,
+        black_bot: black.bot,
         rematch_of: None,
         seek: req.seek && bot.is_none(),
     };
     state.rooms.create(&row, game).await?;
     Ok(seated(id, color, name, &token, StatusCode::CREATED))
+}
+
+/// One seat of a new game: who sits there, their token (`None`: open), a bot's level.
+struct Seat {
+    name: String,
+    token: Option<String>,
+    bot: Option<i64>,
 }
 
 /// `POST /api/games/{id}/join`: takes the open seat.
