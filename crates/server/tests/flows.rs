@@ -64,6 +64,8 @@ async fn draw_offers_are_answered_and_claims_judged_over_http_and_the_socket() {
     );
     next(&mut b).await;
     send(&mut w, r#"{"t":"move","d":{"u":"g1f3","a":1}}"#).await;
+    // Black answers once White's move has reached it (two sockets keep no common order).
+    frame(&mut b, "move").await;
     send(&mut b, r#"{"t":"move","d":{"u":"b8c6","a":2,"draw":true}}"#).await;
     let offered = frame(&mut w, "draw-offered").await;
     assert_eq!(offered["d"]["by"], "black");
