@@ -116,6 +116,35 @@ impl TimeControl {
         format(self, Unit::Minutes)
     }
 
+    /// How long a game of 40 moves a side takes on this control, the estimate lichess sorts
+    /// its speeds by: the base time plus 40 times the increment (`base + 40 x inc`). Delays
+    /// count as increments (at most that much comes back per move) and multi-period controls
+    /// count every period that begins within the first 40 moves; a sandclock counts its
+    /// start. `None` untimed.
+    pub fn estimated_duration(&self) -> Option<Duration> {
+        match self {
+            TimeControl::Untimed => None,
+            TimeControl::Sandclock(start) => Some(*start),
+            TimeControl::Periods(_) => {
+                let mut total = Duration::ZERO;
+                let (mut index, mut moves_in_period) = (0, 0);
+                let mut period = self.period(0)?;
+                total += period.base;
+                for _ in 0..40 {
+                    if period.moves == Some(moves_in_period) {
+                        index += 1;
+                        moves_in_period = 0;
+                        period = self.period(index)?;
+                        total += period.base;
+                    }
+                    total += period.increment + period.delay.map_or(Duration::ZERO, |d| d.time);
+                    moves_in_period += 1;
+                }
+                Some(total)
+            }
+        }
+    }
+
     /// The period a side plays in after `index` periods began (the last repeats).
     pub fn period(&self, index: usize) -> Option<&Period> {
         match self {

@@ -236,3 +236,31 @@ fn a_sandclock_gives_the_time_one_side_uses_to_the_other() {
     );
     assert_eq!(clock.press(Black, secs(210)), Err(FlagFell));
 }
+
+/// lichess sorts speeds by `base + 40 x increment`; the same estimate paces the bots.
+#[test]
+fn a_game_is_estimated_at_the_base_plus_forty_moves_of_gain() {
+    let friendly = |text: &str| {
+        TimeControl::from_friendly(text)
+            .unwrap()
+            .estimated_duration()
+    };
+    assert_eq!(friendly("5+3"), Some(secs(300 + 40 * 3)));
+    assert_eq!(friendly("1+0"), Some(secs(60)));
+    assert_eq!(friendly("0.5+0"), Some(secs(30)));
+    // A delay counts as an increment: at most that much comes back per move.
+    assert_eq!(friendly("5d3"), Some(secs(420)));
+    assert_eq!(friendly("15b10"), Some(secs(900 + 400)));
+    // The second period begins at move 41: not within the 40 moves estimated.
+    assert_eq!(friendly("40/90+30:30+30"), Some(secs(5400 + 40 * 30)));
+    // The second period begins at move 21, within the 40.
+    assert_eq!(friendly("20/10:5"), Some(secs(600 + 300)));
+    assert_eq!(friendly("10/1:1"), Some(secs(60 + 60)));
+    // A last period with a move count repeats: 10 moves a minute begins 4 times in 40 moves.
+    assert_eq!(friendly("10/1:10/1"), Some(secs(60 * 4)));
+    assert_eq!(
+        TimeControl::from_pgn("*180").unwrap().estimated_duration(),
+        Some(secs(180))
+    );
+    assert_eq!(TimeControl::Untimed.estimated_duration(), None);
+}

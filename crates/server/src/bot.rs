@@ -18,6 +18,28 @@ use crate::room::{RoomError, RoomHandle, now_ms};
 /// Longest a bot thinks in an untimed game.
 const UNTIMED_BUDGET: Duration = Duration::from_secs(3);
 
+/// Longest a bot thinks over one move on any clock. Level 8's rating was measured at 10 s +
+/// 0.1 s a game, about half a second a move (level.rs): a few seconds play at least that well.
+const MOST_PER_MOVE: Duration = Duration::from_secs(4);
+
+/// The most a bot spends on its next move in `game`, as `color`, at `now` (ms). A bot keeps
+/// the game's pace as a person would: at most half a person's average share of the game
+/// (lichess's estimate, `base + 40 x increment` over 40 moves, so 5 s at 5+3), never over
+/// [`MOST_PER_MOVE`], and never more than the engine's own budget for what is left on its
+/// clock (so a bot short of time hurries, and never flags for thinking).
+fn move_limit(game: &Game, color: Color, now: u64) -> Duration {
+    let Some(left) = game.clocks_at(now)[color] else {
+        return UNTIMED_BUDGET;
+    };
+    let clock = game.clock();
+    let fair = budget(left, clock.per_move(color), clock.moves_to_go(color));
+    let pace = clock
+        .control()
+        .estimated_duration()
+        .map_or(MOST_PER_MOVE, |game| (game / 80).min(MOST_PER_MOVE));
+    fair.min(pace)
+}
+
 /// Runs the bots: one task per bot seat, searches on a bounded pool of blocking threads.
 #[derive(Debug, Clone)]
 pub(crate) struct Bots {
@@ -208,17 +230,15 @@ async fn drive(
             if game.is_over() || game.position().turn() != color {
                 continue;
             }
-            let limit = match game.clocks_at(now_ms())[color] {
-                Some(left) => {
-                    let fair = budget(
-                        left,
-                        game.clock().per_move(color),
-                        game.clock().moves_to_go(color),
-                    );
-                    fair / (1 + queued as u32)
-                }
-                None => UNTIMED_BUDGET / (1 + queued as u32).min(6),
+            // Shared with the bots still waiting, so none of them flags (untimed: no flag, so
+            // never below a sixth).
+            let share = 1 + queued as u32;
+            let share = if game.clock().is_timed() {
+                share
+            } else {
+                share.min(6)
             };
+            let limit = move_limit(&game, color, now_ms()) / share;
             let seed = rng.next_u64();
             let Some(mut thinker) = brain.take() else {
                 return;
@@ -277,6 +297,25 @@ async fn drive(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rookery_core::clock::TimeControl;
+
+    fn limit_at_start(control: &str) -> Duration {
+        let control = TimeControl::from_friendly(control).unwrap();
+        let game = Game::new(rookery_core::Position::new(), control);
+        move_limit(&game, Color::White, 0)
+    }
+
+    /// A probe saw level 8 spend 20-30 s a move at 5+3 (the engine's tournament budget,
+    /// 33 s at the start). A bot keeps a person's pace instead.
+    #[test]
+    fn a_bot_thinks_at_the_games_pace_not_a_tournaments() {
+        assert_eq!(limit_at_start("5+3"), MOST_PER_MOVE);
+        assert_eq!(limit_at_start("1+0"), Duration::from_millis(750));
+        assert_eq!(limit_at_start("3+2"), Duration::from_millis(3250));
+        assert_eq!(limit_at_start("0.5+0"), Duration::from_millis(375));
+        assert_eq!(limit_at_start("90+30"), MOST_PER_MOVE);
+        assert_eq!(limit_at_start("untimed"), UNTIMED_BUDGET);
+    }
 
     /// A probe found each level-8 bot game took about 16 MB at creation. Tables are now
     /// taken per search: however many seats, the tables are as many as the searches that
