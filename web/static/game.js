@@ -3,7 +3,7 @@
 // destinations, what a player may do (`can`), checks and results.
 
 import { Board, parsePlacement } from './board.js';
-import { t, languageSwitcher, lang } from './i18n.js';
+import { t, languageSwitcher, lang, problemText } from './i18n.js';
 import { play, isMuted, setMuted } from './sound.js';
 
 const page = JSON.parse(document.getElementById('page').textContent);
@@ -202,7 +202,7 @@ function receive(f) {
       }
       break;
     case 'error':
-      flash(d.message);
+      flash(problemText(d));
       // A refused move: put the board back as the server has it.
       redraw();
       break;
@@ -238,7 +238,7 @@ async function post(path) {
   } catch {
     body = {};
   }
-  if (!res.ok) throw new Error(body.error || res.statusText);
+  if (!res.ok) throw new Error(problemText(body) || res.statusText);
   return body;
 }
 

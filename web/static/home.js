@@ -1,6 +1,6 @@
 // The lobby: create a game (against a person or a bot), join an open seek, watch a live game.
 
-import { t, languageSwitcher } from './i18n.js';
+import { t, languageSwitcher, problemText } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -17,8 +17,8 @@ async function postAndOpen(path, type, body, button, errorBox) {
       body,
       credentials: 'same-origin',
     });
-    const reply = await res.json();
-    if (!res.ok) throw new Error(reply.error || res.statusText);
+    const reply = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(problemText(reply) || res.statusText);
     location.href = reply.url;
   } catch (e) {
     errorBox.textContent = e.message;

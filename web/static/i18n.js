@@ -11,6 +11,23 @@ export function t(key, vars = {}) {
 /** The page's language code (`en` or `zh`). */
 export const lang = document.documentElement.lang.startsWith('zh') ? 'zh' : 'en';
 
+/** Refusals whose English sentence says where the trouble is (a ply, a line, a field). */
+const DETAILED = new Set(['bad_pgn', 'import_refused', 'bad_fen', 'bad_time_control', 'illegal_move']);
+
+/**
+ * A server refusal in the page's language: the server sends a stable `code` with its English
+ * sentence (socket `error` frames: `message`; HTTP bodies: `error`), and the catalogue has
+ * `err_<code>` for each. Where the English sentence carries a detail worth keeping (which
+ * ply of a PGN, which field), it follows the translation.
+ */
+export function problemText(problem) {
+  const sentence = problem.message || problem.error || '';
+  const key = `err_${problem.code}`;
+  if (lang === 'en' || catalogue[key] === undefined) return sentence;
+  const text = t(key, { n: problem.n });
+  return DETAILED.has(problem.code) && sentence ? `${text}（${sentence}）` : text;
+}
+
 /** Wires the language switcher: a cookie the server reads, then a reload. */
 export function languageSwitcher() {
   const select = document.getElementById('lang');

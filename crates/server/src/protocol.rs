@@ -5,13 +5,13 @@
 
 use std::time::Duration;
 
-use rookery_core::game::{Command, Event, Game, MoveText};
+use rookery_core::game::{Command, Event, Game, GameError, MoveText};
 use rookery_core::{Bitboard, ByColor, Color, Role, Square};
 use serde::de::IgnoredAny;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Deserialize, Serialize, Serializer};
 
-use crate::room::{Can, RoomEvent, Snapshot, Versioned, View, now_ms};
+use crate::room::{Can, RoomError, RoomEvent, Snapshot, Versioned, View, now_ms};
 
 // ---- client -> server ----------------------------------------------------------------------
 
@@ -173,6 +173,109 @@ pub(crate) struct Refused {
     pub(crate) ack: Option<u64>,
 }
 
+// ---- refusals ------------------------------------------------------------------------------
+
+/// A refusal as a client sees it, on the socket (`error` frames) and over HTTP (`{"error"}`
+/// bodies): a stable `code` that pages translate (`err_<code>` in web/i18n.json, so a
+/// Chinese page shows a Chinese sentence), the sentence in English, and the figure some
+/// sentences need (`n`: occurrences, moves, seconds).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct Problem {
+    pub(crate) code: &'static str,
+    pub(crate) message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) n: Option<u64>,
+}
+
+/// Every code a refusal can carry (docs/PROTOCOL.md, "Errors"); each has its sentence in
+/// every page language.
+pub(crate) const CODES: &[&str] = &[
+    "not_your_turn",
+    "game_over",
+    "illegal_move",
+    "offer_barred",
+    "offer_stands",
+    "no_offer",
+    "no_threefold",
+    "no_fifty_moves",
+    "abort_too_late",
+    "resign_too_early",
+    "opponent_not_gone",
+    "not_saved",
+    "room_closed",
+    "not_over",
+    "waiting",
+    "malformed",
+    "slow_down",
+    "spectator",
+    "not_found",
+    "no_seat",
+    "seated_already",
+    "seats_taken",
+    "bad_time_control",
+    "bad_fen",
+    "bad_request",
+    "position_over",
+    "bad_pgn",
+    "import_refused",
+    "internal",
+];
+
+impl Problem {
+    /// `code` must be one of [`CODES`].
+    pub(crate) fn new(code: &'static str, message: impl Into<String>) -> Problem {
+        debug_assert!(CODES.contains(&code), "unlisted code {code}");
+        Problem {
+            code,
+            message: message.into(),
+            n: None,
+        }
+    }
+
+    fn with(mut self, n: u64) -> Problem {
+        self.n = Some(n);
+        self
+    }
+}
+
+impl From<&GameError> for Problem {
+    fn from(e: &GameError) -> Problem {
+        let message = e.to_string();
+        match e {
+            GameError::NotYourTurn => Problem::new("not_your_turn", message),
+            GameError::GameIsOver => Problem::new("game_over", message),
+            GameError::IllegalMove(_) => Problem::new("illegal_move", message),
+            GameError::OfferBlocked => Problem::new("offer_barred", message),
+            GameError::OfferAlreadyMade => Problem::new("offer_stands", message),
+            GameError::NoOfferToAnswer => Problem::new("no_offer", message),
+            GameError::NoThreefold { occurrences } => {
+                Problem::new("no_threefold", message).with(*occurrences as u64)
+            }
+            GameError::NoFiftyMoves { moves } => {
+                Problem::new("no_fifty_moves", message).with(u64::from(*moves))
+            }
+            GameError::AbortTooLate => Problem::new("abort_too_late", message),
+            GameError::ResignTooEarly => Problem::new("resign_too_early", message),
+            GameError::OpponentNotGone { wait } => {
+                Problem::new("opponent_not_gone", message).with(wait.as_secs())
+            }
+        }
+    }
+}
+
+impl From<&RoomError> for Problem {
+    fn from(e: &RoomError) -> Problem {
+        let message = e.to_string();
+        match e {
+            RoomError::Game(g) => Problem::from(g),
+            RoomError::Store(_) => Problem::new("not_saved", message),
+            RoomError::Closed => Problem::new("room_closed", message),
+            RoomError::NotOver => Problem::new("not_over", message),
+            RoomError::Waiting => Problem::new("waiting", message),
+        }
+    }
+}
+
 /// Reads a client frame.
 ///
 /// # Errors
@@ -281,7 +384,8 @@ enum ServerFrame<'a> {
         v: u64,
     },
     Error {
-        message: &'a str,
+        #[serde(flatten)]
+        problem: &'a Problem,
         a: Option<u64>,
     },
     Pong,
@@ -637,8 +741,8 @@ pub(crate) fn ack(a: Option<u64>, v: u64) -> String {
 }
 
 /// The answer to a refused frame or command.
-pub(crate) fn error(message: &str, a: Option<u64>) -> String {
-    answer(ServerFrame::Error { message, a })
+pub(crate) fn error(problem: &Problem, a: Option<u64>) -> String {
+    answer(ServerFrame::Error { problem, a })
 }
 
 pub(crate) fn pong() -> String {
@@ -732,8 +836,18 @@ mod tests {
         let v = |text: &str| serde_json::from_str::<serde_json::Value>(text).unwrap();
         assert_eq!(v(&ack(Some(3), 9)), v(r#"{"t":"ack","d":{"a":3,"v":9}}"#));
         assert_eq!(
-            v(&error("no", None)),
-            v(r#"{"t":"error","d":{"message":"no","a":null}}"#)
+            v(&error(&Problem::new("spectator", "no"), None)),
+            v(r#"{"t":"error","d":{"code":"spectator","message":"no","a":null}}"#)
+        );
+        let wait = Problem::from(&GameError::OpponentNotGone {
+            wait: Duration::from_secs(30),
+        });
+        assert_eq!(
+            v(&error(&wait, Some(4))),
+            v(&format!(
+                r#"{{"t":"error","d":{{"code":"opponent_not_gone","message":"{}","n":30,"a":4}}}}"#,
+                wait.message
+            ))
         );
         assert_eq!(v(&pong()), v(r#"{"t":"pong"}"#));
         let watchers = Versioned {

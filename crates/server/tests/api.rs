@@ -28,7 +28,10 @@ fn two_players_play_to_mate_and_the_pgn_says_so() {
     let third = call(&s, "POST", &format!("/api/games/{id}/join"), None, None);
     assert_eq!(
         (third.status, third.body.as_str()),
-        (409, r#"{"error":"both seats are taken"}"#)
+        (
+            409,
+            r#"{"error":"both seats are taken","code":"seats_taken"}"#
+        )
     );
 
     let mv = |cookie: &str, m: &str| {
@@ -45,7 +48,10 @@ fn two_players_play_to_mate_and_the_pgn_says_so() {
         assert_eq!(r.status, 200, "{m}: {}", r.body);
     }
     // Refusals, each with its reason, none changing the game.
-    assert_eq!(mv(&white, "a3").body, r#"{"error":"it is not your turn"}"#);
+    assert_eq!(
+        mv(&white, "a3").body,
+        r#"{"error":"it is not your turn","code":"not_your_turn"}"#
+    );
     assert_eq!(mv(&black, "Qh5h4").status, 400);
     let forged = format!("rk_{id}=00000000000000000000000000000000");
     assert_eq!(mv(&forged, "Qh4").status, 403);
@@ -70,7 +76,10 @@ fn two_players_play_to_mate_and_the_pgn_says_so() {
     let state = call(&s, "GET", &format!("/api/games/{id}"), None, None);
     assert_eq!(field(&state.body, "status"), "over");
     assert_eq!(field(&state.body, "termination"), "checkmate");
-    assert_eq!(mv(&white, "a3").body, r#"{"error":"the game is over"}"#);
+    assert_eq!(
+        mv(&white, "a3").body,
+        r#"{"error":"the game is over","code":"game_over"}"#
+    );
 
     let pgn = call(&s, "GET", &format!("/game/export/{id}"), None, None);
     assert_eq!(pgn.status, 200);
@@ -157,7 +166,7 @@ fn bad_requests_get_json_errors() {
         (r.status, r.body.as_str()),
         (
             400,
-            r#"{"error":"time control \"5+x\": increment must be a number"}"#
+            r#"{"error":"time control \"5+x\": increment must be a number","code":"bad_time_control"}"#
         )
     );
     let r = call(
@@ -169,12 +178,15 @@ fn bad_requests_get_json_errors() {
     );
     assert_eq!(
         (r.status, r.body.as_str()),
-        (400, r#"{"error":"bad FEN: the board has 3 ranks, not 8"}"#)
+        (
+            400,
+            r#"{"error":"bad FEN: the board has 3 ranks, not 8","code":"bad_fen"}"#
+        )
     );
     let r = call(&s, "GET", "/api/games/nope", None, None);
     assert_eq!(
         (r.status, r.body.as_str()),
-        (404, r#"{"error":"no such game"}"#)
+        (404, r#"{"error":"no such game","code":"not_found"}"#)
     );
     let big = format!(r#"{{"time_control":"{}"}}"#, "9".repeat(100_000));
     let r = call(&s, "POST", "/api/games", None, Some(&big));
@@ -278,7 +290,7 @@ fn import_lists_and_player_exports() {
     assert_eq!(bad.status, 400);
     assert_eq!(
         bad.body,
-        r#"{"error":"game 1 (X - ?), ply 3 (2. Ke3): no legal move matches Ke3"}"#
+        r#"{"error":"game 1 (X - ?), ply 3 (2. Ke3): no legal move matches Ke3","code":"bad_pgn"}"#
     );
 
     // The form field works as well as the raw body.

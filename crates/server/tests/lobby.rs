@@ -77,7 +77,7 @@ fn a_seek_can_be_cancelled_by_its_creator_until_someone_joins() {
     let late = call(&s, "POST", &format!("/api/games/{id}/join"), None, None);
     assert_eq!(
         (late.status, late.body.as_str()),
-        (409, r#"{"error":"the game is over"}"#)
+        (409, r#"{"error":"the game is over","code":"game_over"}"#)
     );
     let state = call(&s, "GET", &format!("/api/games/{id}"), None, None);
     assert_eq!(field(&state.body, "termination"), "aborted");

@@ -80,6 +80,8 @@ async fn two_players_and_a_spectator_see_every_move_and_the_end() {
         (e["d"]["message"].as_str(), e["d"]["a"].as_u64()),
         (Some("it is not your turn"), Some(9))
     );
+    // The stable code a page translates the sentence by (web/i18n.json `err_not_your_turn`).
+    assert_eq!(e["d"]["code"], "not_your_turn");
 
     let moves = [
         ("f2f3", true),

@@ -1,36 +1,55 @@
-//! One error type for the HTTP API: a status and a sentence for the user, as JSON
-//! `{"error": "..."}`. Server faults get a generic sentence; the cause goes to the log.
+//! One error type for the HTTP API: a status and a refusal (`protocol::Problem`), as JSON
+//! `{"error": sentence, "code": code}`. Server faults get a generic sentence; the cause goes to the log.
 
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
+use crate::protocol::Problem;
 use crate::room::RoomError;
 use crate::store::StoreError;
 
 #[derive(Debug)]
 pub(crate) struct ApiError {
     pub(crate) status: StatusCode,
-    pub(crate) message: String,
+    pub(crate) problem: Problem,
 }
 
 impl ApiError {
-    pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+    /// `code` is one of the protocol's refusal codes ([`crate::protocol::CODES`]).
+    pub(crate) fn new(
+        status: StatusCode,
+        code: &'static str,
+        message: impl Into<String>,
+    ) -> ApiError {
         ApiError {
             status,
-            message: message.into(),
+            problem: Problem::new(code, message),
         }
     }
 
     pub(crate) fn not_found(what: &str) -> ApiError {
-        ApiError::new(StatusCode::NOT_FOUND, format!("no such {what}"))
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            format!("no such {what}"),
+        )
+    }
+
+    /// 400 with `code` and the sentence.
+    pub(crate) fn bad(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, code, message)
     }
 }
 
+/// `{"error": sentence, "code": code, "n": figure}` (docs/API.md).
 #[derive(serde::Serialize)]
 struct Body<'a> {
     error: &'a str,
+    code: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    n: Option<u64>,
 }
 
 impl IntoResponse for ApiError {
@@ -38,7 +57,9 @@ impl IntoResponse for ApiError {
         (
             self.status,
             Json(Body {
-                error: &self.message,
+                error: &self.problem.message,
+                code: self.problem.code,
+                n: self.problem.n,
             }),
         )
             .into_response()
@@ -48,19 +69,25 @@ impl IntoResponse for ApiError {
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> ApiError {
         tracing::error!(error = %e, "store error");
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "internal error",
+        )
     }
 }
 
 impl From<RoomError> for ApiError {
     fn from(e: RoomError) -> ApiError {
-        match e {
-            RoomError::Game(g) => ApiError::new(StatusCode::BAD_REQUEST, g.to_string()),
-            RoomError::Store(s) => ApiError::from(s),
-            RoomError::Closed => ApiError::new(StatusCode::GONE, "the game room is closed"),
-            RoomError::NotOver | RoomError::Waiting => {
-                ApiError::new(StatusCode::CONFLICT, e.to_string())
-            }
+        let status = match e {
+            RoomError::Game(_) => StatusCode::BAD_REQUEST,
+            RoomError::Store(s) => return ApiError::from(s),
+            RoomError::Closed => StatusCode::GONE,
+            RoomError::NotOver | RoomError::Waiting => StatusCode::CONFLICT,
+        };
+        ApiError {
+            status,
+            problem: Problem::from(&e),
         }
     }
 }
@@ -83,9 +110,9 @@ where
             // JSON that does not fit the body's fields is a bad request like any other
             // (docs/API.md says 400; axum would say 422).
             Err(e @ JsonRejection::JsonDataError(_)) => {
-                Err(ApiError::new(StatusCode::BAD_REQUEST, e.body_text()))
+                Err(ApiError::bad("bad_request", e.body_text()))
             }
-            Err(e) => Err(ApiError::new(e.status(), e.body_text())),
+            Err(e) => Err(ApiError::new(e.status(), "bad_request", e.body_text())),
         }
     }
 }
@@ -116,5 +143,10 @@ pub(crate) async fn json_errors(
         "" => status.canonical_reason().unwrap_or("error").to_lowercase(),
         text => text.to_owned(),
     };
-    ApiError::new(status, message).into_response()
+    let code = match status {
+        StatusCode::NOT_FOUND => "not_found",
+        s if s.is_server_error() => "internal",
+        _ => "bad_request",
+    };
+    ApiError::new(status, code, message).into_response()
 }

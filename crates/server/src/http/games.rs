@@ -41,10 +41,12 @@ pub(crate) async fn create(
     State(state): State<AppState>,
     ApiJson(req): ApiJson<CreateGame>,
 ) -> Result<Response, ApiError> {
-    let bad = |message: String| ApiError::new(StatusCode::BAD_REQUEST, message);
-    let control = TimeControl::from_friendly(&req.time_control).map_err(|e| bad(e.to_string()))?;
+    let bad = |message: String| ApiError::bad("bad_request", message);
+    let control = TimeControl::from_friendly(&req.time_control)
+        .map_err(|e| ApiError::bad("bad_time_control", e.to_string()))?;
     let start = match req.fen.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
-        Some(fen) => Position::from_fen(fen).map_err(|e| bad(format!("bad FEN: {e}")))?,
+        Some(fen) => Position::from_fen(fen)
+            .map_err(|e| ApiError::bad("bad_fen", format!("bad FEN: {e}")))?,
         None => Position::new(),
     };
     let color = match req.color.as_deref().unwrap_or("random") {
@@ -64,10 +66,13 @@ pub(crate) async fn create(
     let game = Game::new(start, control);
     if let Some((_, termination)) = game.result() {
         // Nothing to play (R4): such a game would be over before it began.
-        return Err(bad(format!(
-            "this position is over already ({}): choose one with a move to play",
-            termination.as_str()
-        )));
+        return Err(ApiError::bad(
+            "position_over",
+            format!(
+                "this position is over already ({}): choose one with a move to play",
+                termination.as_str()
+            ),
+        ));
     }
     let (id, token, name) = (ids::game_id(), ids::seat_token(), ids::display_name());
     // The other seat: open for the challenge link, or a bot's (a token nobody is given).
@@ -125,13 +130,18 @@ pub(crate) async fn join(
     if let Some(color) = seat {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
+            "seated_already",
             format!("you already play {color} in this game"),
         ));
     }
     if row.status != Status::Live {
-        return Err(ApiError::new(StatusCode::CONFLICT, "the game is over"));
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "game_over",
+            "the game is over",
+        ));
     }
-    let taken = || ApiError::new(StatusCode::CONFLICT, "both seats are taken");
+    let taken = || ApiError::new(StatusCode::CONFLICT, "seats_taken", "both seats are taken");
     let open = row.game.open_seat().ok_or_else(taken)?;
     let (token, name) = (ids::seat_token(), ids::display_name());
     let id = row.game.id;
@@ -195,7 +205,7 @@ async fn act(state: &AppState, player: &Player, action: Action) -> Result<Json<D
         .rooms
         .get(&player.row.game.id)
         .await?
-        .ok_or_else(|| ApiError::new(StatusCode::CONFLICT, "the game is over"))?;
+        .ok_or_else(|| ApiError::new(StatusCode::CONFLICT, "game_over", "the game is over"))?;
     let v = room.apply(action.by(player.color)).await?;
     Ok(Json(Done { v }))
 }

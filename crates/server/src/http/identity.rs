@@ -136,6 +136,7 @@ where
         let color = seat.ok_or_else(|| {
             ApiError::new(
                 axum::http::StatusCode::FORBIDDEN,
+                "no_seat",
                 "you have no seat in this game",
             )
         })?;

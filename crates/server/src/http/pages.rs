@@ -490,6 +490,26 @@ mod tests {
         assert!(missing.is_empty(), "{missing:?}");
     }
 
+    /// A Chinese page shows a refusal in Chinese: every code the server can send has its
+    /// sentence in each catalogue (game.js and home.js look them up by code).
+    #[test]
+    fn every_refusal_code_has_a_sentence_in_each_language() {
+        for (lang, catalogue) in CATALOGUES.iter() {
+            for code in crate::protocol::CODES {
+                let key = format!("err_{code}");
+                assert!(catalogue.contains_key(&key), "{lang} lacks {key}");
+            }
+            let unused: Vec<&String> = catalogue
+                .keys()
+                .filter(|k| {
+                    k.strip_prefix("err_")
+                        .is_some_and(|c| !crate::protocol::CODES.contains(&c))
+                })
+                .collect();
+            assert!(unused.is_empty(), "{lang}: no such code: {unused:?}");
+        }
+    }
+
     #[test]
     fn every_key_the_pages_and_scripts_use_is_translated() {
         let en = &CATALOGUES["en"];

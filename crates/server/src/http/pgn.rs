@@ -2,8 +2,8 @@
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
 use axum::http::header::CONTENT_TYPE;
-use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use super::body::{ExportQuery, ImportForm, Imported};
@@ -52,14 +52,14 @@ pub(crate) async fn import(
     headers: HeaderMap,
     body: String,
 ) -> Result<Json<Imported>, ApiError> {
-    let bad = |message: String| ApiError::new(StatusCode::BAD_REQUEST, message);
+    let bad = |message: String| ApiError::bad("bad_pgn", message);
     let is_form = headers
         .get(CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
     let text = if is_form {
-        let form: ImportForm =
-            serde_urlencoded::from_str(&body).map_err(|e| bad(format!("bad form: {e}")))?;
+        let form: ImportForm = serde_urlencoded::from_str(&body)
+            .map_err(|e| ApiError::bad("bad_request", format!("bad form: {e}")))?;
         form.pgn
     } else {
         body
@@ -73,7 +73,7 @@ pub(crate) async fn import(
         .map_err(|e| bad(e.to_string()))?;
     let id = crate::import::store_record(&state.store, &record)
         .await?
-        .map_err(|e| bad(e.to_string()))?;
+        .map_err(|e| ApiError::bad("import_refused", e.to_string()))?;
     Ok(Json(Imported {
         url: format!("/game/{id}"),
         id,

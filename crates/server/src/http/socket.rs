@@ -20,7 +20,7 @@ use super::identity::InGame;
 use std::sync::atomic::Ordering;
 
 use crate::metrics::METRICS;
-use crate::protocol::{self, Request};
+use crate::protocol::{self, Problem, Request};
 use crate::room::{RoomHandle, View};
 
 /// Largest frame a client may send.
@@ -105,7 +105,10 @@ async fn serve_socket(
     });
     let Some(room) = room else {
         let _ = out
-            .send(protocol::error("the game is over or gone", None))
+            .send(protocol::error(
+                &Problem::new("not_found", "the game is over or gone"),
+                None,
+            ))
             .await;
         drop((out, closing));
         let _ = writer.await;
@@ -156,12 +159,12 @@ async fn serve_socket(
                     Message::Close(_) => break,
                     Message::Ping(_) | Message::Pong(_) => continue,
                     Message::Binary(_) => {
-                        let _ = out.send(protocol::error("binary frames are not understood", None)).await;
+                        let _ = out.send(protocol::error(&Problem::new("malformed", "binary frames are not understood"), None)).await;
                         continue;
                     }
                 };
                 if !limiter.allow() {
-                    let _ = out.send(protocol::error("too many messages: slow down", None)).await;
+                    let _ = out.send(protocol::error(&Problem::new("slow_down", "too many messages: slow down"), None)).await;
                     continue;
                 }
                 let _ = out.send(handle(&room, seat, &text).await).await;
@@ -204,14 +207,16 @@ async fn handle(room: &RoomHandle, seat: Option<Color>, text: &str) -> String {
     let (action, ack) = match protocol::read(text) {
         Ok(Request::Ping) => return protocol::pong(),
         Ok(Request::Act { action, ack }) => (action, ack),
-        Err(refused) => return protocol::error(&refused.message, refused.ack),
+        Err(refused) => {
+            return protocol::error(&Problem::new("malformed", refused.message), refused.ack);
+        }
     };
     let Some(by) = seat else {
-        return protocol::error("spectators cannot play", ack);
+        return protocol::error(&Problem::new("spectator", "spectators cannot play"), ack);
     };
     match room.apply(action.by(by)).await {
         Ok(v) => protocol::ack(ack, v),
-        Err(e) => protocol::error(&e.to_string(), ack),
+        Err(e) => protocol::error(&Problem::from(&e), ack),
     }
 }
 
