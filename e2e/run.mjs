@@ -133,6 +133,15 @@ async function waitStatus(page, text) {
   });
 }
 
+/** The result panel after an end: the score, the reason, "New game", and a rematch if a player. */
+async function resultSays(page, score, reason, what, { rematch = true } = {}) {
+  await page.waitForSelector('#result:not([hidden])');
+  const [shown, why] = [await page.textContent('#result-score'), await page.textContent('#result-reason')];
+  check(shown === score && why.includes(reason), `after ${what} the result panel says ${shown}, ${why}`);
+  check(await page.isVisible('#btn-new-game'), `after ${what} it offers "New game"`);
+  check((await page.isVisible('#btn-rematch')) === rematch, `after ${what} ${rematch ? 'it offers' : 'there is no'} rematch`);
+}
+
 /** Whether `color`'s clock on `page` comes to read `text` within a few seconds. */
 async function clockReads(page, color, text) {
   return page
@@ -220,6 +229,9 @@ async function scenarioMate(browser, base) {
   const seen = await movesOf(watcher);
   check(seen.join(' ') === 'f3 e5 g4 Qh4#', `the spectator saw every move (${seen.join(' ')})`);
   check(await white.locator('[data-sq=e1].check').count() === 1, 'the mated king is highlighted');
+  await resultSays(white, '0–1', 'Checkmate', 'checkmate');
+  check(await watcher.isVisible('#result') && await watcher.isHidden('#rematch-box'),
+    'a spectator sees the result, with no rematch of its own to offer');
 
   // The PGN download, read by python-chess.
   const [download] = await Promise.all([white.waitForEvent('download'), white.click('#pgn-link')]);
@@ -255,6 +267,7 @@ async function scenarioWaitingAndAbort(browser, base) {
   await waitStatus(white, 'aborted');
   check(await white.locator('#share').isHidden(), 'an aborted game shows no challenge link');
   check(await white.locator('#rematch-box').isHidden(), 'nor a rematch that offers to nobody');
+  await resultSays(white, '–', 'aborted', 'an abort', { rematch: false });
   await white.context().close();
 }
 
@@ -271,6 +284,8 @@ async function scenarioLobbyLists(browser, base) {
       () => false,
     );
   check(listed, 'an open challenge is listed in the lobby');
+  const said = await visitor.textContent(`#seeks li:has(a[href="/game/${seekId}"]) .tc`);
+  check(said === '3 min + 2 s a move', `with its clock in words (${said})`);
   check((await visitor.locator(`a[href="/game/${friendId}"]`).count()) === 0, "a friend's game is not listed");
   await visitor.screenshot({ path: path.join(shots, 'lobby-with-seek.png') });
   // Its creator closes the tab: it leaves the lobby at the next refresh (every 5 s).
@@ -355,6 +370,15 @@ async function scenarioDrawOffer(browser, base) {
   check((await statusOf(black)).includes('offers a draw'), 'the opponent sees the offer with the move');
   // Declined: White's offer button goes, and the page says why (R5.4).
   await black.click('#btn-decline-draw');
+  await white.waitForFunction(() => document.getElementById('flash').textContent.includes('declined'));
+  check(true, 'the offerer is told "Draw declined."');
+  const flashGone = await white
+    .waitForFunction(() => document.getElementById('flash').textContent === '', null, { timeout: 8000 })
+    .then(
+      () => true,
+      () => false,
+    );
+  check(flashGone, '"Draw declined." goes after a few seconds, not for the rest of the game');
   await drag(black, 'b8', 'c6');
   await plies(white, 4);
   await white.waitForSelector('#offer-note:not([hidden])');
@@ -371,6 +395,7 @@ async function scenarioDrawOffer(browser, base) {
     await waitStatus(p, 'Draw by agreement');
   }
   check(true, 'both see "Draw by agreement"');
+  await resultSays(black, '½–½', 'Draw by agreement', 'a draw');
   for (const p of [white, black]) await p.context().close();
 }
 
@@ -391,6 +416,7 @@ async function scenarioFlagAndReload(browser, base) {
     check((await statusOf(p)).includes('Black wins'), 'the flag falls: "Time out — Black wins"');
     check(await clockReads(p, 'white', '0:00.0'), "the fallen flag's clock reads 0:00");
   }
+  await resultSays(black, '0–1', 'Time out', 'a flag');
   // After a reload too.
   await white.reload();
   await waitStatus(white, 'Time out');
@@ -419,6 +445,141 @@ async function scenarioPhoneAndChinese(browser, base) {
   await phone.screenshot({ path: path.join(shots, 'game-phone.png'), fullPage: true });
   check((await phone.textContent('#status')).includes('轮到你走'), 'the status line speaks Chinese');
   for (const p of [lobby, white, phone]) await p.context().close();
+}
+
+// The first 30 moves of a game from pgn-extract's test files (crates/core/tests/data/pgn/
+// pgn-extract/barnes-horton.pgn), then White's 31st: a phone page at move 31, Black to move.
+const THIRTY_MOVES = (
+  'b3 e5 Bb2 d6 d4 exd4 Qxd4 Nc6 Qd2 Nf6 Nc3 Be6 e4 d5 exd5 Bxd5 Qe3+ Be7 Nf3 O-O Be2 Re8 ' +
+  'O-O-O Bb4 Qd3 Bxc3 Bxc3 Qe7 Rhe1 Ne4 Bb2 Rad8 Qe3 b6 Bb5 Qe6 Nd4 Nxd4 Rxd4 c5 Rxe4 Bxe4 ' +
+  'Bxe8 Rxe8 f3 Bd5 Qxe6 Rxe6 Rxe6 Bxe6 Kd2 Kf8 Be5 b5 Bb8 a6 Ba7 c4 Kc3 Ke7'
+).split(' ');
+
+/** Where the page's parts are on screen, and whether the page scrolls at all. */
+async function layoutOf(page) {
+  return page.evaluate(() => {
+    const box = (id) => {
+      const el = document.getElementById(id);
+      if (!el || el.hidden) return null;
+      const r = el.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: r.height };
+    };
+    return {
+      width: innerWidth,
+      height: innerHeight,
+      scrolls: document.documentElement.scrollHeight > innerHeight + 1 || document.documentElement.scrollWidth > innerWidth + 1,
+      board: box('board'),
+      white: box('bar-white'),
+      black: box('bar-black'),
+      clockWhite: box('clock-white'),
+      clockBlack: box('clock-black'),
+      resign: box('btn-resign'),
+      offer: box('btn-offer-draw'),
+      flip: box('btn-flip'),
+      sound: box('btn-sound'),
+      clockFont: parseFloat(getComputedStyle(document.getElementById('clock-white')).fontSize),
+    };
+  });
+}
+
+/** Checks a phone layout of Black's page: no scrolling, both clocks large and every action in view. */
+function checkPhoneLayout(l, what) {
+  const inView = (b) => !!b && b.top >= 0 && b.bottom <= l.height + 0.5 && b.left >= 0 && b.right <= l.width + 0.5;
+  check(!l.scrolls, `${what}: the page does not scroll (${l.width}x${l.height})`);
+  check(inView(l.clockWhite) && inView(l.clockBlack), `${what}: both clocks in view`);
+  check(l.clockFont >= 24, `${what}: clocks are large (${l.clockFont} px)`);
+  check(['resign', 'offer', 'flip', 'sound'].every((k) => inView(l[k])), `${what}: resign, draw, flip and sound in view`);
+  if (l.width < l.height) {
+    check(l.white.bottom <= l.board.top + 1 && l.black.top >= l.board.bottom - 1,
+      `${what}: the opponent above the board, the player below it`);
+  } else {
+    check(l.white.top < l.black.top && l.white.left >= l.board.right - 1,
+      `${what}: beside the board, the opponent's bar above the player's`);
+  }
+}
+
+async function scenarioPhoneLayout(browser, base) {
+  const white = await createFromLobby(browser, base, { tc: '15+10', color: 'white' });
+  const id = new URL(white.url()).pathname.split('/').pop();
+  const phone = await joinByLink(browser, await white.inputValue('#share-link'), PHONE, 'phone portrait');
+  // Thirty moves each, through the API with each player's own seat cookie.
+  for (const [i, san] of THIRTY_MOVES.entries()) {
+    const by = i % 2 === 0 ? white : phone;
+    const res = await by.request.post(`${base}/api/games/${id}/move`, { data: { m: san } });
+    if (!res.ok()) throw new Error(`move ${san}: ${res.status()} ${await res.text()}`);
+  }
+  // White's 31st move: Black, on move, may offer a draw, so every action is there.
+  const res = await white.request.post(`${base}/api/games/${id}/move`, { data: { m: 'Bb6' } });
+  if (!res.ok()) throw new Error(`move Bb6: ${res.status()}`);
+  await plies(phone, 61);
+  await phone.waitForSelector('#btn-offer-draw:not([hidden])');
+  await white.screenshot({ path: path.join(shots, 'game-en.png') });
+  checkPhoneLayout(await layoutOf(phone), 'phone upright at move 31');
+  await phone.screenshot({ path: path.join(shots, 'phone-portrait-en.png') });
+  await phone.setViewportSize({ width: 844, height: 390 });
+  checkPhoneLayout(await layoutOf(phone), 'phone on its side at move 31');
+  await phone.screenshot({ path: path.join(shots, 'phone-landscape-en.png') });
+
+  // The same seat in a Chinese phone browser.
+  const zhContext = await browser.newContext({ ...PHONE, locale: 'zh-CN' });
+  await zhContext.addCookies(await phone.context().cookies());
+  const zh = await zhContext.newPage();
+  zh.on('pageerror', (err) => problems.push(`page error on zh phone: ${err.message}`));
+  await zh.goto(`${base}/game/${id}`);
+  await plies(zh, 61);
+  await zh.waitForSelector('#btn-offer-draw:not([hidden])');
+  checkPhoneLayout(await layoutOf(zh), 'Chinese phone upright');
+  await zh.screenshot({ path: path.join(shots, 'phone-portrait-zh.png') });
+  await zh.setViewportSize({ width: 844, height: 390 });
+  checkPhoneLayout(await layoutOf(zh), 'Chinese phone on its side');
+  await zh.screenshot({ path: path.join(shots, 'phone-landscape-zh.png') });
+  await zh.setViewportSize({ width: 390, height: 844 });
+  // Flipping the board swaps the bars: the side at the board's bottom keeps its bar below.
+  await zh.click('#btn-flip');
+  const flipped = await layoutOf(zh);
+  check(flipped.black.bottom <= flipped.board.top + 1 && flipped.white.top >= flipped.board.bottom - 1,
+    'flipping the board moves the bars with it');
+  await zh.click('#btn-flip');
+
+  // Black resigns (two taps): the result panel, in both languages.
+  await zh.click('#btn-resign');
+  await zh.click('#btn-resign');
+  for (const [page, lang, reason, score] of [[white, 'en', 'Resignation', '1–0'], [zh, 'zh', '认输', '1–0']]) {
+    await page.waitForSelector('#result:not([hidden])');
+    const text = await page.textContent('#result-reason');
+    check(text.includes(reason) && (await page.textContent('#result-score')) === score,
+      `${lang}: the result panel says ${score}, ${text}`);
+    check(await page.isVisible('#btn-new-game') && await page.isVisible('#btn-rematch'),
+      `${lang}: with "New game" and "Rematch"`);
+  }
+  check(new URL(await white.getAttribute('#btn-new-game', 'href'), base).searchParams.get('tc') === '15+10',
+    '"New game" opens the lobby with the same clock');
+  await white.screenshot({ path: path.join(shots, 'result-en.png') });
+  await zh.screenshot({ path: path.join(shots, 'result-zh.png') });
+  for (const p of [white, phone, zh]) await p.context().close();
+}
+
+/** The Chinese interface shows the server's refusals in Chinese. */
+async function scenarioChineseErrors(browser, base) {
+  refusalsExpected = true;
+  try {
+    const page = await open(browser, `${base}/`, { ...DESKTOP, locale: 'zh-CN' }, 'zh lobby');
+    await page.screenshot({ path: path.join(shots, 'lobby-zh.png') });
+    await page.check('input[name=time_control][value=custom]');
+    await page.fill('#custom_time_control', '5+x');
+    await page.click('#create-button');
+    await page.waitForFunction(() => document.getElementById('create-error').textContent.length > 0);
+    const said = await page.textContent('#create-error');
+    check(said.startsWith('无法识别这个用时规定'), `a refused time control is explained in Chinese (${said})`);
+    await page.fill('#import-pgn', '1. e4 e5 2. Ke3 *');
+    await page.click('#import-button');
+    await page.waitForFunction(() => document.getElementById('import-error').textContent.length > 0);
+    const pgn = await page.textContent('#import-error');
+    check(pgn.startsWith('无法读取这个 PGN') && pgn.includes('Ke3'), `a refused PGN too, with where (${pgn})`);
+    await page.context().close();
+  } finally {
+    refusalsExpected = false;
+  }
 }
 
 async function scenarioBot(browser, base) {
@@ -485,6 +646,8 @@ async function main() {
     scenarioDrawOffer,
     scenarioFlagAndReload,
     scenarioPhoneAndChinese,
+    scenarioPhoneLayout,
+    scenarioChineseErrors,
   ];
   try {
     for (const scenario of scenarios) {

@@ -277,7 +277,11 @@ function resign() {
 }
 
 function wireControls() {
-  $('btn-flip').addEventListener('click', () => board.flip());
+  $('btn-flip').addEventListener('click', () => {
+    board.flip();
+    // The bars follow the board: the side at the bottom of the board has the bottom bar.
+    $('game').classList.toggle('flipped');
+  });
   $('btn-offer-draw').addEventListener('click', () => {
     pendingOffer = !pendingOffer;
     redraw();
@@ -425,8 +429,14 @@ function redrawMoves() {
     }
     list.appendChild(row);
   }
+  // Keep the last move in sight by scrolling the list itself (never the page): down in a
+  // column, sideways in a phone's one-line strip.
   const current = list.querySelector('[aria-current]');
-  if (current && viewPly === null) current.scrollIntoView({ block: 'nearest' });
+  if (current && viewPly === null) {
+    const panel = $('moves-panel');
+    panel.scrollTop = panel.scrollHeight;
+    panel.scrollLeft = panel.scrollWidth;
+  }
 }
 
 /** The material balance the server counted for the position after `ply` plies. */
@@ -440,6 +450,17 @@ function resultText(over) {
   const winner = { '1-0': t('white_wins'), '0-1': t('black_wins'), '1/2-1/2': t('draw') }[over.result];
   const how = t(`end_${over.termination.replace(/[^a-z]+/g, '_')}`);
   return winner ? `${how} — ${winner}` : how;
+}
+
+const SCORES = { '1-0': '1–0', '0-1': '0–1', '1/2-1/2': '½–½' };
+
+/** The result panel: the score, how the game ended, and what to do next. */
+function drawResult() {
+  const over = game.over;
+  show('result', !!over);
+  if (!over) return;
+  $('result-score').textContent = SCORES[over.result] || '–';
+  $('result-reason').textContent = resultText(over);
 }
 
 function statusText() {
@@ -482,7 +503,10 @@ function redraw() {
     check: live ? game.check : null,
   });
   $('status').textContent = statusText();
+  // Once the game is over the result panel says it, larger.
+  show('status', !game.over);
   document.title = `${statusText()} · Rookery`;
+  drawResult();
   show('replay-note', !live);
   drawMaterial(ply);
   redrawMoves();
@@ -522,6 +546,9 @@ function redraw() {
   }
   $('pgn-link').hidden = game.san.length === 0;
 }
+
+// A phone turned on its side lays the moves out anew: keep the last one in sight.
+addEventListener('resize', () => redrawMoves());
 
 // Re-check the abandonment countdown each second.
 setInterval(() => {

@@ -61,7 +61,7 @@ function row(game) {
   }
   const tc = document.createElement('span');
   tc.className = 'tc';
-  tc.textContent = game.time_control_friendly;
+  tc.textContent = game.time_control_words;
   li.append(link, ' ', tc);
   return li;
 }
@@ -102,7 +102,29 @@ function syncForm() {
   $('level-row').hidden = form.elements.opponent.value !== 'bot';
 }
 
+/** "New game" on a finished game's page opens the lobby with its clock (and bot) chosen. */
+function prefill() {
+  const params = new URLSearchParams(location.search);
+  const form = $('create');
+  const tc = params.get('tc');
+  if (tc) {
+    const preset = [...form.elements.time_control].find((input) => input.value === tc);
+    if (preset) {
+      preset.checked = true;
+    } else {
+      form.querySelector('input[name=time_control][value=custom]').checked = true;
+      $('custom_time_control').value = tc;
+    }
+  }
+  const bot = params.get('bot');
+  if (bot && [...$('level').options].some((o) => o.value === bot)) {
+    form.querySelector('input[name=opponent][value=bot]').checked = true;
+    $('level').value = bot;
+  }
+}
+
 languageSwitcher();
+prefill();
 $('create').addEventListener('submit', createGame);
 $('import').addEventListener('submit', importGame);
 $('create').addEventListener('change', syncForm);

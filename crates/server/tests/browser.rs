@@ -1,7 +1,10 @@
 //! The browser client end to end in a real Chromium: `e2e/run.mjs` drives it with
 //! playwright-core (mate by dragging with a spectator, PGN download read by python-chess,
 //! promotion picker, castling by king drag, draw offer with a move, flag, reload, phone-sized
-//! touch play, Chinese pages, no console errors; screenshots under target/e2e-screenshots/).
+//! touch play, the phone layout upright and on its side at move 31, the result panel after
+//! each kind of end, Chinese pages and refusals, no console errors; screenshots of the lobby,
+//! a game, the result panel and the phone layout in both languages under
+//! target/e2e-screenshots/).
 //! Runs when `ROOKERY_E2E` is set (CI sets it after installing Debian's chromium and running
 //! `npm ci` in `e2e/`); prints SKIPPED otherwise.
 

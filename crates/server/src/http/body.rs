@@ -110,6 +110,8 @@ pub(crate) struct Listed {
     pub(crate) time_control: String,
     /// The same in the lobby's form (`10+5`, `15d5`, `untimed`).
     pub(crate) time_control_friendly: String,
+    /// The same in words, in the reader's language (`5 min + 3 s a move`), as the lobby shows it.
+    pub(crate) time_control_words: String,
     /// Whether a seat is still open (a seek anyone may join).
     pub(crate) open: bool,
     /// The open seat's color, for a seek (`null` otherwise).

@@ -269,7 +269,11 @@ pub(crate) async fn decline_rematch(State(state): State<AppState>, player: Playe
 
 /// `GET /api/games`: what can be joined or watched now: public seeks whose creator's page is
 /// open, and games under way.
-pub(crate) async fn list(State(state): State<AppState>) -> Result<Json<Vec<Listed>>, ApiError> {
+pub(crate) async fn list(
+    State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
+) -> Result<Json<Vec<Listed>>, ApiError> {
+    let tr = super::pages::Tr::new(super::pages::Lang::of(&headers));
     let rows = state.store.live_games().await?;
     let lobby = state.rooms.lobby();
     Ok(Json(
@@ -286,6 +290,10 @@ pub(crate) async fn list(State(state): State<AppState>) -> Result<Json<Vec<Liste
                     .filter(|_| listing.joinable())
                     .map(Color::name),
                 time_control_friendly: r.game.friendly_time_control(),
+                time_control_words: TimeControl::from_pgn(&r.game.time_control).map_or_else(
+                    |_| r.game.friendly_time_control(),
+                    |c| super::pages::describe(tr, &c),
+                ),
                 id: r.game.id,
                 white: r.game.white_name,
                 black: r.game.black_name,

@@ -80,6 +80,10 @@ pub(crate) struct Tr {
 }
 
 impl Tr {
+    pub(crate) fn new(lang: Lang) -> Tr {
+        Tr { lang }
+    }
+
     /// The text of `key` in this language (English, then the key itself, if missing).
     pub(crate) fn t<'a>(&self, key: &'a str) -> &'a str {
         let find = |lang: Lang| {
@@ -163,7 +167,7 @@ fn amount(tr: Tr, d: std::time::Duration) -> String {
 
 /// A time control in words, in the page's language: "5 min + 3 s a move", "5 min, 3 s
 /// delay", "90 min for 40 moves + 30 s a move, then 30 min + 30 s a move", "no clock".
-fn describe(tr: Tr, control: &rookery_core::clock::TimeControl) -> String {
+pub(crate) fn describe(tr: Tr, control: &rookery_core::clock::TimeControl) -> String {
     use rookery_core::clock::{DelayKind, TimeControl};
     match control {
         TimeControl::Untimed => tr.t("tc_untimed").to_owned(),
@@ -251,6 +255,8 @@ struct GamePage {
     share: bool,
     share_url: String,
     time_control: String,
+    /// The result panel's "New game": the lobby with this game's clock (and bot) chosen.
+    new_game_url: String,
     page_json: String,
 }
 
@@ -283,6 +289,15 @@ pub(crate) async fn game(
     let bottom = you.or(open).unwrap_or(Color::White);
     let name = |c: Color| row.game.name(c).to_owned();
     let control = row.game.friendly_time_control();
+    let bots = crate::rooms::bot_levels(&row.game);
+    let mut again = vec![("tc", control.clone())];
+    if let Some(level) = bots[Color::White].or(bots[Color::Black]) {
+        again.push(("bot", level.get().to_string()));
+    }
+    let new_game_url = format!(
+        "/?{}",
+        serde_urlencoded::to_string(&again).unwrap_or_default()
+    );
     render(&GamePage {
         tr,
         i18n_json: tr.json(),
@@ -299,13 +314,16 @@ pub(crate) async fn game(
         open_color: open.map_or("white", Color::name),
         share: you.is_some() && open.is_some(),
         share_url: format!("{origin}/game/{id}"),
-        time_control: control,
+        // In words ("5 min + 3 s a move"), as the lobby says it.
+        time_control: rookery_core::clock::TimeControl::from_pgn(&row.game.time_control)
+            .map_or(control, |c| describe(tr, &c)),
+        new_game_url,
         page_json: script_json(&PageData {
             id: &id,
             you: you.map(Color::name),
             bots: [Color::White, Color::Black]
                 .into_iter()
-                .filter(|c| crate::rooms::bot_levels(&row.game)[*c].is_some())
+                .filter(|c| bots[*c].is_some())
                 .map(Color::name)
                 .collect(),
         }),
