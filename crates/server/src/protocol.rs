@@ -219,6 +219,7 @@ pub(crate) const CODES: &[&str] = &[
     "bad_pgn",
     "import_refused",
     "internal",
+    "cross_site",
 ];
 
 impl Problem {

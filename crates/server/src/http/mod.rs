@@ -3,6 +3,7 @@
 mod body;
 pub(crate) mod error;
 mod games;
+mod guard;
 mod identity;
 mod pages;
 mod pgn;
@@ -93,6 +94,10 @@ pub(crate) fn router(state: AppState, request_timeout: std::time::Duration) -> R
         .fallback(pages::fallback)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn(error::json_errors))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            guard::guard,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             request_timeout,
             serve::request_timeout,

@@ -445,6 +445,11 @@ const STATIC: &[(&str, &str, &[u8])] = &[
         include_bytes!("../../../../web/static/i18n.js"),
     ),
     (
+        "plain.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../../../web/static/plain.js"),
+    ),
+    (
         "sound.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../../../../web/static/sound.js"),

@@ -63,6 +63,8 @@ pub struct Reply {
     pub cookie: Option<String>,
     /// The whole `Set-Cookie` header, its attributes included.
     pub set_cookie: Option<String>,
+    /// The status line and headers.
+    pub head: String,
     pub body: String,
 }
 
@@ -73,18 +75,33 @@ pub fn request(
     cookie: Option<&str>,
     body: Option<&str>,
 ) -> Option<Reply> {
+    let cookie = cookie.map(|c| ("Cookie", c));
+    let json = ("Content-Type", "application/json");
+    let headers: Vec<(&str, &str)> = cookie.into_iter().chain([json]).collect();
+    request_with(s, method, path, &headers, body)
+}
+
+/// As [`request`], with these headers (and `Host: localhost`).
+pub fn request_with(
+    s: &Server,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&str>,
+) -> Option<Reply> {
     let mut stream = TcpStream::connect(("127.0.0.1", s.port)).ok()?;
     stream
         .set_read_timeout(Some(Duration::from_secs(10)))
         .ok()?;
     let body = body.unwrap_or("");
-    let cookie = cookie
-        .map(|c| format!("Cookie: {c}\r\n"))
-        .unwrap_or_default();
+    let headers: String = headers
+        .iter()
+        .map(|(k, v)| format!("{k}: {v}\r\n"))
+        .collect();
     write!(
         stream,
-        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n{cookie}\
-         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n{headers}\
+         Content-Length: {}\r\n\r\n{body}",
         body.len()
     )
     .ok()?;
@@ -116,6 +133,7 @@ pub fn request(
         status,
         cookie,
         set_cookie,
+        head: head.to_owned(),
         body,
     })
 }
