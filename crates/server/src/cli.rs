@@ -68,6 +68,10 @@ pub(crate) struct Config {
         global = true
     )]
     pub(crate) request_timeout: f64,
+    /// Where to serve `/metrics` (Prometheus text), apart from the site: an address only the
+    /// monitoring can reach (`127.0.0.1:9100`). Without it, no metrics are served.
+    #[arg(long, env = "ROOKERY_METRICS_LISTEN", global = true)]
+    pub(crate) metrics_listen: Option<SocketAddr>,
 }
 
 #[derive(Debug, Subcommand)]

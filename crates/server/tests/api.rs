@@ -4,12 +4,18 @@
 
 mod common;
 
-use common::{Server, call, field, http_move, new_game, start, temp_url};
+use common::{
+    Server, call, field, free_port, http_move, new_game, request_at, start, start_with, temp_url,
+};
 
 #[test]
 fn two_players_play_to_mate_and_the_pgn_says_so() {
     let (dir, url) = temp_url("mate");
-    let s = start(&url);
+    let metrics_port = free_port();
+    let s = start_with(
+        &url,
+        &["--metrics-listen", &format!("127.0.0.1:{metrics_port}")],
+    );
     let created = call(
         &s,
         "POST",
@@ -103,7 +109,11 @@ fn two_players_play_to_mate_and_the_pgn_says_so() {
         pgn.body
     );
     assert!(pgn.body.contains("[TimeControl \"300+3\"]"), "{}", pgn.body);
-    let metrics = call(&s, "GET", "/metrics", None, None).body;
+    // The metrics are not public: only on their own listener.
+    assert_eq!(call(&s, "GET", "/metrics", None, None).status, 404);
+    let metrics = request_at(metrics_port, "GET", "/metrics", &[], None)
+        .expect("the metrics listener answers")
+        .body;
     assert!(metrics.contains("rookery_moves_total 4\n"), "{metrics}");
     assert!(metrics.contains("rookery_live_games 0\n"), "{metrics}");
     assert!(

@@ -72,7 +72,6 @@ const MAX_BODY: usize = 64 * 1024;
 pub(crate) fn router(state: AppState, request_timeout: std::time::Duration) -> Router {
     Router::new()
         .route("/api/health", get(health))
-        .route("/metrics", get(crate::metrics::render))
         .route("/api/games", post(games::create).get(games::list))
         .route("/api/games/user/{name}", get(pgn::user_games))
         .route("/api/import", post(pgn::import))
@@ -165,6 +164,9 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
             .map(|u| std::sync::Arc::from(u.trim_end_matches('/'))),
     };
     let app = router(state, limits.request_timeout);
+    if let Some(address) = config.metrics_listen {
+        serve_metrics(address).await?;
+    }
     let listener = TcpListener::bind(config.listen)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
@@ -184,6 +186,22 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
     {
         tracing::warn!("some sockets did not close in time");
     }
+    Ok(())
+}
+
+/// Serves `/metrics` alone on `address` (`--metrics-listen`), never on the site's listener:
+/// what the server counts is for its operator, not for every visitor.
+async fn serve_metrics(address: std::net::SocketAddr) -> Result<(), String> {
+    let listener = TcpListener::bind(address)
+        .await
+        .map_err(|e| format!("cannot listen on {address} for metrics: {e}"))?;
+    tracing::info!(%address, "metrics listening");
+    let app = Router::new().route("/metrics", get(crate::metrics::render));
+    tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, app).await {
+            tracing::error!(error = %e, "the metrics listener stopped");
+        }
+    });
     Ok(())
 }
 

@@ -27,11 +27,7 @@ pub fn start(url: &str) -> Server {
 
 /// As [`start`], with more command-line arguments.
 pub fn start_with(url: &str, extra: &[&str]) -> Server {
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let child = Command::new(env!("CARGO_BIN_EXE_rookery"))
         .args([
             "--listen",
@@ -89,7 +85,27 @@ pub fn request_with(
     headers: &[(&str, &str)],
     body: Option<&str>,
 ) -> Option<Reply> {
-    let mut stream = TcpStream::connect(("127.0.0.1", s.port)).ok()?;
+    request_at(s.port, method, path, headers, body)
+}
+
+/// A free port on 127.0.0.1 (for a second listener of the server).
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// As [`request_with`], to any port of 127.0.0.1.
+pub fn request_at(
+    port: u16,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&str>,
+) -> Option<Reply> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
     stream
         .set_read_timeout(Some(Duration::from_secs(10)))
         .ok()?;
