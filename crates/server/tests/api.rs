@@ -320,6 +320,31 @@ fn import_lists_and_player_exports() {
 
     let all = call(&s, "GET", "/api/games/user/Anna", None, None).body;
     assert_eq!(all.matches("[Event ").count(), 2, "{all}");
+    // A whole history comes in pages: `max` games, then the rest `after` the last one.
+    let next_after = |r: &common::Reply| {
+        r.head
+            .lines()
+            .find_map(|l| l.strip_prefix("x-next-after: "))
+            .map(str::to_owned)
+    };
+    let first = call(&s, "GET", "/api/games/user/Anna?max=1", None, None);
+    assert_eq!(first.body.matches("[Event ").count(), 1, "{}", first.body);
+    let cursor = next_after(&first).expect("more games follow");
+    assert!(
+        first.body.contains(&format!("/game/{cursor}\"")),
+        "{}",
+        first.body
+    );
+    let second = call(
+        &s,
+        "GET",
+        &format!("/api/games/user/Anna?max=1&after={cursor}"),
+        None,
+        None,
+    );
+    assert_eq!(second.body.matches("[Event ").count(), 1, "{}", second.body);
+    assert_eq!(next_after(&second), None, "the last page says no more");
+    assert_eq!(format!("{}{}", first.body, second.body), all);
     let live = call(
         &s,
         "POST",

@@ -95,6 +95,10 @@ pub(crate) struct Ok {
 pub(crate) struct ExportQuery {
     #[serde(default = "yes")]
     pub(crate) clocks: bool,
+    /// A player's games: at most this many (and never more than `MAX_EXPORT`).
+    pub(crate) max: Option<u32>,
+    /// A player's games: those after this game (the previous page's `X-Next-After`).
+    pub(crate) after: Option<String>,
 }
 
 fn yes() -> bool {

@@ -24,25 +24,52 @@ pub(crate) async fn export(
     Ok(([(CONTENT_TYPE, PGN)], pgn).into_response())
 }
 
-/// `GET /api/games/user/{name}`: every finished game of a player, as one PGN, oldest
-/// first. A stored game that cannot be written is left out and logged: one bad row never
-/// costs the player the rest.
+/// The most games one answer of `GET /api/games/user/{name}` holds: a whole history is paged.
+const MAX_EXPORT: u32 = 500;
+
+/// `GET /api/games/user/{name}`: a player's finished games, as one PGN, oldest first, at
+/// most `max` (`MAX_EXPORT` at most) after the game `after`. When more follow, the answer's
+/// `X-Next-After` header names the last game, for the next page's `after`. A stored game that
+/// cannot be written is left out and logged: one bad row never costs the player the rest.
 pub(crate) async fn user_games(
     State(state): State<AppState>,
     Path(name): Path<String>,
     Origin(origin): Origin,
     Query(q): Query<ExportQuery>,
 ) -> Result<Response, ApiError> {
+    let max = q.max.unwrap_or(MAX_EXPORT).clamp(1, MAX_EXPORT);
+    let after = match q.after.as_deref() {
+        Some(id) => Some(
+            state
+                .store
+                .game(id)
+                .await?
+                .ok_or_else(|| ApiError::not_found("game"))?,
+        ),
+        None => None,
+    };
+    let mut rows = state
+        .store
+        .finished_games_of(&name, after.as_ref(), i64::from(max) + 1)
+        .await?;
+    let more = rows.len() > max as usize;
+    rows.truncate(max as usize);
     let mut out = String::new();
-    for row in state.store.finished_games_of(&name).await? {
-        match crate::export::pgn(&state.rooms, &state.store, &row, &origin, q.clocks).await {
+    for row in &rows {
+        match crate::export::pgn(&state.rooms, &state.store, row, &origin, q.clocks).await {
             Ok(pgn) => out.push_str(&pgn),
             Err(e) => {
                 tracing::error!(game = %row.game.id, error = %e, "game left out of an export")
             }
         }
     }
-    Ok(([(CONTENT_TYPE, PGN)], out).into_response())
+    let mut response = ([(CONTENT_TYPE, PGN)], out).into_response();
+    if let Some(last) = rows.last().filter(|_| more)
+        && let Ok(value) = axum::http::HeaderValue::from_str(&last.game.id)
+    {
+        response.headers_mut().insert("x-next-after", value);
+    }
+    Ok(response)
 }
 
 /// `POST /api/import`: a finished game from PGN (form field `pgn`, or the raw body); the first

@@ -320,20 +320,33 @@ impl Store {
         Ok(readable(&rows))
     }
 
-    /// Finished games in which `name` played, oldest first.
-    pub(crate) async fn finished_games_of(&self, name: &str) -> Result<Vec<GameRow>, StoreError> {
+    /// Finished games in which `name` played, oldest first: at most `limit` of them, those
+    /// after the game `after` (by creation time, then id) when given.
+    pub(crate) async fn finished_games_of(
+        &self,
+        name: &str,
+        after: Option<&GameRow>,
+        limit: i64,
+    ) -> Result<Vec<GameRow>, StoreError> {
         if !storable(name) {
             return Ok(Vec::new());
         }
+        let (created, id) =
+            after.map_or((i64::MIN, ""), |g| (g.game.created_at, g.game.id.as_str()));
         let rows = sqlx::query(concat!(
             "SELECT ",
             game_columns!(),
             " FROM games WHERE status = $1 AND (white_name = $2 OR black_name = $3) \
-                 ORDER BY created_at, id"
+                 AND (created_at > $4 OR (created_at = $5 AND id > $6)) \
+                 ORDER BY created_at, id LIMIT $7"
         ))
         .bind(Status::Over.as_str())
         .bind(name)
         .bind(name)
+        .bind(created)
+        .bind(created)
+        .bind(id)
+        .bind(limit)
         .fetch_all(&self.pool)
         .await?;
         Ok(readable(&rows))
@@ -535,7 +548,13 @@ mod tests {
         // No NUL character reaches the database (PostgreSQL cannot hold one): not found.
         assert!(store.game("a\0b").await.unwrap().is_none());
         assert!(store.recent_games_of("a\0b", 5).await.unwrap().is_empty());
-        assert!(store.finished_games_of("a\0b").await.unwrap().is_empty());
+        assert!(
+            store
+                .finished_games_of("a\0b", None, 10)
+                .await
+                .unwrap()
+                .is_empty()
+        );
 
         // A bot seat and a rematch: only one rematch may follow a game.
         let rematch = NewGame {
