@@ -68,6 +68,16 @@ pub(crate) struct Config {
         global = true
     )]
     pub(crate) request_timeout: f64,
+    /// Seconds a WebSocket may stay silent before it is closed. The server pings every
+    /// third of that, and browsers answer pings by themselves, so only a dead connection
+    /// (a phone gone from the network, a half-open TCP link) reaches it.
+    #[arg(
+        long,
+        env = "ROOKERY_SOCKET_IDLE_TIMEOUT",
+        default_value_t = 60.0,
+        global = true
+    )]
+    pub(crate) socket_idle_timeout: f64,
     /// Where to serve `/metrics` (Prometheus text), apart from the site: an address only the
     /// monitoring can reach (`127.0.0.1:9100`). Without it, no metrics are served.
     #[arg(long, env = "ROOKERY_METRICS_LISTEN", global = true)]

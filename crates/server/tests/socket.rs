@@ -632,3 +632,48 @@ async fn an_audience_of_one_game_costs_about_what_it_costs_spread_over_many() {
     drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The server pings; a client that answers (a browser does by itself, as tungstenite does
+/// while it reads) stays connected however quiet its player is, and one that sends nothing
+/// back, not even a pong, is closed after `--socket-idle-timeout`: a dead phone's seat shows
+/// as gone (presence) instead of holding a socket forever.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_silent_socket_is_closed_and_a_quiet_one_is_not() {
+    let (dir, url) = temp_url("idle");
+    let s = common::start_with(&url, &["--socket-idle-timeout", "1.5"]);
+    let (id, white, _black) = new_game(&s, r#"{"time_control":"untimed","color":"white"}"#);
+    let mut quiet = connect(s.port, &id, Some(&white), None).await;
+    let mut silent = connect(s.port, &id, None, None).await;
+    assert_eq!(next(&mut quiet).await["t"], "state");
+    // The quiet one reads (so answers pings) for twice the limit and sends nothing else.
+    let mut pings = 0;
+    let until = tokio::time::Instant::now() + Duration::from_secs(3);
+    while let Ok(msg) = tokio::time::timeout_at(until, quiet.next()).await {
+        match msg.expect("still open").unwrap() {
+            Message::Ping(_) => pings += 1,
+            Message::Close(_) => panic!("a quiet socket that answers pings was closed"),
+            _ => {}
+        }
+    }
+    assert!(pings >= 2, "{pings} pings in 3 s");
+    send(&mut quiet, r#"{"t":"ping"}"#).await;
+    assert_eq!(next(&mut quiet).await["t"], "pong");
+    // The silent one never read, so never answered: the server has closed it.
+    let mut closed = false;
+    let until = tokio::time::Instant::now() + Duration::from_secs(5);
+    while let Ok(Some(msg)) = tokio::time::timeout_at(until, silent.next()).await {
+        match msg {
+            Ok(Message::Close(_)) | Err(_) => {
+                closed = true;
+                break;
+            }
+            Ok(_) => {}
+        }
+    }
+    assert!(
+        closed,
+        "a socket that answered nothing for 3 s is still open"
+    );
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -33,6 +33,8 @@ pub(crate) struct AppState {
     pub(crate) socket_open: tokio::sync::mpsc::Sender<()>,
     /// `--public-url`, without a trailing slash.
     pub(crate) public_url: Option<std::sync::Arc<str>>,
+    /// A socket that sends nothing (not even the answer to a ping) this long is closed.
+    pub(crate) socket_idle: std::time::Duration,
 }
 
 /// Where people reach this server (`https://chess.example.org`): `--public-url`, else the
@@ -158,6 +160,7 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
         rooms,
         shutdown,
         socket_open,
+        socket_idle: seconds(config.socket_idle_timeout, "--socket-idle-timeout")?,
         public_url: config
             .public_url
             .as_deref()

@@ -4,7 +4,7 @@
 //! full state frame. Unknown or malformed frames get an error frame and change nothing; frames
 //! over 4 KiB and floods (more than 20 frames a second) are refused without touching the room.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Query, State};
@@ -46,6 +46,7 @@ pub(crate) async fn upgrade(
 ) -> Result<Response, ApiError> {
     let room = state.rooms.get(&row.game.id).await?;
     let shutdown = state.shutdown.clone();
+    let idle = state.socket_idle;
     let open = state.socket_open.clone();
     Ok(ws
         .max_message_size(MAX_FRAME)
@@ -55,7 +56,7 @@ pub(crate) async fn upgrade(
         .read_buffer_size(READ_BUFFER)
         .write_buffer_size(0)
         .on_upgrade(move |socket| async move {
-            connection(socket, room, seat, q.v, shutdown).await;
+            connection(socket, room, seat, q.v, (shutdown, idle)).await;
             // Shutdown waits for this to go: the close frame has been sent by now.
             drop(open);
             // The connection's place under the per-address cap, held until now.
@@ -70,10 +71,10 @@ async fn connection(
     room: Option<RoomHandle>,
     seat: Option<Color>,
     since: Option<u64>,
-    shutdown: tokio::sync::watch::Receiver<bool>,
+    ends: (tokio::sync::watch::Receiver<bool>, Duration),
 ) {
     METRICS.sockets.fetch_add(1, Ordering::Relaxed);
-    serve_socket(socket, room, seat, since, shutdown).await;
+    serve_socket(socket, room, seat, since, ends).await;
     METRICS.sockets.fetch_sub(1, Ordering::Relaxed);
 }
 
@@ -82,14 +83,24 @@ async fn serve_socket(
     room: Option<RoomHandle>,
     seat: Option<Color>,
     since: Option<u64>,
-    mut shutdown: tokio::sync::watch::Receiver<bool>,
+    (mut shutdown, idle): (tokio::sync::watch::Receiver<bool>, Duration),
 ) {
     let (mut sink, mut stream) = socket.split();
     let (out, mut outgoing) = mpsc::channel::<String>(64);
     let (closing, close_reason) = tokio::sync::oneshot::channel::<&'static str>();
     let writer = tokio::spawn(async move {
-        while let Some(text) = outgoing.recv().await {
-            if sink.send(Message::Text(text.into())).await.is_err() {
+        // A ping every third of the idle limit: a live client answers, a dead one does not.
+        let every = idle / 3;
+        let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+        loop {
+            let message = tokio::select! {
+                text = outgoing.recv() => match text {
+                    Some(text) => Message::Text(text.into()),
+                    None => break,
+                },
+                _ = ping.tick() => Message::Ping(axum::body::Bytes::new()),
+            };
+            if sink.send(message).await.is_err() {
                 break;
             }
         }
@@ -144,8 +155,13 @@ async fn serve_socket(
     announce(&room, seat, true).await;
     let mut limiter = Limiter::new();
     let mut closing = Some(closing);
+    let mut heard = tokio::time::Instant::now();
     loop {
         tokio::select! {
+            () = tokio::time::sleep_until(heard + idle) => {
+                tracing::debug!("a silent socket closed");
+                break;
+            }
             _ = shutdown.changed() => {
                 if let Some(c) = closing.take() {
                     let _ = c.send("the server is restarting; reconnect in a moment");
@@ -154,6 +170,7 @@ async fn serve_socket(
             }
             msg = stream.next() => {
                 let Some(Ok(msg)) = msg else { break };
+                heard = tokio::time::Instant::now();
                 let text = match msg {
                     Message::Text(t) => t.to_string(),
                     Message::Close(_) => break,
