@@ -171,6 +171,12 @@ function receive(f) {
       name.textContent = d.name;
       name.href = `/@/${encodeURIComponent(d.name)}`;
       name.classList.remove('waiting');
+      if (d.title) {
+        const title = document.createElement('span');
+        title.className = 'title';
+        title.textContent = d.title;
+        name.before(title, ' ');
+      }
       for (const id of ['share', 'join-box']) {
         if ($(id)) $(id).hidden = true;
       }

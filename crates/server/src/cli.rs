@@ -82,6 +82,28 @@ pub(crate) struct Config {
     /// monitoring can reach (`127.0.0.1:9100`). Without it, no metrics are served.
     #[arg(long, env = "ROOKERY_METRICS_LISTEN", global = true)]
     pub(crate) metrics_listen: Option<SocketAddr>,
+    /// Behind a reverse proxy: take the client's address (for rate limits and logs) from
+    /// the last entry of `X-Forwarded-For`. Only with a proxy that sets it: otherwise any
+    /// client could name its own address.
+    #[arg(long, env = "ROOKERY_TRUST_PROXY", global = true)]
+    pub(crate) trust_proxy: bool,
+    /// Rate limits on sign-up, log-in, game creation, import and the move API (429 with
+    /// Retry-After). `off` only for load tests from one address.
+    #[arg(
+        long,
+        env = "ROOKERY_RATE_LIMITS",
+        value_enum,
+        default_value_t = Switch::On,
+        global = true
+    )]
+    pub(crate) rate_limits: Switch,
+}
+
+/// On or off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Switch {
+    On,
+    Off,
 }
 
 #[derive(Debug, Subcommand)]
@@ -101,6 +123,47 @@ pub(crate) enum Command {
         #[command(subcommand)]
         command: PgnCommand,
     },
+    /// Manage accounts from the command line (no browser, no e-mail needed).
+    User {
+        #[command(subcommand)]
+        command: UserCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum UserCommand {
+    /// Make an account; its password is read from standard input (one line).
+    Create {
+        name: String,
+        /// The account may use the admin page.
+        #[arg(long)]
+        admin: bool,
+    },
+    /// Print a one-time link (valid for an hour) to set a new password.
+    ResetPassword { name: String },
+    /// Print a new personal API token of the account.
+    Token {
+        name: String,
+        /// Comma-separated scopes (board:play, bot:play, challenge:read, challenge:write,
+        /// preference:read, preference:write).
+        #[arg(long, default_value = "")]
+        scopes: String,
+        /// What the token is for, as the account's tokens page lists it.
+        #[arg(long, default_value = "command line")]
+        description: String,
+    },
+    /// Grant a title (GM, IM, FM, WGM, WIM, NM, CM), or remove it with `none`.
+    Title { name: String, title: String },
+    /// Make the account an admin, or (with --remove) no longer one.
+    Admin {
+        name: String,
+        #[arg(long)]
+        remove: bool,
+    },
+    /// Close an account (its games stay; the name is never taken again).
+    Close { name: String },
+    /// Reopen a closed account.
+    Reopen { name: String },
 }
 
 #[derive(Debug, Subcommand)]

@@ -47,6 +47,13 @@ fn tag(record: &mut GameRecord, row: &GameRow, origin: &str) {
     record.tags.set("Black", row.game.black_name.as_str());
     record.tags.set("UTCDate", date);
     record.tags.set("UTCTime", time);
+    // Lichess's tags for titled players (their accounts' titles as they are now).
+    if let Some(title) = row.white_title {
+        record.tags.set("WhiteTitle", title.as_str());
+    }
+    if let Some(title) = row.black_title {
+        record.tags.set("BlackTitle", title.as_str());
+    }
 }
 
 /// `YYYY.MM.DD` and `HH:MM:SS` (UTC) of a time in ms since the Unix epoch, as PGN writes

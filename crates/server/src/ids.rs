@@ -2,7 +2,7 @@
 //! source) and display names for anonymous players.
 
 /// Bytes from the OS's random source; the server cannot run safely without it.
-fn random_bytes<const N: usize>() -> [u8; N] {
+pub(crate) fn random_bytes<const N: usize>() -> [u8; N] {
     let mut buf = [0u8; N];
     if let Err(e) = getrandom::fill(&mut buf) {
         // No randomness means guessable seats: refusing to go on is the only safe answer.

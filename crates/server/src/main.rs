@@ -1,5 +1,6 @@
 //! `rookery`: the Rookery chess server and its command line.
 
+mod accounts;
 mod bot;
 mod cli;
 mod export;
@@ -9,11 +10,13 @@ mod import;
 mod lobby;
 mod metrics;
 mod pgn_check;
+mod presence;
 mod protocol;
 mod rematch;
 mod room;
 mod rooms;
 mod store;
+mod user_cli;
 
 use std::process::ExitCode;
 
@@ -44,13 +47,19 @@ fn main() -> ExitCode {
                 code
             }
         }
+        Some(cli::Command::User { command }) => {
+            let config = cli.config;
+            runtime(async move { user_cli::run(&config, command).await })
+        }
         Some(cli::Command::Serve) | None => runtime(http::serve(cli.config)),
     }
 }
 
-/// Runs a server task on a multi-threaded runtime, with logs.
+/// Runs a server task on a multi-threaded runtime, with logs on standard error (standard
+/// output is for what a command prints: a token, a link).
 fn runtime(task: impl std::future::Future<Output = Result<(), String>>) -> ExitCode {
     tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )

@@ -220,6 +220,18 @@ pub(crate) const CODES: &[&str] = &[
     "import_refused",
     "internal",
     "cross_site",
+    "name_length",
+    "name_characters",
+    "name_reserved",
+    "name_taken",
+    "password_short",
+    "password_long",
+    "wrong_password",
+    "rate_limited",
+    "bad_token",
+    "admin_only",
+    "reset_invalid",
+    "bad_scope",
 ];
 
 impl Problem {
@@ -363,6 +375,9 @@ enum ServerFrame<'a> {
         #[serde(serialize_with = "color_name")]
         color: Color,
         name: &'a str,
+        /// The account's title (GM, IM, ...), if any.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        title: Option<&'static str>,
         /// What the recipient may now play and do: the game can begin.
         #[serde(flatten)]
         moves: Playable,
@@ -710,9 +725,10 @@ pub(crate) fn event(e: &Versioned, seat: Option<Color>, view: Option<&View>) -> 
             after: after(),
         },
         RoomEvent::Watchers { n } => ServerFrame::Watchers { n: *n },
-        RoomEvent::Seated { color, name } => ServerFrame::Seated {
+        RoomEvent::Seated { color, name, title } => ServerFrame::Seated {
             color: *color,
             name,
+            title: *title,
             moves: Playable(view.and_then(|view| Moves::of(view, seat))),
             after: after(),
         },

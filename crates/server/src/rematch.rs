@@ -159,6 +159,8 @@ fn swapped(row: &GameRow) -> NewGame {
         rematch_of: Some(g.id.clone()),
         // Both players are seated: nothing to list.
         seek: false,
+        white_user: g.black_user.clone(),
+        black_user: g.white_user.clone(),
     }
 }
 

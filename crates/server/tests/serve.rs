@@ -102,7 +102,7 @@ fn migrate_creates_the_schema_and_can_run_twice() {
         )
     });
     let (versions, columns, tables) = schema;
-    assert_eq!(versions, ["1", "2", "3", "4", "5", "6"]);
+    assert_eq!(versions, ["1", "2", "3", "4", "5", "6", "7"]);
     for column in [
         "status",
         "result",
@@ -112,13 +112,24 @@ fn migrate_creates_the_schema_and_can_run_twice() {
         "draw_offers",
         "epoch",
         "seek",
+        "white_user",
+        "black_user",
     ] {
         assert!(
             columns.iter().any(|c| c == column),
             "games.{column}: {columns:?}"
         );
     }
-    for table in ["games", "health", "moves", "rookery_migrations"] {
+    for table in [
+        "games",
+        "health",
+        "moves",
+        "rookery_migrations",
+        "users",
+        "sessions",
+        "api_tokens",
+        "password_resets",
+    ] {
         assert!(tables.iter().any(|t| t == table), "{table}: {tables:?}");
     }
     let _ = std::fs::remove_dir_all(&dir);

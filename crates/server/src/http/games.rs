@@ -16,7 +16,7 @@ use super::body::{
     CreateGame, Done, GameState, Listed, MoveRequest, Offered, Ok as Okay, PerColor, Seated,
 };
 use super::error::{ApiError, ApiJson};
-use super::identity::{InGame, Player, seat_cookie};
+use super::identity::{Caller, InGame, Player, seat_cookie};
 use crate::bot::bot_name;
 use crate::ids;
 use crate::protocol::{self, Action};
@@ -39,6 +39,7 @@ fn seated(id: String, color: Color, name: String, token: &str, status: StatusCod
 /// whoever opens the challenge link first (or a bot takes it).
 pub(crate) async fn create(
     State(state): State<AppState>,
+    caller: Caller,
     ApiJson(req): ApiJson<CreateGame>,
 ) -> Result<Response, ApiError> {
     let bad = |message: String| ApiError::bad("bad_request", message);
@@ -74,24 +75,28 @@ pub(crate) async fn create(
             ),
         ));
     }
-    let (id, token, name) = (ids::game_id(), ids::seat_token(), ids::display_name());
+    let (id, token) = (ids::game_id(), ids::seat_token());
+    let (name, user) = player_name(&caller);
     // The other seat: open for the challenge link, or a bot's (a token nobody is given).
     let other = match bot {
         Some(level) => Seat {
             name: bot_name(level),
             token: Some(ids::seat_token()),
             bot: Some(i64::from(level.get())),
+            user: None,
         },
         None => Seat {
             name: "?".to_owned(),
             token: None,
             bot: None,
+            user: None,
         },
     };
     let mine = Seat {
         name: name.clone(),
         token: Some(token.clone()),
         bot: None,
+        user,
     };
     let (white, black) = match color {
         Color::White => (mine, other),
@@ -110,22 +115,35 @@ pub(crate) async fn create(
         black_bot: black.bot,
         rematch_of: None,
         seek: req.seek && bot.is_none(),
+        white_user: white.user,
+        black_user: black.user,
     };
     state.rooms.create(&row, game).await?;
     Ok(seated(id, color, name, &token, StatusCode::CREATED))
 }
 
-/// One seat of a new game: who sits there, their token (`None`: open), a bot's level.
+/// One seat of a new game: who sits there, their token (`None`: open), a bot's level, a
+/// player's account.
 struct Seat {
     name: String,
     token: Option<String>,
     bot: Option<i64>,
+    user: Option<String>,
+}
+
+/// The name a new seat is taken under, and its account: the account's name when the caller
+/// is logged in (and may play), else a new generated name.
+fn player_name(caller: &Caller) -> (String, Option<String>) {
+    match caller.account.as_ref().filter(|a| a.may_play()) {
+        Some(account) => (account.user.name.clone(), Some(account.user.id.clone())),
+        None => (ids::display_name(), None),
+    }
 }
 
 /// `POST /api/games/{id}/join`: takes the open seat.
 pub(crate) async fn join(
     State(state): State<AppState>,
-    InGame { row, seat, .. }: InGame,
+    InGame { row, seat, caller }: InGame,
 ) -> Result<Response, ApiError> {
     if let Some(color) = seat {
         return Err(ApiError::new(
@@ -143,17 +161,24 @@ pub(crate) async fn join(
     }
     let taken = || ApiError::new(StatusCode::CONFLICT, "seats_taken", "both seats are taken");
     let open = row.game.open_seat().ok_or_else(taken)?;
-    let (token, name) = (ids::seat_token(), ids::display_name());
+    let token = ids::seat_token();
+    let (name, user) = player_name(&caller);
     let id = row.game.id;
     if !state
         .store
-        .take_seat(&id, open == Color::White, &token, &name)
+        .take_seat(&id, open == Color::White, &token, &name, user.as_deref())
         .await?
     {
         return Err(taken());
     }
     if let Some(room) = state.rooms.running(&id) {
-        room.seated(open, name.clone()).await;
+        let title = caller
+            .account
+            .as_ref()
+            .filter(|_| user.is_some())
+            .and_then(|a| a.user.title)
+            .map(crate::accounts::Title::as_str);
+        room.seated(open, name.clone(), title).await;
     }
     Ok(seated(id, open, name, &token, StatusCode::OK))
 }

@@ -28,7 +28,10 @@ pub(crate) async fn guard(State(state): State<AppState>, request: Request, next:
         *request.method(),
         Method::GET | Method::HEAD | Method::OPTIONS
     ) || request.headers().contains_key(header::UPGRADE);
-    if changes && !same_origin(request.headers(), state.public_url.as_deref()) {
+    // A token request proves itself with a header no other site's page can make a browser
+    // send: it is exempt.
+    let token = super::identity::bearer(request.headers()).is_some();
+    if changes && !token && !same_origin(request.headers(), state.public_url.as_deref()) {
         tracing::info!(
             path = %request.uri().path(),
             origin = ?request.headers().get(header::ORIGIN),

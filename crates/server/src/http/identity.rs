@@ -1,26 +1,77 @@
 //! Who is asking, as extractors: handlers take the caller as an argument instead of looking
-//! it up. Today a caller is the seat cookies its browser holds (`rk_<game id>`, 128-bit
-//! tokens; docs/API.md); logged-in users and API tokens will join the same types.
+//! it up. A caller is the seat cookies its browser holds (`rk_<game id>`, 128-bit tokens;
+//! docs/API.md) and, when logged in, its account: by the session cookie (`rk-session`) or by
+//! a personal API token (`Authorization: Bearer`). A seat taken while logged in belongs to the
+//! account, so it follows the player to any browser where they log in.
 
 use std::collections::HashMap;
 
 use axum::extract::{FromRef, FromRequestParts, Path};
-use axum::http::header::{COOKIE, SET_COOKIE};
+use axum::http::header::{AUTHORIZATION, COOKIE, SET_COOKIE, USER_AGENT};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, HeaderValue};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use rookery_core::Color;
 
 use super::error::ApiError;
+use crate::accounts::tokens;
+use crate::store::accounts::User;
 use crate::store::{GameRow, Store};
 
-/// The caller: the seat tokens its browser holds, by game id.
+/// The session cookie's name (seat cookies are `rk_` and a game id).
+pub(crate) const SESSION_COOKIE: &str = "rk-session";
+
+/// How long a session lasts after its last use.
+pub(crate) const SESSION_LIFETIME_MS: i64 = 30 * 24 * 3600 * 1000;
+
+/// A session's use is written at most this often (each request would be a write otherwise).
+const TOUCH_EVERY_MS: i64 = 60 * 1000;
+
+/// The account a request acts for.
+#[derive(Debug, Clone)]
+pub(crate) struct Account {
+    pub(crate) user: User,
+    pub(crate) via: Via,
+}
+
+/// How a request proved its account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Via {
+    /// The session cookie; the session's public id.
+    Session(String),
+    /// A personal API token: its id and comma-separated scopes.
+    Token { id: String, scopes: String },
+}
+
+impl Account {
+    /// Whether the request may play the account's games: a browser session may; a token
+    /// needs lichess's `board:play` or `bot:play` scope.
+    pub(crate) fn may_play(&self) -> bool {
+        match &self.via {
+            Via::Session(_) => true,
+            Via::Token { scopes, .. } => scopes
+                .split(',')
+                .any(|s| s == "board:play" || s == "bot:play"),
+        }
+    }
+
+    /// The session's id, if the request came with the session cookie.
+    pub(crate) fn session_id(&self) -> Option<&str> {
+        match &self.via {
+            Via::Session(id) => Some(id),
+            Via::Token { .. } => None,
+        }
+    }
+}
+
+/// The caller: the seat tokens its browser holds, by game id, and its account.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Caller {
     seats: HashMap<String, String>,
+    pub(crate) account: Option<Account>,
 }
 
 impl Caller {
-    /// The caller as its request headers say.
+    /// The caller as its request headers say, without its account (which needs the store).
     pub(crate) fn of(headers: &HeaderMap) -> Caller {
         let seats = cookies(headers)
             .filter_map(|(name, token)| {
@@ -28,7 +79,21 @@ impl Caller {
                 Some((id.to_owned(), token.to_owned()))
             })
             .collect();
-        Caller { seats }
+        Caller {
+            seats,
+            account: None,
+        }
+    }
+
+    /// The caller with its account, looked up once per request (kept in its extensions).
+    pub(crate) async fn resolve(parts: &mut Parts, store: &Store) -> Result<Caller, ApiError> {
+        if let Some(caller) = parts.extensions.get::<Caller>() {
+            return Ok(caller.clone());
+        }
+        let mut caller = Caller::of(&parts.headers);
+        caller.account = account(&parts.headers, store).await?;
+        parts.extensions.insert(caller.clone());
+        Ok(caller)
     }
 
     /// The seat token the caller holds for game `id`, if any.
@@ -36,21 +101,105 @@ impl Caller {
         self.seats.get(id).map(String::as_str)
     }
 
-    /// Which color the caller plays in `row`, if any.
+    /// The id of the account the caller may play as.
+    fn player_id(&self) -> Option<&str> {
+        self.account
+            .as_ref()
+            .filter(|a| a.may_play())
+            .map(|a| a.user.id.as_str())
+    }
+
+    /// Which color the caller plays in `row`, if any: by the seat's cookie, or by the
+    /// account that holds the seat.
     pub(crate) fn seat_in(&self, row: &GameRow) -> Option<Color> {
-        let token = self.token(&row.game.id)?;
+        let token = self.token(&row.game.id);
         let holds = |seat: &Option<String>| {
-            seat.as_deref()
-                .is_some_and(|s| crate::ids::same_token(s, token))
+            token.is_some_and(|token| {
+                seat.as_deref()
+                    .is_some_and(|s| crate::ids::same_token(s, token))
+            })
         };
-        if holds(&row.game.white_seat) {
+        let me = self.player_id();
+        let owns = |user: &Option<String>| me.is_some() && user.as_deref() == me;
+        if holds(&row.game.white_seat) || owns(&row.game.white_user) {
             Some(Color::White)
-        } else if holds(&row.game.black_seat) {
+        } else if holds(&row.game.black_seat) || owns(&row.game.black_user) {
             Some(Color::Black)
         } else {
             None
         }
     }
+}
+
+/// The account of a request: an API token (a wrong one is refused, 401), else the session
+/// cookie (an unknown or expired one is simply no account).
+async fn account(headers: &HeaderMap, store: &Store) -> Result<Option<Account>, ApiError> {
+    let now = crate::room::now_ms() as i64;
+    if let Some(bearer) = bearer(headers) {
+        let refused = || {
+            ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "bad_token",
+                "no such API token, or it was revoked",
+            )
+        };
+        if !crate::store::storable(bearer) {
+            return Err(refused());
+        }
+        let (token, user) = store
+            .token(&tokens::hash(bearer))
+            .await?
+            .ok_or_else(refused)?;
+        if token.used_at.is_none_or(|at| now - at > TOUCH_EVERY_MS) {
+            store.touch_token(&token.id, now).await?;
+            store.touch_user(&user.id, now).await?;
+        }
+        return Ok(Some(Account {
+            user,
+            via: Via::Token {
+                id: token.id,
+                scopes: token.scopes,
+            },
+        }));
+    }
+    let Some(cookie) = cookies(headers).find_map(|(k, v)| (k == SESSION_COOKIE).then_some(v))
+    else {
+        return Ok(None);
+    };
+    if !crate::store::storable(cookie) {
+        return Ok(None);
+    }
+    let Some((session, user)) = store.session(&tokens::hash(cookie), now).await? else {
+        return Ok(None);
+    };
+    if now - session.used_at > TOUCH_EVERY_MS {
+        store
+            .touch_session(&session.id, &user.id, now, now + SESSION_LIFETIME_MS)
+            .await?;
+    }
+    Ok(Some(Account {
+        user,
+        via: Via::Session(session.id),
+    }))
+}
+
+/// The token of `Authorization: Bearer <token>`.
+pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let value = headers.get(AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.trim().split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim())
+        .filter(|t| !t.is_empty())
+}
+
+/// The browser a session was opened from, as the sessions page shows it.
+pub(crate) fn client(headers: &HeaderMap) -> String {
+    let agent = headers
+        .get(USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    agent.chars().take(200).collect()
 }
 
 /// Every cookie of a request, as (name, value).
@@ -63,11 +212,15 @@ pub(crate) fn cookies(headers: &HeaderMap) -> impl Iterator<Item = (&str, &str)>
         .filter_map(|c| c.trim().split_once('='))
 }
 
-impl<S: Send + Sync> FromRequestParts<S> for Caller {
-    type Rejection = std::convert::Infallible;
+impl<S> FromRequestParts<S> for Caller
+where
+    Store: FromRef<S>,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Caller, Self::Rejection> {
-        Ok(Caller::of(&parts.headers))
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Caller, ApiError> {
+        Caller::resolve(parts, &Store::from_ref(state)).await
     }
 }
 
@@ -76,6 +229,26 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
 pub(crate) fn seat_cookie(id: &str, token: &str) -> (axum::http::HeaderName, HeaderValue) {
     let value = format!("rk_{id}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000");
     // Game ids and tokens are ASCII letters and digits.
+    (
+        SET_COOKIE,
+        HeaderValue::from_str(&value).unwrap_or(HeaderValue::from_static("")),
+    )
+}
+
+/// The `Set-Cookie` header of a new session (`Some(token)`) or of none (`None`: the cookie
+/// is removed): HttpOnly, SameSite=Lax, and Secure when the site is served over https.
+pub(crate) fn session_cookie(
+    token: Option<&str>,
+    secure: bool,
+) -> (axum::http::HeaderName, HeaderValue) {
+    let secure = if secure { "; Secure" } else { "" };
+    let value = match token {
+        Some(token) => format!(
+            "{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}{secure}",
+            SESSION_LIFETIME_MS / 1000
+        ),
+        None => format!("{SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0{secure}"),
+    };
     (
         SET_COOKIE,
         HeaderValue::from_str(&value).unwrap_or(HeaderValue::from_static("")),
@@ -109,7 +282,7 @@ where
             .game(id)
             .await?
             .ok_or_else(|| ApiError::not_found("game"))?;
-        let caller = Caller::of(&parts.headers);
+        let caller = Caller::resolve(parts, &Store::from_ref(state)).await?;
         let seat = caller.seat_in(&row);
         Ok(InGame { row, seat, caller })
     }
@@ -132,7 +305,7 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Player, ApiError> {
-        let InGame { row, seat, caller } = InGame::from_request_parts(parts, state).await?;
+        let InGame { row, seat, .. } = InGame::from_request_parts(parts, state).await?;
         let color = seat.ok_or_else(|| {
             ApiError::new(
                 axum::http::StatusCode::FORBIDDEN,
@@ -140,7 +313,12 @@ where
                 "you have no seat in this game",
             )
         })?;
-        let token = caller.token(&row.game.id).unwrap_or_default().to_owned();
+        // The seat's own token: a player whose account holds the seat may have no cookie.
+        let token = match color {
+            Color::White => row.game.white_seat.clone(),
+            Color::Black => row.game.black_seat.clone(),
+        }
+        .unwrap_or_default();
         Ok(Player { row, color, token })
     }
 }

@@ -1,10 +1,12 @@
 //! The HTTP side: application state, the router, and serving with graceful shutdown.
 
+pub(crate) mod account;
 mod body;
 pub(crate) mod error;
 mod games;
 mod guard;
-mod identity;
+pub(crate) mod identity;
+pub(crate) mod limits;
 mod pages;
 mod pgn;
 mod serve;
@@ -15,7 +17,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use tokio::net::TcpListener;
 
-use crate::cli::Config;
+use crate::cli::{self, Config};
 use crate::rooms::Rooms;
 use crate::store::Store;
 use crate::store::writer::EventWriter;
@@ -35,6 +37,14 @@ pub(crate) struct AppState {
     pub(crate) public_url: Option<std::sync::Arc<str>>,
     /// A socket that sends nothing (not even the answer to a ping) this long is closed.
     pub(crate) socket_idle: std::time::Duration,
+    /// Password hashing, off the runtime and one at a time.
+    pub(crate) passwords: crate::accounts::password::Passwords,
+    /// Rate limits by client address and account.
+    pub(crate) limits: limits::RateLimits,
+    /// `--trust-proxy`: the client's address is the last of `X-Forwarded-For`.
+    pub(crate) trust_proxy: bool,
+    /// Accounts with a socket open.
+    pub(crate) online: crate::presence::Online,
 }
 
 /// Where people reach this server (`https://chess.example.org`): `--public-url`, else the
@@ -91,9 +101,32 @@ pub(crate) fn router(state: AppState, request_timeout: std::time::Duration) -> R
         .route("/", get(pages::home))
         .route("/game/{id}", get(pages::game))
         .route("/@/{name}", get(pages::player))
+        .route("/login", get(account::login_form).post(account::login))
+        .route("/signup", get(account::signup_form).post(account::signup))
+        .route("/logout", post(account::logout))
+        .route("/account", get(account::page))
+        .route("/account/preferences", post(account::save_prefs))
+        .route("/account/password", post(account::change_password))
+        .route(
+            "/account/logout-everywhere",
+            post(account::logout_everywhere),
+        )
+        .route("/account/tokens", post(account::create_token))
+        .route("/account/{kind}/{id}/revoke", post(account::revoke))
+        .route("/account/close", post(account::close))
+        .route(
+            "/reset/{token}",
+            get(account::reset_form).post(account::reset),
+        )
+        .route("/admin", get(account::admin_page))
+        .route("/admin/users/{id}/{action}", post(account::admin_action))
         .route("/static/{file}", get(pages::static_file))
         .fallback(pages::fallback)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            limits::limit,
+        ))
         .layer(axum::middleware::from_fn(error::json_errors))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -165,7 +198,20 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
             .public_url
             .as_deref()
             .map(|u| std::sync::Arc::from(u.trim_end_matches('/'))),
+        passwords: crate::accounts::password::Passwords::default(),
+        limits: limits::RateLimits::new(config.rate_limits == cli::Switch::On),
+        trust_proxy: config.trust_proxy,
+        online: crate::presence::Online::default(),
     };
+    // Buckets that are full again and old failures are forgotten now and then.
+    let forget = state.limits.clone();
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
+        loop {
+            every.tick().await;
+            forget.forget_old();
+        }
+    });
     let app = router(state, limits.request_timeout);
     if let Some(address) = config.metrics_listen {
         serve_metrics(address).await?;

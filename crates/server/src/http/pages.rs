@@ -106,6 +106,69 @@ impl Tr {
     fn json(&self) -> String {
         script_json(&CATALOGUES.get(self.lang.code()))
     }
+
+    /// A refusal in this language (`err_<code>`, its figure filled in), as the pages'
+    /// `problemText` says it.
+    pub(crate) fn problem(&self, problem: &crate::protocol::Problem) -> String {
+        let key = format!("err_{}", problem.code);
+        let text = self.t(&key);
+        if text == key {
+            return problem.message.clone();
+        }
+        text.replace("{n}", &problem.n.map(|n| n.to_string()).unwrap_or_default())
+    }
+}
+
+/// The logged-in reader, as the page header shows them.
+#[derive(Debug, Clone)]
+pub(crate) struct Me {
+    pub(crate) name: String,
+    pub(crate) admin: bool,
+}
+
+/// What every page carries besides its own content: the language and its catalogue, the
+/// reader (for the header) and their preferences (for the scripts).
+#[derive(Debug, Clone)]
+pub(crate) struct Chrome {
+    pub(crate) tr: Tr,
+    pub(crate) i18n_json: String,
+    pub(crate) me: Option<Me>,
+    pub(crate) prefs_json: String,
+}
+
+impl Chrome {
+    /// For a reader whose account is not known (or who has none).
+    pub(crate) fn anonymous(headers: &HeaderMap) -> Chrome {
+        Chrome::of(&super::identity::Caller::of(headers), headers)
+    }
+
+    pub(crate) fn of(caller: &super::identity::Caller, headers: &HeaderMap) -> Chrome {
+        let tr = Tr::new(Lang::of(headers));
+        Chrome {
+            tr,
+            i18n_json: tr.json(),
+            me: caller.account.as_ref().map(|a| Me {
+                name: a.user.name.clone(),
+                admin: a.user.admin,
+            }),
+            prefs_json: script_json(&super::account::Prefs::of(caller, headers)),
+        }
+    }
+}
+
+impl axum::extract::FromRequestParts<AppState> for Chrome {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &AppState,
+    ) -> Result<Chrome, Self::Rejection> {
+        // A refused token still gets a page: the page is the same for everyone.
+        let caller = super::identity::Caller::resolve(parts, &state.store)
+            .await
+            .unwrap_or_else(|_| super::identity::Caller::of(&parts.headers));
+        Ok(Chrome::of(&caller, &parts.headers))
+    }
 }
 
 /// JSON that can sit inside `<script type="application/json">`: `<` is escaped, so no
@@ -116,7 +179,7 @@ fn script_json(value: &impl Serialize) -> String {
         .replace('<', "\\u003c")
 }
 
-fn render(page: &impl Template) -> Response {
+pub(crate) fn render(page: &impl Template) -> Response {
     match page.render() {
         Ok(html) => Html(html).into_response(),
         Err(e) => {
@@ -206,20 +269,18 @@ pub(crate) fn describe(tr: Tr, control: &rookery_core::clock::TimeControl) -> St
 #[template(path = "home.html")]
 struct HomePage {
     tr: Tr,
-    i18n_json: String,
+    chrome: Chrome,
     presets: Vec<Preset>,
     /// Each bot level with its measured rating.
     levels: Vec<(u8, u32)>,
 }
 
 /// `GET /`: the lobby.
-pub(crate) async fn home(headers: HeaderMap) -> Response {
-    let tr = Tr {
-        lang: Lang::of(&headers),
-    };
+pub(crate) async fn home(chrome: Chrome) -> Response {
+    let tr = chrome.tr;
     render(&HomePage {
         tr,
-        i18n_json: tr.json(),
+        chrome,
         presets: PRESETS
             .iter()
             .map(|value| Preset {
@@ -239,12 +300,15 @@ pub(crate) async fn home(headers: HeaderMap) -> Response {
 #[template(path = "game.html")]
 struct GamePage {
     tr: Tr,
-    i18n_json: String,
+    chrome: Chrome,
     id: String,
     white: String,
     black: String,
     top_color: &'static str,
     top_name: String,
+    /// The title of each player's account (GM, IM, ...).
+    top_title: Option<&'static str>,
+    bottom_title: Option<&'static str>,
     /// The top seat is still open: its name is "waiting for an opponent", with no link.
     top_open: bool,
     bottom_color: &'static str,
@@ -271,12 +335,11 @@ struct PageData<'a> {
 /// `GET /game/{id}`: the game, for its players and for everyone else.
 pub(crate) async fn game(
     found: Result<InGame, super::error::ApiError>,
+    chrome: Chrome,
     super::Origin(origin): super::Origin,
     headers: HeaderMap,
 ) -> Response {
-    let tr = Tr {
-        lang: Lang::of(&headers),
-    };
+    let tr = chrome.tr;
     let InGame { row, seat, .. } = match found {
         Ok(found) => found,
         Err(e) if e.status == StatusCode::NOT_FOUND => return not_found(&headers),
@@ -288,6 +351,13 @@ pub(crate) async fn game(
     // Players see their own side at the bottom; a visitor about to join sees the open one.
     let bottom = you.or(open).unwrap_or(Color::White);
     let name = |c: Color| row.game.name(c).to_owned();
+    let title = |c: Color| {
+        match c {
+            Color::White => row.white_title,
+            Color::Black => row.black_title,
+        }
+        .map(crate::accounts::Title::as_str)
+    };
     let control = row.game.friendly_time_control();
     let bots = crate::rooms::bot_levels(&row.game);
     let mut again = vec![("tc", control.clone())];
@@ -300,12 +370,14 @@ pub(crate) async fn game(
     );
     render(&GamePage {
         tr,
-        i18n_json: tr.json(),
+        chrome,
         id: id.clone(),
         white: row.game.white_name.clone(),
         black: row.game.black_name.clone(),
         top_color: (!bottom).name(),
         top_name: name(!bottom),
+        top_title: title(!bottom),
+        bottom_title: title(bottom),
         top_open: open == Some(!bottom),
         bottom_color: bottom.name(),
         bottom_name: name(bottom),
@@ -335,34 +407,67 @@ struct PlayerGame {
     id: String,
     date: String,
     white: String,
+    white_title: Option<&'static str>,
     black: String,
+    black_title: Option<&'static str>,
     result: String,
+    time_control: String,
+}
+
+/// What a player page says of an account.
+#[derive(Debug)]
+struct Member {
+    since: String,
+    seen: String,
+    online: bool,
+    closed: bool,
+    title: Option<(&'static str, &'static str)>,
 }
 
 #[derive(Template)]
 #[template(path = "player.html")]
 struct PlayerPage {
     tr: Tr,
-    i18n_json: String,
+    chrome: Chrome,
     name: String,
+    member: Option<Member>,
+    record: crate::store::accounts::Record,
     games: Vec<PlayerGame>,
+    /// The filter: "all", "won", "drawn", "lost"; a time control (PGN form) or "".
+    outcome: &'static str,
+    control: String,
+    /// The time controls played, (PGN form, words).
+    controls: Vec<(String, String)>,
+    prev_url: Option<String>,
+    next_url: Option<String>,
 }
+
+#[derive(Debug, Default, serde::Deserialize)]
+pub(crate) struct PlayerQuery {
+    #[serde(default)]
+    result: Option<String>,
+    #[serde(default)]
+    tc: Option<String>,
+    #[serde(default)]
+    page: Option<i64>,
+}
+
+/// Games a player page shows at a time.
+const PLAYER_PAGE_SIZE: i64 = 30;
 
 #[derive(Template)]
 #[template(path = "not_found.html")]
 struct NotFoundPage {
     tr: Tr,
-    i18n_json: String,
+    chrome: Chrome,
 }
 
 /// A page that is not there: 404, in the reader's language, with the way back.
 pub(crate) fn not_found(headers: &HeaderMap) -> Response {
-    let tr = Tr {
-        lang: Lang::of(headers),
-    };
+    let chrome = Chrome::anonymous(headers);
     let page = render(&NotFoundPage {
-        tr,
-        i18n_json: tr.json(),
+        tr: chrome.tr,
+        chrome,
     });
     (StatusCode::NOT_FOUND, page).into_response()
 }
@@ -376,35 +481,128 @@ pub(crate) async fn fallback(uri: axum::http::Uri, headers: HeaderMap) -> Respon
     not_found(&headers)
 }
 
-/// `GET /@/{name}`: a player's latest games.
+/// `GET /@/{name}`: a player's page. For an account: its title, member since, last seen or
+/// online, its record and all its games (filtered by result and time control, a page at a
+/// time). Any other name (anonymous and imported players) lists the games under that name.
 pub(crate) async fn player(
     State(state): State<AppState>,
+    chrome: Chrome,
     Path(name): Path<String>,
-    headers: HeaderMap,
+    axum::extract::Query(q): axum::extract::Query<PlayerQuery>,
 ) -> Response {
-    let tr = Tr {
-        lang: Lang::of(&headers),
+    match player_page(&state, chrome, name, q).await {
+        Ok(page) => page,
+        Err(e) => super::error::ApiError::from(e).into_response(),
+    }
+}
+
+async fn player_page(
+    state: &AppState,
+    chrome: Chrome,
+    name: String,
+    q: PlayerQuery,
+) -> Result<Response, crate::store::StoreError> {
+    use crate::store::accounts::{Outcome, Whose};
+    let tr = chrome.tr;
+    let account = state.store.user(&name).await?;
+    let whose = match &account {
+        Some(user) => Whose::Account(&user.id),
+        None => Whose::Name(&name),
     };
-    let rows = match state.store.recent_games_of(&name, 200).await {
-        Ok(rows) => rows,
-        Err(e) => return super::error::ApiError::from(e).into_response(),
+    let (outcome, word) = match q.result.as_deref() {
+        Some("won") => (Outcome::Won, "won"),
+        Some("drawn") => (Outcome::Drawn, "drawn"),
+        Some("lost") => (Outcome::Lost, "lost"),
+        _ => (Outcome::All, "all"),
+    };
+    let control = q.tc.unwrap_or_default();
+    let page = q.page.unwrap_or(1).clamp(1, 100_000);
+    let mut rows = state
+        .store
+        .games_of(
+            whose,
+            outcome,
+            Some(control.as_str()).filter(|c| !c.is_empty()),
+            (page - 1) * PLAYER_PAGE_SIZE,
+            PLAYER_PAGE_SIZE + 1,
+        )
+        .await?;
+    let more = rows.len() as i64 > PLAYER_PAGE_SIZE;
+    rows.truncate(PLAYER_PAGE_SIZE as usize);
+    let record = state.store.record_of(whose).await?;
+    let controls = state
+        .store
+        .controls_of(whose)
+        .await?
+        .into_iter()
+        .map(|c| {
+            let words = rookery_core::clock::TimeControl::from_pgn(&c)
+                .map_or_else(|_| c.clone(), |tc| describe(tr, &tc));
+            (c, words)
+        })
+        .collect();
+    let url = |page: i64| {
+        let mut query = Vec::new();
+        if word != "all" {
+            query.push(("result", word.to_owned()));
+        }
+        if !control.is_empty() {
+            query.push(("tc", control.clone()));
+        }
+        if page > 1 {
+            query.push(("page", page.to_string()));
+        }
+        let path = format!("/@/{}", urlencode_path(&name));
+        match serde_urlencoded::to_string(&query).unwrap_or_default() {
+            q if q.is_empty() => path,
+            q => format!("{path}?{q}"),
+        }
     };
     let games = rows
         .into_iter()
         .map(|r| PlayerGame {
             date: utc_date_time(r.game.created_at).0,
             result: r.ending.map_or("*", |e| e.result.as_str()).to_owned(),
+            time_control: r.game.friendly_time_control(),
+            white_title: r.white_title.map(crate::accounts::Title::as_str),
+            black_title: r.black_title.map(crate::accounts::Title::as_str),
             id: r.game.id,
             white: r.game.white_name,
             black: r.game.black_name,
         })
         .collect();
-    render(&PlayerPage {
+    let member = account.as_ref().map(|user| Member {
+        since: utc_date_time(user.created_at).0,
+        seen: utc_date_time(user.seen_at).0,
+        online: state.online.is_online(&user.id),
+        closed: user.closed_at.is_some(),
+        title: user.title.map(|t| (t.as_str(), tr.t(t.key()))),
+    });
+    Ok(render(&PlayerPage {
         tr,
-        i18n_json: tr.json(),
-        name,
+        chrome,
+        name: account.map_or(name.clone(), |u| u.name),
+        member,
+        record,
         games,
-    })
+        outcome: word,
+        controls,
+        prev_url: (page > 1).then(|| url(page - 1)),
+        next_url: more.then(|| url(page + 1)),
+        control,
+    }))
+}
+
+/// A name as one path segment.
+fn urlencode_path(name: &str) -> String {
+    name.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
 }
 
 /// The files of `web/static`, embedded.
@@ -474,7 +672,7 @@ mod tests {
     fn the_lobby_lists_every_bot_level_with_its_rating() {
         let page = HomePage {
             tr: Tr { lang: Lang::En },
-            i18n_json: String::new(),
+            chrome: Chrome::anonymous(&HeaderMap::new()),
             presets: Vec::new(),
             levels: vec![(1, 600), (8, 2250)],
         }
@@ -547,6 +745,10 @@ mod tests {
             "game.html",
             "player.html",
             "not_found.html",
+            "login.html",
+            "account.html",
+            "reset.html",
+            "admin.html",
         ] {
             let path = format!(
                 "{}/../../web/templates/{template}",

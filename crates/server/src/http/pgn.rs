@@ -10,6 +10,7 @@ use super::body::{ExportQuery, ImportForm, Imported};
 use super::error::ApiError;
 use super::identity::InGame;
 use super::{AppState, Origin};
+use crate::store::accounts::Whose;
 
 const PGN: &str = "application/x-chess-pgn; charset=utf-8";
 
@@ -48,9 +49,15 @@ pub(crate) async fn user_games(
         ),
         None => None,
     };
+    // An account's games follow the account; any other name is matched as written.
+    let account = state.store.user(&name).await?;
+    let whose = match &account {
+        Some(user) => Whose::Account(&user.id),
+        None => Whose::Name(&name),
+    };
     let mut rows = state
         .store
-        .finished_games_of(&name, after.as_ref(), i64::from(max) + 1)
+        .finished_games_of(whose, after.as_ref(), i64::from(max) + 1)
         .await?;
     let more = rows.len() > max as usize;
     rows.truncate(max as usize);

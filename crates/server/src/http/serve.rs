@@ -128,6 +128,9 @@ pub(crate) async fn serve(
         let app = app.clone();
         let service = hyper::service::service_fn(move |mut request: hyper::Request<_>| {
             request.extensions_mut().insert(place.clone());
+            request
+                .extensions_mut()
+                .insert(super::limits::Peer(peer.ip()));
             app.clone().oneshot(request)
         });
         let connection = http

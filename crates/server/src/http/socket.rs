@@ -39,7 +39,7 @@ pub(crate) struct SocketQuery {
 /// `GET /game/{id}/socket`.
 pub(crate) async fn upgrade(
     State(state): State<AppState>,
-    InGame { row, seat, .. }: InGame,
+    InGame { row, seat, caller }: InGame,
     Query(q): Query<SocketQuery>,
     place: Option<axum::Extension<super::serve::Place>>,
     ws: WebSocketUpgrade,
@@ -48,6 +48,7 @@ pub(crate) async fn upgrade(
     let shutdown = state.shutdown.clone();
     let idle = state.socket_idle;
     let open = state.socket_open.clone();
+    let here = caller.account.map(|a| state.online.enter(&a.user.id));
     Ok(ws
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
@@ -61,6 +62,7 @@ pub(crate) async fn upgrade(
             drop(open);
             // The connection's place under the per-address cap, held until now.
             drop(place);
+            drop(here);
         }))
 }
 

@@ -60,10 +60,11 @@ pub(crate) enum RoomEvent {
     Watchers {
         n: u32,
     },
-    /// Someone took the open seat.
+    /// Someone took the open seat (with their account's title, if any).
     Seated {
         color: Color,
         name: String,
+        title: Option<&'static str>,
     },
     /// A player asks for a rematch of the finished game.
     RematchOffered {
@@ -159,6 +160,7 @@ enum RoomCmd {
     Seated {
         color: Color,
         name: String,
+        title: Option<&'static str>,
     },
     RematchMade {
         id: Option<String>,
@@ -314,8 +316,8 @@ impl RoomHandle {
     }
 
     /// Someone took the open seat of `color` (the store has it already).
-    pub(crate) async fn seated(&self, color: Color, name: String) {
-        let _ = self.tx.send(RoomCmd::Seated { color, name }).await;
+    pub(crate) async fn seated(&self, color: Color, name: String, title: Option<&'static str>) {
+        let _ = self.tx.send(RoomCmd::Seated { color, name, title }).await;
     }
 
     /// A player declines (or withdraws) the rematch offer.
@@ -541,13 +543,13 @@ impl Room {
                     self.publish_room(event);
                 }
             }
-            RoomCmd::Seated { color, name } => {
+            RoomCmd::Seated { color, name, title } => {
                 if self.open_seat == Some(color) {
                     self.open_seat = None;
                 }
                 // The game can begin: the event carries what each player may now do.
                 let view = Arc::new(View::of(&self.game, self.open_seat.is_some(), self.bots));
-                self.send(RoomEvent::Seated { color, name }, Some(view));
+                self.send(RoomEvent::Seated { color, name, title }, Some(view));
             }
         }
     }

@@ -37,6 +37,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "seeks",
         include_str!("../../../../migrations/0006_seeks.sql"),
     ),
+    (
+        7,
+        "accounts",
+        include_str!("../../../../migrations/0007_accounts.sql"),
+    ),
 ];
 
 pub(crate) async fn run(pool: &AnyPool) -> Result<(), StoreError> {

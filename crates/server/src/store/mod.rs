@@ -2,6 +2,7 @@
 //! (sqlx's `Any` driver) and one test-suite for both. Moves are written by a group-commit
 //! writer (`writer.rs`): a move is acknowledged only once its transaction committed.
 
+pub(crate) mod accounts;
 mod migrate;
 pub(crate) mod writer;
 
@@ -11,17 +12,32 @@ use rookery_core::Color;
 use rookery_core::clock::TimeControl;
 use rookery_core::game::{DrawOffers, Termination};
 use rookery_core::pgn::GameResult;
+
+use crate::accounts::Title;
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{AnyPool, Executor, Row};
 
-/// The columns of a game row, in the order `game_row` reads them.
+/// The columns of a game row, in the order `game_row` reads them: the game (`g`) and the
+/// titles of its players' accounts (`wu`, `bu`), from [`games_from!`].
 macro_rules! game_columns {
     () => {
-        "id, created_at, start_fen, time_control, white_name, black_name, status, result, \
-         termination, finished_at, white_seat, black_seat, white_bot, black_bot, rematch_of, \
-         draw_offers, seek"
+        "g.id, g.created_at, g.start_fen, g.time_control, g.white_name, g.black_name, g.status, \
+         g.result, g.termination, g.finished_at, g.white_seat, g.black_seat, g.white_bot, \
+         g.black_bot, g.rematch_of, g.draw_offers, g.seek, g.white_user, g.black_user, \
+         wu.title, bu.title"
     };
 }
+
+/// The tables [`game_columns!`] reads.
+macro_rules! games_from {
+    () => {
+        " FROM games g LEFT JOIN users wu ON wu.id = g.white_user \
+         LEFT JOIN users bu ON bu.id = g.black_user"
+    };
+}
+
+pub(crate) const GAME_COLUMNS: &str = game_columns!();
+pub(crate) const GAMES_FROM: &str = games_from!();
 
 /// Which database is behind the pool (SQL is shared; connection set-up differs).
 #[derive(Debug, Copy, Clone, PartialEq, Eq)]
@@ -67,6 +83,9 @@ pub(crate) struct NewGame {
     pub(crate) rematch_of: Option<String>,
     /// A public seek, listed in the lobby (else reached by its link only).
     pub(crate) seek: bool,
+    /// The account holding each seat (`None`: anonymous, a bot, or an imported name).
+    pub(crate) white_user: Option<String>,
+    pub(crate) black_user: Option<String>,
 }
 
 /// One move as stored.
@@ -127,6 +146,9 @@ pub(crate) struct GameRow {
     pub(crate) finished_at: Option<i64>,
     /// The draw-offer state as last written (`None`: never changed from the start's).
     pub(crate) draw_offers: Option<DrawOffers>,
+    /// The titles of the players' accounts, as they are now.
+    pub(crate) white_title: Option<Title>,
+    pub(crate) black_title: Option<Title>,
 }
 
 impl NewGame {
@@ -214,8 +236,9 @@ impl Store {
     pub(crate) async fn create_game(&self, g: &NewGame) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO games (id, created_at, start_fen, time_control, white_name, black_name, \
-             white_seat, black_seat, white_bot, black_bot, rematch_of, status, seek) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+             white_seat, black_seat, white_bot, black_bot, rematch_of, status, seek, white_user, \
+             black_user) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
         )
         .bind(&g.id)
         .bind(g.created_at)
@@ -230,6 +253,8 @@ impl Store {
         .bind(g.rematch_of.clone())
         .bind(Status::Live.as_str())
         .bind(i64::from(g.seek))
+        .bind(g.white_user.clone())
+        .bind(g.black_user.clone())
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -255,22 +280,27 @@ impl Store {
         Ok(row.try_get(0)?)
     }
 
-    /// Takes the open seat of `color` for `token` under `name`; false if it was taken.
+    /// Takes the open seat of `color` for `token` under `name` (and the account `user`, if
+    /// logged in); false if it was taken.
     pub(crate) async fn take_seat(
         &self,
         id: &str,
         white: bool,
         token: &str,
         name: &str,
+        user: Option<&str>,
     ) -> Result<bool, StoreError> {
         let sql = if white {
-            "UPDATE games SET white_seat = $1, white_name = $2 WHERE id = $3 AND white_seat IS NULL"
+            "UPDATE games SET white_seat = $1, white_name = $2, white_user = $3 \
+             WHERE id = $4 AND white_seat IS NULL"
         } else {
-            "UPDATE games SET black_seat = $1, black_name = $2 WHERE id = $3 AND black_seat IS NULL"
+            "UPDATE games SET black_seat = $1, black_name = $2, black_user = $3 \
+             WHERE id = $4 AND black_seat IS NULL"
         };
         let done = sqlx::query(sql)
             .bind(token)
             .bind(name)
+            .bind(user)
             .bind(id)
             .execute(&self.pool)
             .await?;
@@ -282,7 +312,12 @@ impl Store {
             return Ok(None);
         }
         self.one_game(
-            concat!("SELECT ", game_columns!(), " FROM games WHERE id = $1"),
+            concat!(
+                "SELECT ",
+                game_columns!(),
+                games_from!(),
+                " WHERE g.id = $1"
+            ),
             id,
         )
         .await
@@ -297,58 +332,34 @@ impl Store {
         row.map(|r| game_row(&r)).transpose()
     }
 
-    /// The latest `limit` games in which `name` played, live or finished, newest first.
-    pub(crate) async fn recent_games_of(
-        &self,
-        name: &str,
-        limit: i64,
-    ) -> Result<Vec<GameRow>, StoreError> {
-        if !storable(name) {
-            return Ok(Vec::new());
-        }
-        let rows = sqlx::query(concat!(
-            "SELECT ",
-            game_columns!(),
-            " FROM games WHERE white_name = $1 OR black_name = $2 \
-                 ORDER BY created_at DESC, id DESC LIMIT $3"
-        ))
-        .bind(name)
-        .bind(name)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(readable(&rows))
-    }
-
-    /// Finished games in which `name` played, oldest first: at most `limit` of them, those
-    /// after the game `after` (by creation time, then id) when given.
+    /// Finished games of a player, oldest first: at most `limit` of them, those after the
+    /// game `after` (by creation time, then id) when given.
     pub(crate) async fn finished_games_of(
         &self,
-        name: &str,
+        whose: accounts::Whose<'_>,
         after: Option<&GameRow>,
         limit: i64,
     ) -> Result<Vec<GameRow>, StoreError> {
-        if !storable(name) {
+        let (white, black, key) = accounts::sides(whose);
+        if !storable(key) {
             return Ok(Vec::new());
         }
         let (created, id) =
             after.map_or((i64::MIN, ""), |g| (g.game.created_at, g.game.id.as_str()));
-        let rows = sqlx::query(concat!(
-            "SELECT ",
-            game_columns!(),
-            " FROM games WHERE status = $1 AND (white_name = $2 OR black_name = $3) \
-                 AND (created_at > $4 OR (created_at = $5 AND id > $6)) \
-                 ORDER BY created_at, id LIMIT $7"
-        ))
-        .bind(Status::Over.as_str())
-        .bind(name)
-        .bind(name)
-        .bind(created)
-        .bind(created)
-        .bind(id)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await?;
+        let sql = format!(
+            "SELECT {GAME_COLUMNS}{GAMES_FROM} WHERE g.status = $1 \
+             AND ({white} = $2 OR {black} = $2) \
+             AND (g.created_at > $3 OR (g.created_at = $3 AND g.id > $4)) \
+             ORDER BY g.created_at, g.id LIMIT $5"
+        );
+        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(Status::Over.as_str())
+            .bind(key)
+            .bind(created)
+            .bind(id)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
         Ok(readable(&rows))
     }
 
@@ -389,7 +400,8 @@ impl Store {
         let sql = concat!(
             "SELECT ",
             game_columns!(),
-            " FROM games WHERE rematch_of = $1"
+            games_from!(),
+            " WHERE g.rematch_of = $1"
         );
         self.one_game(sql, id).await
     }
@@ -399,7 +411,8 @@ impl Store {
         let rows = sqlx::query(concat!(
             "SELECT ",
             game_columns!(),
-            " FROM games WHERE status = $1 ORDER BY created_at, id"
+            games_from!(),
+            " WHERE g.status = $1 ORDER BY g.created_at, g.id"
         ))
         .bind(Status::Live.as_str())
         .fetch_all(&self.pool)
@@ -468,6 +481,8 @@ fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow, StoreError> {
             black_bot: r.try_get(13)?,
             rematch_of: r.try_get(14)?,
             seek: r.try_get::<i64, _>(16)? != 0,
+            white_user: r.try_get(17)?,
+            black_user: r.try_get(18)?,
         },
         status: Status::parse(&r.try_get::<String, _>(6)?)?,
         ending: ending(r.try_get(7)?, r.try_get(8)?)?,
@@ -479,6 +494,14 @@ fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow, StoreError> {
             ),
             None => None,
         },
+        white_title: r
+            .try_get::<Option<String>, _>(19)?
+            .as_deref()
+            .and_then(Title::parse),
+        black_title: r
+            .try_get::<Option<String>, _>(20)?
+            .as_deref()
+            .and_then(Title::parse),
     })
 }
 
@@ -507,6 +530,7 @@ mod tests {
     //! One test-suite for both backends: SQLite always, PostgreSQL when
     //! `ROOKERY_TEST_POSTGRES` names a server (CI sets it), in a fresh database of its own.
 
+    use super::accounts::{Outcome, Whose};
     use super::writer::{EventWriter, GameWrite};
     use super::*;
 
@@ -547,10 +571,16 @@ mod tests {
         assert!(store.game("nope").await.unwrap().is_none());
         // No NUL character reaches the database (PostgreSQL cannot hold one): not found.
         assert!(store.game("a\0b").await.unwrap().is_none());
-        assert!(store.recent_games_of("a\0b", 5).await.unwrap().is_empty());
         assert!(
             store
-                .finished_games_of("a\0b", None, 10)
+                .games_of(Whose::Name("a\0b"), Outcome::All, None, 0, 5)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        assert!(
+            store
+                .finished_games_of(Whose::Name("a\0b"), None, 10)
                 .await
                 .unwrap()
                 .is_empty()
@@ -629,9 +659,24 @@ mod tests {
         assert_eq!(store.moves("c0").await.unwrap()[0].uci, "e2e4");
 
         // An open seat is taken once.
-        assert!(store.take_seat("g1", false, "t-black", "Cy").await.unwrap());
-        assert!(!store.take_seat("g1", false, "t-other", "Di").await.unwrap());
-        assert!(!store.take_seat("g1", true, "t-other", "Di").await.unwrap());
+        assert!(
+            store
+                .take_seat("g1", false, "t-black", "Cy", None)
+                .await
+                .unwrap()
+        );
+        assert!(
+            !store
+                .take_seat("g1", false, "t-other", "Di", None)
+                .await
+                .unwrap()
+        );
+        assert!(
+            !store
+                .take_seat("g1", true, "t-other", "Di", None)
+                .await
+                .unwrap()
+        );
         let g1 = store.game("g1").await.unwrap().unwrap().game;
         assert_eq!(
             (g1.black_seat.as_deref(), g1.black_name.as_str()),
@@ -639,7 +684,10 @@ mod tests {
         );
 
         // A player's games, newest first, live ones too.
-        let recent = store.recent_games_of("Anna", 2).await.unwrap();
+        let recent = store
+            .games_of(Whose::Name("Anna"), Outcome::All, None, 0, 2)
+            .await
+            .unwrap();
         let ids: Vec<&str> = recent.iter().map(|r| r.game.id.as_str()).collect();
         assert_eq!(ids, ["c19", "c18"]);
 
@@ -657,6 +705,259 @@ mod tests {
         assert_eq!(
             (over.status, over.ending, over.finished_at),
             (Status::Over, Some(resigned), Some(5))
+        );
+
+        accounts_suite(&store, &writer).await;
+    }
+
+    /// Accounts, sessions, tokens, reset links and a player's games by account: the same
+    /// on both backends. Secrets are stored only as hashes (read back from the tables).
+    async fn accounts_suite(store: &Store, writer: &EventWriter) {
+        use crate::accounts::{Title, tokens};
+        use crate::store::accounts::{ApiToken, Record, Revocable, Session};
+        assert!(
+            store
+                .create_user("anna", "Anna", "$argon2id$h1", false, 100)
+                .await
+                .unwrap()
+        );
+        // Unique without regard to case: the id is the lower-case name.
+        assert!(
+            !store
+                .create_user("anna", "ANNA", "$argon2id$h2", false, 101)
+                .await
+                .unwrap()
+        );
+        assert!(
+            store
+                .create_user("bo", "Bo", "$argon2id$h3", true, 102)
+                .await
+                .unwrap()
+        );
+        let anna = store.user("Anna").await.unwrap().unwrap();
+        assert_eq!(
+            (anna.name.as_str(), anna.admin, anna.title),
+            ("Anna", false, None)
+        );
+        assert!(store.user("bo").await.unwrap().unwrap().admin);
+        assert!(store.user("nobody").await.unwrap().is_none());
+        assert!(store.user("a\0b").await.unwrap().is_none());
+        assert_eq!(
+            store.password_hash("anna").await.unwrap().as_deref(),
+            Some("$argon2id$h1")
+        );
+
+        // Sessions: found by the token's hash only, until they expire or end.
+        let (token, hash) = tokens::new("rks_");
+        let session = Session {
+            id: "s1".into(),
+            user_id: "anna".into(),
+            created_at: 200,
+            used_at: 200,
+            expires_at: 1_000,
+            client: "Firefox".into(),
+        };
+        store.create_session(&session, &hash).await.unwrap();
+        let (found, user) = store.session(&hash, 500).await.unwrap().unwrap();
+        assert_eq!((found, user.id.as_str()), (session.clone(), "anna"));
+        assert!(
+            store.session(&token, 500).await.unwrap().is_none(),
+            "the clear token finds nothing"
+        );
+        assert!(
+            store.session(&hash, 1_000).await.unwrap().is_none(),
+            "expired"
+        );
+        store.touch_session("s1", "anna", 600, 5_000).await.unwrap();
+        assert!(
+            store.session(&hash, 2_000).await.unwrap().is_some(),
+            "use extends it"
+        );
+        assert_eq!(store.user("anna").await.unwrap().unwrap().seen_at, 600);
+        let stored: Vec<String> = sqlx::query_scalar("SELECT token_hash FROM sessions")
+            .fetch_all(store.pool())
+            .await
+            .unwrap();
+        assert!(stored.iter().all(|h| h.len() == 64 && !h.contains("rks_")));
+        let (_, hash2) = tokens::new("rks_");
+        let second = Session {
+            id: "s2".into(),
+            ..session.clone()
+        };
+        store.create_session(&second, &hash2).await.unwrap();
+        assert_eq!(store.sessions_of("anna", 700).await.unwrap().len(), 2);
+        assert!(
+            store
+                .revoke(Revocable::Session, "anna", "s2")
+                .await
+                .unwrap()
+        );
+        assert!(
+            !store.revoke(Revocable::Session, "bo", "s1").await.unwrap(),
+            "not bo's"
+        );
+        assert_eq!(store.end_sessions("anna", Some("s1")).await.unwrap(), 0);
+        assert_eq!(store.end_sessions("anna", None).await.unwrap(), 1);
+        assert!(store.session(&hash, 700).await.unwrap().is_none());
+
+        // API tokens.
+        let (api, api_hash) = tokens::new("rkp_");
+        let row = ApiToken {
+            id: "t1".into(),
+            user_id: "bo".into(),
+            description: "bot runner".into(),
+            scopes: "bot:play,challenge:read".into(),
+            created_at: 300,
+            used_at: None,
+        };
+        store.create_token(&row, &api_hash).await.unwrap();
+        assert_eq!(store.token(&api_hash).await.unwrap().unwrap().0, row);
+        assert!(store.token(&api).await.unwrap().is_none());
+        store.touch_token("t1", 400).await.unwrap();
+        assert_eq!(store.tokens_of("bo").await.unwrap()[0].used_at, Some(400));
+        assert!(!store.revoke(Revocable::Token, "anna", "t1").await.unwrap());
+
+        // Reset links: once, before they expire; they end every session.
+        let (_, reset_hash) = tokens::new("rkr_");
+        store
+            .create_reset("anna", &reset_hash, 5_000)
+            .await
+            .unwrap();
+        store.create_session(&session, &hash).await.unwrap();
+        assert_eq!(
+            store.reset(&reset_hash, 4_000).await.unwrap().as_deref(),
+            Some("anna")
+        );
+        assert!(store.reset(&reset_hash, 5_000).await.unwrap().is_none());
+        assert_eq!(
+            store
+                .use_reset(&reset_hash, "$argon2id$new", 4_000)
+                .await
+                .unwrap()
+                .as_deref(),
+            Some("anna")
+        );
+        assert!(
+            store
+                .use_reset(&reset_hash, "$argon2id$again", 4_000)
+                .await
+                .unwrap()
+                .is_none()
+        );
+        assert_eq!(
+            store.password_hash("anna").await.unwrap().as_deref(),
+            Some("$argon2id$new")
+        );
+        assert!(store.sessions_of("anna", 0).await.unwrap().is_empty());
+
+        // Titles show on the games of the account, as they are now.
+        assert!(store.set_title("anna", Some(Title::Wgm)).await.unwrap());
+        let played = |id: &str, at: i64, white: Option<&str>| NewGame {
+            white_user: white.map(str::to_owned),
+            black_user: Some("bo".into()),
+            white_name: white.map_or("Quiet Heron 4", |_| "Anna").into(),
+            black_name: "Bo".into(),
+            ..game(id, at)
+        };
+        store
+            .create_game(&played("a1", 1_000, Some("anna")))
+            .await
+            .unwrap();
+        store
+            .create_game(&played("a2", 1_001, Some("anna")))
+            .await
+            .unwrap();
+        store.create_game(&played("a3", 1_002, None)).await.unwrap();
+        let a1 = store.game("a1").await.unwrap().unwrap();
+        assert_eq!((a1.white_title, a1.black_title), (Some(Title::Wgm), None));
+        assert_eq!(a1.game.white_user.as_deref(), Some("anna"));
+        let end = |result| Ending {
+            result,
+            termination: Termination::Resignation,
+        };
+        writer
+            .write(ended("a1", end(GameResult::WhiteWins), 1_100))
+            .await
+            .unwrap();
+        writer
+            .write(ended("a2", end(GameResult::BlackWins), 1_101))
+            .await
+            .unwrap();
+        writer
+            .write(ended("a3", end(GameResult::BlackWins), 1_102))
+            .await
+            .unwrap();
+        assert_eq!(
+            store.record_of(Whose::Account("bo")).await.unwrap(),
+            Record {
+                won: 2,
+                drawn: 0,
+                lost: 1
+            }
+        );
+        assert_eq!(
+            store.record_of(Whose::Account("anna")).await.unwrap(),
+            Record {
+                won: 1,
+                drawn: 0,
+                lost: 1
+            }
+        );
+        let ids = |rows: Vec<GameRow>| rows.into_iter().map(|r| r.game.id).collect::<Vec<_>>();
+        let won = store
+            .games_of(Whose::Account("bo"), Outcome::Won, None, 0, 10)
+            .await
+            .unwrap();
+        assert_eq!(ids(won), ["a3", "a2"]);
+        let lost = store
+            .games_of(Whose::Account("bo"), Outcome::Lost, Some("300+3"), 0, 10)
+            .await
+            .unwrap();
+        assert_eq!(ids(lost), ["a1"]);
+        let page2 = store
+            .games_of(Whose::Account("bo"), Outcome::All, None, 1, 1)
+            .await
+            .unwrap();
+        assert_eq!(ids(page2), ["a2"]);
+        assert!(
+            store
+                .games_of(Whose::Account("bo"), Outcome::All, Some("60+0"), 0, 10)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        assert_eq!(
+            store.controls_of(Whose::Account("bo")).await.unwrap(),
+            ["300+3"]
+        );
+        let exported = store
+            .finished_games_of(Whose::Account("anna"), None, 10)
+            .await
+            .unwrap();
+        assert_eq!(ids(exported), ["a1", "a2"]);
+
+        // Closing ends sessions and tokens; the name stays taken; reopening restores it.
+        store.create_session(&session, &hash).await.unwrap();
+        assert!(store.set_closed("bo", Some(9_000)).await.unwrap());
+        assert!(store.token(&api_hash).await.unwrap().is_none());
+        assert!(
+            !store
+                .create_user("bo", "BO", "$argon2id$x", false, 9_001)
+                .await
+                .unwrap()
+        );
+        assert!(store.password_hash("bo").await.unwrap().is_none());
+        assert!(store.set_closed("bo", None).await.unwrap());
+        assert!(store.password_hash("bo").await.unwrap().is_some());
+        assert_eq!(store.users("B", 0, 10).await.unwrap().len(), 1);
+        assert_eq!(store.users("", 0, 10).await.unwrap().len(), 2);
+        store
+            .set_settings("anna", r#"{"sound":false}"#)
+            .await
+            .unwrap();
+        assert_eq!(
+            store.user("anna").await.unwrap().unwrap().settings,
+            r#"{"sound":false}"#
         );
     }
 

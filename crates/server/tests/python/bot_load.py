@@ -115,7 +115,7 @@ def main():
     tmp = tempfile.mkdtemp()
     port = free_port()
     proc = subprocess.Popen([args.binary, "--listen", f"127.0.0.1:{port}", "--database-url",
-                             f"sqlite://{tmp}/load.db"], stdout=subprocess.DEVNULL,
+                             f"sqlite://{tmp}/load.db", "--rate-limits", "off"], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     try:
         for _ in range(300):

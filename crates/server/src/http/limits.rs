@@ -1,0 +1,358 @@
+//! Rate limits (lichess has them on the same doors): per client address and per account, on
+//! sign-up, log-in, game creation, import and the move API, with GCRA buckets from
+//! `governor`; a refusal is 429 with `Retry-After`. Failed log-ins are slowed per account:
+//! after a few, each account waits longer and longer before its password is checked again,
+//! while every other account logs in as usual. `--rate-limits off` lifts them all (load tests
+//! from one address).
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::extract::{FromRequestParts, Request};
+use axum::http::request::Parts;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+
+use super::AppState;
+use super::error::ApiError;
+
+/// What a door allows one key: a burst, then one more every `every`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Rate {
+    pub(crate) burst: u32,
+    pub(crate) every: Duration,
+}
+
+impl Rate {
+    fn quota(self) -> Quota {
+        let burst = NonZeroU32::new(self.burst.max(1)).unwrap_or(NonZeroU32::MIN);
+        Quota::with_period(self.every)
+            .unwrap_or_else(|| Quota::per_second(NonZeroU32::MIN))
+            .allow_burst(burst)
+    }
+}
+
+/// The doors with a limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Door {
+    SignUp,
+    LogIn,
+    CreateGame,
+    Import,
+    Move,
+}
+
+impl Door {
+    const ALL: [Door; 5] = [
+        Door::SignUp,
+        Door::LogIn,
+        Door::CreateGame,
+        Door::Import,
+        Door::Move,
+    ];
+
+    /// The allowance of one client address (an account gets the same).
+    fn rate(self) -> Rate {
+        let (burst, every_ms) = match self {
+            // A club's members signing up from one school network: a few, then slowly.
+            Door::SignUp => (5, 60_000),
+            Door::LogIn => (20, 3_000),
+            // Lichess's blitz player starts a game every few minutes; a script every 915 µs.
+            Door::CreateGame => (30, 2_000),
+            Door::Import => (20, 3_000),
+            // Bullet by hand is a few moves a second; many games from one address at once
+            // (a school's network) get room from the burst.
+            Door::Move => (100, 50),
+        };
+        Rate {
+            burst,
+            every: Duration::from_millis(every_ms),
+        }
+    }
+}
+
+/// Failed log-ins an account is allowed before it is slowed down.
+const FREE_FAILURES: u32 = 5;
+/// The longest an account waits between password checks.
+const MAX_WAIT: Duration = Duration::from_secs(300);
+
+#[derive(Debug, Clone, Copy)]
+struct Failures {
+    count: u32,
+    /// No password is checked for the account before then.
+    not_before: Instant,
+}
+
+/// The server's rate limits (cheap to clone).
+#[derive(Debug, Clone)]
+pub(crate) struct RateLimits {
+    inner: Option<Arc<Inner>>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    by_key: HashMap<Door, DefaultKeyedRateLimiter<String>>,
+    failures: Mutex<HashMap<String, Failures>>,
+}
+
+/// A refusal: wait this long.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TooMany(pub(crate) Duration);
+
+impl TooMany {
+    pub(crate) fn seconds(self) -> u64 {
+        self.0.as_secs_f64().ceil().max(1.0) as u64
+    }
+}
+
+impl IntoResponse for TooMany {
+    fn into_response(self) -> Response {
+        let seconds = self.seconds();
+        let mut error = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            format!("too many requests: try again in {seconds} s"),
+        );
+        error.problem.n = Some(seconds);
+        let mut response = error.into_response();
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        response
+    }
+}
+
+impl From<TooMany> for ApiError {
+    fn from(t: TooMany) -> ApiError {
+        let seconds = t.seconds();
+        let mut error = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            format!("too many requests: try again in {seconds} s"),
+        );
+        error.problem.n = Some(seconds);
+        error
+    }
+}
+
+impl RateLimits {
+    /// Limits on (`true`) or none at all.
+    pub(crate) fn new(on: bool) -> RateLimits {
+        if !on {
+            return RateLimits { inner: None };
+        }
+        let by_key = Door::ALL
+            .into_iter()
+            .map(|door| (door, RateLimiter::keyed(door.rate().quota())))
+            .collect();
+        let inner = Arc::new(Inner {
+            by_key,
+            failures: Mutex::default(),
+        });
+        RateLimits { inner: Some(inner) }
+    }
+
+    /// Takes one request at `door` for each key (the client's address, and its account if
+    /// any): all or none are charged only as far as each allows.
+    pub(crate) fn check(&self, door: Door, keys: &[&str]) -> Result<(), TooMany> {
+        let Some(inner) = &self.inner else {
+            return Ok(());
+        };
+        let Some(limiter) = inner.by_key.get(&door) else {
+            return Ok(());
+        };
+        let clock = governor::clock::DefaultClock::default();
+        for key in keys {
+            if let Err(not_until) = limiter.check_key(&(*key).to_owned()) {
+                use governor::clock::Clock as _;
+                return Err(TooMany(not_until.wait_time_from(clock.now())));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether account `id` may have a password checked now; `Err` says how long to wait.
+    pub(crate) fn may_try_password(&self, id: &str) -> Result<(), TooMany> {
+        let Some(inner) = &self.inner else {
+            return Ok(());
+        };
+        let failures = lock(&inner.failures);
+        match failures.get(id) {
+            Some(f) if f.not_before > Instant::now() => Err(TooMany(f.not_before - Instant::now())),
+            _ => Ok(()),
+        }
+    }
+
+    /// Records a failed log-in of account `id`: past `FREE_FAILURES`, each one doubles the
+    /// account's wait (1 s, 2 s, 4 s, ... up to 5 minutes).
+    pub(crate) fn failed_password(&self, id: &str) {
+        let Some(inner) = &self.inner else {
+            return;
+        };
+        let mut failures = lock(&inner.failures);
+        let entry = failures.entry(id.to_owned()).or_insert(Failures {
+            count: 0,
+            not_before: Instant::now(),
+        });
+        entry.count += 1;
+        if entry.count > FREE_FAILURES {
+            let doublings = (entry.count - FREE_FAILURES - 1).min(16);
+            let wait = Duration::from_secs(1 << doublings).min(MAX_WAIT);
+            entry.not_before = Instant::now() + wait;
+        }
+    }
+
+    /// A successful log-in clears the account's failures.
+    pub(crate) fn good_password(&self, id: &str) {
+        if let Some(inner) = &self.inner {
+            lock(&inner.failures).remove(id);
+        }
+    }
+
+    /// Forgets keys whose buckets are full again and failures long past (run now and then,
+    /// so the maps do not grow without end).
+    pub(crate) fn forget_old(&self) {
+        let Some(inner) = &self.inner else {
+            return;
+        };
+        for limiter in inner.by_key.values() {
+            limiter.retain_recent();
+            limiter.shrink_to_fit();
+        }
+        let now = Instant::now();
+        lock(&inner.failures).retain(|_, f| f.not_before + MAX_WAIT * 2 > now);
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The address of the connection (put in each request's extensions by `serve.rs`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Peer(pub(crate) IpAddr);
+
+/// The client's address: the connection's, or behind a trusted reverse proxy
+/// (`--trust-proxy`) the last address of `X-Forwarded-For` (the one the proxy added).
+#[derive(Debug, Clone)]
+pub(crate) struct ClientAddr(pub(crate) String);
+
+impl ClientAddr {
+    pub(crate) fn of(parts: &Parts, trust_proxy: bool) -> ClientAddr {
+        if trust_proxy
+            && let Some(ip) = parts
+                .headers
+                .get_all("x-forwarded-for")
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .flat_map(|v| v.split(','))
+                .filter_map(|a| a.trim().parse::<IpAddr>().ok())
+                .next_back()
+        {
+            return ClientAddr(ip.to_string());
+        }
+        let ip = parts.extensions.get::<Peer>().map(|p| p.0);
+        ClientAddr(ip.map_or_else(|| "unknown".to_owned(), |ip| ip.to_string()))
+    }
+}
+
+impl FromRequestParts<AppState> for ClientAddr {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        Ok(ClientAddr::of(parts, state.trust_proxy))
+    }
+}
+
+/// A middleware for the doors that need no handler's help (creation, import, moves): the
+/// request's door by method and path, charged to the client's address and to its account
+/// when it has one. The caller it looks up stays in the request for the handler.
+pub(crate) async fn limit(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    request: Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let door = door_of(request.method(), request.uri().path());
+    if let Some(door) = door {
+        let (mut parts, body) = request.into_parts();
+        let address = ClientAddr::of(&parts, state.trust_proxy);
+        let caller = match super::identity::Caller::resolve(&mut parts, &state.store).await {
+            Ok(caller) => caller,
+            Err(e) => return e.into_response(),
+        };
+        let account = caller.account.map(|a| format!("@{}", a.user.id));
+        let mut keys = vec![address.0.as_str()];
+        if let Some(account) = account.as_deref() {
+            keys.push(account);
+        }
+        if let Err(wait) = state.limits.check(door, &keys) {
+            tracing::info!(?door, address = %address.0, "rate limited");
+            return wait.into_response();
+        }
+        return next.run(Request::from_parts(parts, body)).await;
+    }
+    next.run(request).await
+}
+
+fn door_of(method: &axum::http::Method, path: &str) -> Option<Door> {
+    if method != axum::http::Method::POST {
+        return None;
+    }
+    match path {
+        "/api/games" => Some(Door::CreateGame),
+        "/api/import" => Some(Door::Import),
+        _ if path.starts_with("/api/games/") && path.ends_with("/move") => Some(Door::Move),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_gets_its_burst_then_waits_and_others_are_apart() {
+        let limits = RateLimits::new(true);
+        for _ in 0..5 {
+            assert!(limits.check(Door::SignUp, &["1.2.3.4"]).is_ok());
+        }
+        let wait = limits.check(Door::SignUp, &["1.2.3.4"]).unwrap_err();
+        assert!(wait.0 > Duration::from_secs(50), "{wait:?}");
+        assert_eq!(wait.seconds(), wait.0.as_secs_f64().ceil() as u64);
+        assert!(limits.check(Door::SignUp, &["5.6.7.8"]).is_ok());
+        assert!(limits.check(Door::LogIn, &["1.2.3.4"]).is_ok());
+        assert!(
+            RateLimits::new(false)
+                .check(Door::SignUp, &["1.2.3.4"])
+                .is_ok()
+        );
+    }
+
+    #[test]
+    fn failed_passwords_slow_one_account_only() {
+        let limits = RateLimits::new(true);
+        for _ in 0..FREE_FAILURES {
+            assert!(limits.may_try_password("anna").is_ok());
+            limits.failed_password("anna");
+        }
+        assert!(limits.may_try_password("anna").is_ok());
+        limits.failed_password("anna");
+        let wait = limits.may_try_password("anna").unwrap_err();
+        assert!(wait.0 <= Duration::from_secs(1));
+        assert!(limits.may_try_password("bo").is_ok());
+        for _ in 0..40 {
+            limits.failed_password("anna");
+        }
+        let wait = limits.may_try_password("anna").unwrap_err();
+        assert!(wait.0 > Duration::from_secs(200) && wait.0 <= MAX_WAIT);
+        limits.good_password("anna");
+        assert!(limits.may_try_password("anna").is_ok());
+    }
+}

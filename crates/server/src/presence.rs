@@ -1,0 +1,65 @@
+//! Who is online: accounts with a game socket open now (a player page says "online").
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// Open sockets by account id (cheap to clone).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Online {
+    open: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+/// One open socket of an account; dropping it counts it out.
+#[derive(Debug)]
+pub(crate) struct Here {
+    online: Online,
+    id: String,
+}
+
+impl Online {
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, usize>> {
+        self.open
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Counts a socket of account `id` in, until the guard is dropped.
+    pub(crate) fn enter(&self, id: &str) -> Here {
+        *self.map().entry(id.to_owned()).or_insert(0) += 1;
+        Here {
+            online: self.clone(),
+            id: id.to_owned(),
+        }
+    }
+
+    pub(crate) fn is_online(&self, id: &str) -> bool {
+        self.map().contains_key(id)
+    }
+}
+
+impl Drop for Here {
+    fn drop(&mut self) {
+        let mut open = self.online.map();
+        if let Some(n) = open.get_mut(&self.id) {
+            *n -= 1;
+            if *n == 0 {
+                open.remove(&self.id);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn an_account_is_online_while_a_socket_is_open() {
+        let online = super::Online::default();
+        assert!(!online.is_online("anna"));
+        let a = online.enter("anna");
+        let b = online.enter("anna");
+        drop(a);
+        assert!(online.is_online("anna"));
+        drop(b);
+        assert!(!online.is_online("anna"));
+    }
+}

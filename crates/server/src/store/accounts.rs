@@ -1,0 +1,640 @@
+//! Accounts, sessions, API tokens and reset links in the database (migration 0007). Every
+//! secret arrives here already hashed (`accounts::tokens`, `accounts::password`): nothing in
+//! these tables lets anyone in.
+
+use sqlx::Row;
+
+use super::{GameRow, Status, Store, StoreError, readable, storable};
+use crate::accounts::Title;
+
+/// An account as stored (its password hash apart).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct User {
+    /// The name in lower case.
+    pub(crate) id: String,
+    pub(crate) name: String,
+    pub(crate) created_at: i64,
+    pub(crate) seen_at: i64,
+    pub(crate) title: Option<Title>,
+    pub(crate) admin: bool,
+    pub(crate) closed_at: Option<i64>,
+    /// The account's settings, a JSON object (`http/account.rs` reads it).
+    pub(crate) settings: String,
+}
+
+/// One of an account's sessions, as the sessions page lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Session {
+    pub(crate) id: String,
+    pub(crate) user_id: String,
+    pub(crate) created_at: i64,
+    pub(crate) used_at: i64,
+    pub(crate) expires_at: i64,
+    pub(crate) client: String,
+}
+
+/// A personal API token, as the tokens page lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ApiToken {
+    pub(crate) id: String,
+    pub(crate) user_id: String,
+    pub(crate) description: String,
+    /// Comma-separated scope names.
+    pub(crate) scopes: String,
+    pub(crate) created_at: i64,
+    pub(crate) used_at: Option<i64>,
+}
+
+/// What an account can revoke.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Revocable {
+    Session,
+    Token,
+}
+
+/// Whose games: an account's (by id), or a name's with no account (anonymous and imported
+/// players).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Whose<'a> {
+    Account(&'a str),
+    Name(&'a str),
+}
+
+/// Which of a player's finished games a list shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Outcome {
+    #[default]
+    All,
+    Won,
+    Drawn,
+    Lost,
+}
+
+/// A player's record: finished games won, drawn, lost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Record {
+    pub(crate) won: i64,
+    pub(crate) drawn: i64,
+    pub(crate) lost: i64,
+}
+
+const USER_COLUMNS: &str = "id, name, created_at, seen_at, title, admin, closed_at, settings";
+
+fn user_row(r: &sqlx::any::AnyRow) -> Result<User, StoreError> {
+    user_at(r, 0)
+}
+
+/// The user whose columns (`USER_COLUMNS`) begin at column `at`.
+fn user_at(r: &sqlx::any::AnyRow, at: usize) -> Result<User, StoreError> {
+    let title: Option<String> = r.try_get(at + 4)?;
+    Ok(User {
+        id: r.try_get(at)?,
+        name: r.try_get(at + 1)?,
+        created_at: r.try_get(at + 2)?,
+        seen_at: r.try_get(at + 3)?,
+        title: title.as_deref().and_then(Title::parse),
+        admin: r.try_get::<i64, _>(at + 5)? != 0,
+        closed_at: r.try_get(at + 6)?,
+        settings: r.try_get(at + 7)?,
+    })
+}
+
+/// The SQL that picks a player's side of a game: `g.white_user`/`g.black_user` for an
+/// account, the names for anyone else.
+pub(super) fn sides(whose: Whose<'_>) -> (&'static str, &'static str, &str) {
+    match whose {
+        Whose::Account(id) => ("g.white_user", "g.black_user", id),
+        Whose::Name(name) => ("g.white_name", "g.black_name", name),
+    }
+}
+
+impl Store {
+    /// Sets one column of account `id`; false if there is no such account.
+    async fn set_user<V>(
+        &self,
+        id: &str,
+        column: &'static str,
+        value: V,
+    ) -> Result<bool, StoreError>
+    where
+        V: for<'q> sqlx::Encode<'q, sqlx::Any> + sqlx::Type<sqlx::Any> + Send,
+    {
+        let sql = format!("UPDATE users SET {column} = $1 WHERE id = $2");
+        let done = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(value)
+            .bind(id)
+            .execute(self.pool())
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Makes an account; false if the name (without regard to case) is taken, by an open or
+    /// a closed account.
+    pub(crate) async fn create_user(
+        &self,
+        id: &str,
+        name: &str,
+        password_hash: &str,
+        admin: bool,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "INSERT INTO users (id, name, password_hash, created_at, seen_at, admin) \
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(id)
+        .bind(name)
+        .bind(password_hash)
+        .bind(now)
+        .bind(now)
+        .bind(i64::from(admin))
+        .execute(self.pool())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    pub(crate) async fn user(&self, id: &str) -> Result<Option<User>, StoreError> {
+        if !storable(id) {
+            return Ok(None);
+        }
+        let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1");
+        let row = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(id.to_ascii_lowercase())
+            .fetch_optional(self.pool())
+            .await?;
+        row.map(|r| user_row(&r)).transpose()
+    }
+
+    /// The stored password hash of an open account.
+    pub(crate) async fn password_hash(&self, id: &str) -> Result<Option<String>, StoreError> {
+        if !storable(id) {
+            return Ok(None);
+        }
+        let row =
+            sqlx::query("SELECT password_hash FROM users WHERE id = $1 AND closed_at IS NULL")
+                .bind(id)
+                .fetch_optional(self.pool())
+                .await?;
+        Ok(row.map(|r| r.try_get(0)).transpose()?)
+    }
+
+    pub(crate) async fn set_password(&self, id: &str, hash: &str) -> Result<bool, StoreError> {
+        self.set_user(id, "password_hash", hash.to_owned()).await
+    }
+
+    /// Accounts whose name contains `text` (any case), by name: `limit` from `offset`.
+    pub(crate) async fn users(
+        &self,
+        text: &str,
+        offset: i64,
+        limit: i64,
+    ) -> Result<Vec<User>, StoreError> {
+        let pattern: String = text
+            .to_ascii_lowercase()
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+        let sql = format!(
+            "SELECT {USER_COLUMNS} FROM users WHERE id LIKE $1 ORDER BY id LIMIT $2 OFFSET $3"
+        );
+        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(format!("%{pattern}%"))
+            .bind(limit)
+            .bind(offset)
+            .fetch_all(self.pool())
+            .await?;
+        rows.iter().map(user_row).collect()
+    }
+
+    /// Closes an account (`Some(now)`) or reopens it (`None`); closing ends its sessions and
+    /// revokes its tokens in the same transaction.
+    pub(crate) async fn set_closed(&self, id: &str, at: Option<i64>) -> Result<bool, StoreError> {
+        let mut tx = self.pool().begin().await?;
+        let done = sqlx::query("UPDATE users SET closed_at = $1 WHERE id = $2")
+            .bind(at)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        if at.is_some() {
+            for sql in [
+                "DELETE FROM sessions WHERE user_id = $1",
+                "DELETE FROM api_tokens WHERE user_id = $1",
+                "DELETE FROM password_resets WHERE user_id = $1",
+            ] {
+                sqlx::query(sql).bind(id).execute(&mut *tx).await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    pub(crate) async fn set_title(
+        &self,
+        id: &str,
+        title: Option<Title>,
+    ) -> Result<bool, StoreError> {
+        self.set_user(id, "title", title.map(|t| t.as_str().to_owned()))
+            .await
+    }
+
+    pub(crate) async fn set_admin(&self, id: &str, admin: bool) -> Result<bool, StoreError> {
+        self.set_user(id, "admin", i64::from(admin)).await
+    }
+
+    pub(crate) async fn set_settings(&self, id: &str, json: &str) -> Result<(), StoreError> {
+        self.set_user(id, "settings", json.to_owned())
+            .await
+            .map(drop)
+    }
+
+    // Sessions.
+
+    pub(crate) async fn create_session(
+        &self,
+        session: &Session,
+        token_hash: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO sessions (id, token_hash, user_id, created_at, used_at, expires_at, \
+             client) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(&session.id)
+        .bind(token_hash)
+        .bind(&session.user_id)
+        .bind(session.created_at)
+        .bind(session.used_at)
+        .bind(session.expires_at)
+        .bind(&session.client)
+        .execute(self.pool())
+        .await?;
+        Ok(())
+    }
+
+    /// The session of a token hash and its open account, if the session has not expired.
+    pub(crate) async fn session(
+        &self,
+        token_hash: &str,
+        now: i64,
+    ) -> Result<Option<(Session, User)>, StoreError> {
+        let sql = format!(
+            "SELECT s.id, s.user_id, s.created_at, s.used_at, s.expires_at, s.client, {} \
+             FROM sessions s JOIN users u ON u.id = s.user_id \
+             WHERE s.token_hash = $1 AND s.expires_at > $2 AND u.closed_at IS NULL",
+            prefixed("u.")
+        );
+        let row = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(token_hash)
+            .bind(now)
+            .fetch_optional(self.pool())
+            .await?;
+        row.map(|r| {
+            Ok((
+                Session {
+                    id: r.try_get(0)?,
+                    user_id: r.try_get(1)?,
+                    created_at: r.try_get(2)?,
+                    used_at: r.try_get(3)?,
+                    expires_at: r.try_get(4)?,
+                    client: r.try_get(5)?,
+                },
+                user_at(&r, 6)?,
+            ))
+        })
+        .transpose()
+    }
+
+    /// Notes a session's use (and its account's: the sessions page and "last seen" read
+    /// them) and moves its expiry to `expires_at`: a session in use stays open.
+    pub(crate) async fn touch_session(
+        &self,
+        id: &str,
+        user_id: &str,
+        now: i64,
+        expires_at: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query("UPDATE sessions SET used_at = $1, expires_at = $2 WHERE id = $3")
+            .bind(now)
+            .bind(expires_at)
+            .bind(id)
+            .execute(self.pool())
+            .await?;
+        self.touch_user(user_id, now).await
+    }
+
+    pub(crate) async fn touch_user(&self, id: &str, now: i64) -> Result<(), StoreError> {
+        self.set_user(id, "seen_at", now).await.map(drop)
+    }
+
+    /// An account's live sessions, the latest used first.
+    pub(crate) async fn sessions_of(
+        &self,
+        user_id: &str,
+        now: i64,
+    ) -> Result<Vec<Session>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, user_id, created_at, used_at, expires_at, client FROM sessions \
+             WHERE user_id = $1 AND expires_at > $2 ORDER BY used_at DESC, id",
+        )
+        .bind(user_id)
+        .bind(now)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(Session {
+                    id: r.try_get(0)?,
+                    user_id: r.try_get(1)?,
+                    created_at: r.try_get(2)?,
+                    used_at: r.try_get(3)?,
+                    expires_at: r.try_get(4)?,
+                    client: r.try_get(5)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Ends the session of a token hash (log out).
+    pub(crate) async fn end_session(&self, token_hash: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+            .bind(token_hash)
+            .execute(self.pool())
+            .await?;
+        Ok(())
+    }
+
+    /// Ends one session of an account (`Revocable::Session`) or revokes one of its API
+    /// tokens, by public id; false if the account has no such one.
+    pub(crate) async fn revoke(
+        &self,
+        what: Revocable,
+        user_id: &str,
+        id: &str,
+    ) -> Result<bool, StoreError> {
+        let table = match what {
+            Revocable::Session => "sessions",
+            Revocable::Token => "api_tokens",
+        };
+        let sql = format!("DELETE FROM {table} WHERE user_id = $1 AND id = $2");
+        let done = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(user_id)
+            .bind(id)
+            .execute(self.pool())
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Ends every session of an account but `keep` (log out everywhere else; `None`: all).
+    pub(crate) async fn end_sessions(
+        &self,
+        user_id: &str,
+        keep: Option<&str>,
+    ) -> Result<u64, StoreError> {
+        let done = sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND id <> $2")
+            .bind(user_id)
+            .bind(keep.unwrap_or(""))
+            .execute(self.pool())
+            .await?;
+        Ok(done.rows_affected())
+    }
+
+    // API tokens.
+
+    pub(crate) async fn create_token(
+        &self,
+        token: &ApiToken,
+        token_hash: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO api_tokens (id, token_hash, user_id, description, scopes, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(&token.id)
+        .bind(token_hash)
+        .bind(&token.user_id)
+        .bind(&token.description)
+        .bind(&token.scopes)
+        .bind(token.created_at)
+        .execute(self.pool())
+        .await?;
+        Ok(())
+    }
+
+    /// The token of a hash and its open account.
+    pub(crate) async fn token(
+        &self,
+        token_hash: &str,
+    ) -> Result<Option<(ApiToken, User)>, StoreError> {
+        let sql = format!(
+            "SELECT t.id, t.user_id, t.description, t.scopes, t.created_at, t.used_at, {} \
+             FROM api_tokens t JOIN users u ON u.id = t.user_id \
+             WHERE t.token_hash = $1 AND u.closed_at IS NULL",
+            prefixed("u.")
+        );
+        let row = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(token_hash)
+            .fetch_optional(self.pool())
+            .await?;
+        row.map(|r| Ok((token_row(&r)?, user_at(&r, 6)?)))
+            .transpose()
+    }
+
+    pub(crate) async fn touch_token(&self, id: &str, now: i64) -> Result<(), StoreError> {
+        sqlx::query("UPDATE api_tokens SET used_at = $1 WHERE id = $2")
+            .bind(now)
+            .bind(id)
+            .execute(self.pool())
+            .await?;
+        Ok(())
+    }
+
+    pub(crate) async fn tokens_of(&self, user_id: &str) -> Result<Vec<ApiToken>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, user_id, description, scopes, created_at, used_at FROM api_tokens \
+             WHERE user_id = $1 ORDER BY created_at DESC, id",
+        )
+        .bind(user_id)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter().map(token_row).collect()
+    }
+
+    // Password-reset links.
+
+    pub(crate) async fn create_reset(
+        &self,
+        user_id: &str,
+        token_hash: &str,
+        expires_at: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES ($1, $2, $3)",
+        )
+        .bind(token_hash)
+        .bind(user_id)
+        .bind(expires_at)
+        .execute(self.pool())
+        .await?;
+        Ok(())
+    }
+
+    /// The account a reset link is for, if it is unexpired and unused.
+    pub(crate) async fn reset(
+        &self,
+        token_hash: &str,
+        now: i64,
+    ) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query(
+            "SELECT user_id FROM password_resets WHERE token_hash = $1 AND expires_at > $2",
+        )
+        .bind(token_hash)
+        .bind(now)
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(row.map(|r| r.try_get(0)).transpose()?)
+    }
+
+    /// Uses a reset link once: sets the password, removes every reset link and session of
+    /// the account, all in one transaction. `None` if the link was expired or already used.
+    pub(crate) async fn use_reset(
+        &self,
+        token_hash: &str,
+        password_hash: &str,
+        now: i64,
+    ) -> Result<Option<String>, StoreError> {
+        let mut tx = self.pool().begin().await?;
+        let row = sqlx::query(
+            "DELETE FROM password_resets WHERE token_hash = $1 AND expires_at > $2 \
+             RETURNING user_id",
+        )
+        .bind(token_hash)
+        .bind(now)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let user_id: String = row.try_get(0)?;
+        sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
+            .bind(password_hash)
+            .bind(&user_id)
+            .execute(&mut *tx)
+            .await?;
+        for sql in [
+            "DELETE FROM password_resets WHERE user_id = $1",
+            "DELETE FROM sessions WHERE user_id = $1",
+        ] {
+            sqlx::query(sql).bind(&user_id).execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(Some(user_id))
+    }
+
+    // A player's games.
+
+    /// A player's games, newest first: finished ones of the given outcome and time control
+    /// (`None`: any) — or, with `Outcome::All` and no control, live ones too — `limit` from
+    /// `offset`.
+    pub(crate) async fn games_of(
+        &self,
+        whose: Whose<'_>,
+        outcome: Outcome,
+        control: Option<&str>,
+        offset: i64,
+        limit: i64,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        let (white, black, key) = sides(whose);
+        if !storable(key) || control.is_some_and(|c| !storable(c)) {
+            return Ok(Vec::new());
+        }
+        let result = match outcome {
+            Outcome::All => String::new(),
+            Outcome::Won => format!(
+                " AND (({white} = $1 AND g.result = '1-0') OR ({black} = $1 AND g.result = '0-1'))"
+            ),
+            Outcome::Lost => format!(
+                " AND (({white} = $1 AND g.result = '0-1') OR ({black} = $1 AND g.result = '1-0'))"
+            ),
+            Outcome::Drawn => " AND g.result = '1/2-1/2'".to_owned(),
+        };
+        let sql = format!(
+            "SELECT {} {} WHERE ({white} = $1 OR {black} = $1){result} \
+             AND ($2 = '' OR g.time_control = $2) \
+             ORDER BY g.created_at DESC, g.id DESC LIMIT $3 OFFSET $4",
+            super::GAME_COLUMNS,
+            super::GAMES_FROM,
+        );
+        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(key)
+            .bind(control.unwrap_or(""))
+            .bind(limit)
+            .bind(offset)
+            .fetch_all(self.pool())
+            .await?;
+        Ok(readable(&rows))
+    }
+
+    /// Finished games won, drawn and lost.
+    pub(crate) async fn record_of(&self, whose: Whose<'_>) -> Result<Record, StoreError> {
+        let (white, black, key) = sides(whose);
+        if !storable(key) {
+            return Ok(Record::default());
+        }
+        let sql = format!(
+            "SELECT \
+             COUNT(CASE WHEN ({white} = $1 AND g.result = '1-0') OR ({black} = $1 AND g.result = '0-1') THEN 1 END), \
+             COUNT(CASE WHEN g.result = '1/2-1/2' THEN 1 END), \
+             COUNT(CASE WHEN ({white} = $1 AND g.result = '0-1') OR ({black} = $1 AND g.result = '1-0') THEN 1 END) \
+             FROM games g WHERE ({white} = $1 OR {black} = $1) AND g.status = $2"
+        );
+        let row = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(key)
+            .bind(Status::Over.as_str())
+            .fetch_one(self.pool())
+            .await?;
+        Ok(Record {
+            won: row.try_get(0)?,
+            drawn: row.try_get(1)?,
+            lost: row.try_get(2)?,
+        })
+    }
+
+    /// The time controls a player has played, most played first (the page's filter).
+    pub(crate) async fn controls_of(&self, whose: Whose<'_>) -> Result<Vec<String>, StoreError> {
+        let (white, black, key) = sides(whose);
+        if !storable(key) {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "SELECT g.time_control, COUNT(*) AS n FROM games g \
+             WHERE {white} = $1 OR {black} = $1 GROUP BY g.time_control \
+             ORDER BY n DESC, g.time_control LIMIT 20"
+        );
+        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(key)
+            .fetch_all(self.pool())
+            .await?;
+        rows.iter()
+            .map(|r| Ok(r.try_get(0)?))
+            .collect::<Result<_, StoreError>>()
+    }
+}
+
+fn token_row(r: &sqlx::any::AnyRow) -> Result<ApiToken, StoreError> {
+    Ok(ApiToken {
+        id: r.try_get(0)?,
+        user_id: r.try_get(1)?,
+        description: r.try_get(2)?,
+        scopes: r.try_get(3)?,
+        created_at: r.try_get(4)?,
+        used_at: r.try_get(5)?,
+    })
+}
+
+/// `USER_COLUMNS` with a table prefix.
+fn prefixed(prefix: &str) -> String {
+    USER_COLUMNS
+        .split(", ")
+        .map(|c| format!("{prefix}{c}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
