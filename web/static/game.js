@@ -3,7 +3,7 @@
 // destinations, what a player may do (`can`), checks and results.
 
 import { Board, parsePlacement } from './board.js';
-import { t, languageSwitcher, lang, problemText } from './i18n.js';
+import { t, languageSwitcher, lang, problemText, prefs, savePrefs } from './i18n.js';
 import { play, isMuted, setMuted } from './sound.js';
 
 const page = JSON.parse(document.getElementById('page').textContent);
@@ -35,11 +35,14 @@ let ackId = 0;
 let socket = null;
 let retry = 0;
 let opponentGone = null; // {since, claimAfter}
-let letters = localStorage.getItem('rk-letters') || (lang === 'zh' ? 'zh' : 'latin');
+let letters = prefs.letters === 'latin' || prefs.letters === 'zh'
+  ? prefs.letters
+  : (lang === 'zh' ? 'zh' : 'latin');
 let rematchOffer = null;
 
 const board = new Board($('board'), {
-  orientation: page.you || 'white',
+  // One's own side at the bottom, unless the reader prefers White there always.
+  orientation: prefs.orientation === 'white' ? 'white' : (page.you || 'white'),
   onMove: sendMove,
   t,
 });
@@ -265,6 +268,10 @@ async function requestRematch() {
 let resignArmed = null;
 function resign() {
   const button = $('btn-resign');
+  if (prefs.confirm_resign === false) {
+    send('resign');
+    return;
+  }
   if (resignArmed) {
     clearTimeout(resignArmed);
     resignArmed = null;
@@ -336,7 +343,7 @@ function wireControls() {
   });
   $('btn-letters').addEventListener('click', () => {
     letters = letters === 'zh' ? 'latin' : 'zh';
-    localStorage.setItem('rk-letters', letters);
+    savePrefs({ letters });
     redrawToggles();
     redrawMoves();
   });

@@ -8,6 +8,26 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (vars[name] !== undefined ? vars[name] : ''));
 }
 
+/**
+ * The reader's preferences (sound, letters, confirm_resign, orientation, lang): the account's
+ * on every device, or this browser's for an anonymous reader. The server puts them in the page.
+ */
+export const prefs = JSON.parse(document.getElementById('prefs')?.textContent || '{}');
+
+/** Saves a change of preferences (to the account, or this browser's cookie). */
+export function savePrefs(patch) {
+  Object.assign(prefs, patch);
+  const body = {};
+  for (const [key, value] of Object.entries(patch)) {
+    body[key] = typeof value === 'boolean' ? (value ? 'on' : 'off') : value;
+  }
+  fetch('/account/preferences', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  }).catch(() => {});
+}
+
 /** The page's language code (`en` or `zh`). */
 export const lang = document.documentElement.lang.startsWith('zh') ? 'zh' : 'en';
 

@@ -1,9 +1,11 @@
-// Short synthesized sounds (WebAudio, no files): move, capture, check, game end. Muted state
-// is remembered in the browser. The audio context starts on the first user gesture, as
-// browsers require.
+// Short synthesized sounds (WebAudio, no files): move, capture, check, game end. Muted or
+// not is a preference (the account's, or this browser's). The audio context starts on the
+// first user gesture, as browsers require.
+
+import { prefs, savePrefs } from './i18n.js';
 
 let context = null;
-let muted = localStorage.getItem('rk-muted') === '1';
+let muted = prefs.sound === false;
 
 function ensure() {
   if (!context && window.AudioContext) context = new AudioContext();
@@ -33,7 +35,7 @@ export function isMuted() {
 
 export function setMuted(value) {
   muted = value;
-  localStorage.setItem('rk-muted', value ? '1' : '0');
+  savePrefs({ sound: !value });
 }
 
 /** Plays `kind`: "move", "capture", "check" or "end". */

@@ -133,6 +133,7 @@ pub(crate) struct Chrome {
     pub(crate) tr: Tr,
     pub(crate) i18n_json: String,
     pub(crate) me: Option<Me>,
+    pub(crate) prefs: super::account::Prefs,
     pub(crate) prefs_json: String,
 }
 
@@ -144,6 +145,7 @@ impl Chrome {
 
     pub(crate) fn of(caller: &super::identity::Caller, headers: &HeaderMap) -> Chrome {
         let tr = Tr::new(Lang::of(headers));
+        let prefs = super::account::Prefs::of(caller, headers);
         Chrome {
             tr,
             i18n_json: tr.json(),
@@ -151,7 +153,8 @@ impl Chrome {
                 name: a.user.name.clone(),
                 admin: a.user.admin,
             }),
-            prefs_json: script_json(&super::account::Prefs::of(caller, headers)),
+            prefs_json: script_json(&prefs),
+            prefs,
         }
     }
 }
@@ -349,7 +352,11 @@ pub(crate) async fn game(
     let you = seat;
     let open = row.game.open_seat().filter(|_| row.status == Status::Live);
     // Players see their own side at the bottom; a visitor about to join sees the open one.
-    let bottom = you.or(open).unwrap_or(Color::White);
+    let bottom = if chrome.prefs.orientation == "white" {
+        Color::White
+    } else {
+        you.or(open).unwrap_or(Color::White)
+    };
     let name = |c: Color| row.game.name(c).to_owned();
     let title = |c: Color| {
         match c {
