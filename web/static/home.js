@@ -48,6 +48,12 @@ async function importGame(event) {
   await postAndOpen('/api/import', 'application/x-chess-pgn', $('import-pgn').value, $('import-button'), $('import-error'));
 }
 
+/** A player's name with their title before it ("GM Anna"), as text. */
+function titled(game, color) {
+  const title = game[`${color}_title`];
+  return title ? `${title} ${game[color]}` : game[color];
+}
+
 function row(game) {
   const li = document.createElement('li');
   const link = document.createElement('a');
@@ -55,9 +61,9 @@ function row(game) {
   if (game.open_color) {
     // A challenge: who waits, and the color they play.
     const creator = game.open_color === 'white' ? 'black' : 'white';
-    link.textContent = `${game[creator]} (${t(creator)})`;
+    link.textContent = `${titled(game, creator)} (${t(creator)})`;
   } else {
-    link.textContent = `${game.white} – ${game.black}`;
+    link.textContent = `${titled(game, 'white')} – ${titled(game, 'black')}`;
   }
   const tc = document.createElement('span');
   tc.className = 'tc';

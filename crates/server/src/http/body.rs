@@ -45,6 +45,11 @@ pub(crate) struct GameState {
     pub(crate) time_control: String,
     pub(crate) white: String,
     pub(crate) black: String,
+    /// The players' titles (GM, IM, ...), when their accounts have one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) white_title: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) black_title: Option<&'static str>,
     pub(crate) result: Option<&'static str>,
     pub(crate) termination: Option<&'static str>,
     /// The color this browser plays, if any.
@@ -111,6 +116,11 @@ pub(crate) struct Listed {
     pub(crate) id: String,
     pub(crate) white: String,
     pub(crate) black: String,
+    /// The players' titles (GM, IM, ...), when their accounts have one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) white_title: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) black_title: Option<&'static str>,
     pub(crate) time_control: String,
     /// The same in the lobby's form (`10+5`, `15d5`, `untimed`).
     pub(crate) time_control_friendly: String,

@@ -17,6 +17,7 @@ use super::body::{
 };
 use super::error::{ApiError, ApiJson};
 use super::identity::{Caller, InGame, Player, seat_cookie};
+use crate::accounts::Title;
 use crate::bot::bot_name;
 use crate::ids;
 use crate::protocol::{self, Action};
@@ -177,7 +178,7 @@ pub(crate) async fn join(
             .as_ref()
             .filter(|_| user.is_some())
             .and_then(|a| a.user.title)
-            .map(crate::accounts::Title::as_str);
+            .map(Title::as_str);
         room.seated(open, name.clone(), title).await;
     }
     Ok(seated(id, open, name, &token, StatusCode::OK))
@@ -220,6 +221,8 @@ pub(crate) async fn show(
         time_control: row.game.time_control,
         white: row.game.white_name,
         black: row.game.black_name,
+        white_title: row.white_title.map(Title::as_str),
+        black_title: row.black_title.map(Title::as_str),
         id: row.game.id,
     }))
 }
@@ -322,6 +325,8 @@ pub(crate) async fn list(
                 id: r.game.id,
                 white: r.game.white_name,
                 black: r.game.black_name,
+                white_title: r.white_title.map(Title::as_str),
+                black_title: r.black_title.map(Title::as_str),
                 time_control: r.game.time_control,
             })
             .collect(),
