@@ -163,6 +163,11 @@ async function createFromLobby(
 ) {
   const page = await open(browser, `${base}/`, DESKTOP, 'lobby');
   if (shot) await page.screenshot({ path: path.join(shots, shot) });
+  return createOn(page, { tc, color, fen, opponent });
+}
+
+/** Fills the lobby's form on `page` (already on the lobby) and creates the game. */
+async function createOn(page, { tc = '5+3', color = 'white', fen = '', opponent = 'seek' } = {}) {
   const preset = page.locator(`input[name=time_control][value="${tc}"]`);
   if (await preset.count()) {
     await preset.check();
@@ -630,6 +635,93 @@ async function scenarioServerRestart(browser, server) {
   for (const p of [white, black]) await p.context().close();
 }
 
+/** Signs up (or logs in) on `page` through the form; back on the lobby, logged in. */
+async function account(page, base, mode, name, password) {
+  await page.goto(`${base}/${mode}`);
+  await page.fill('#name', name);
+  await page.fill('#password', password);
+  await Promise.all([page.waitForURL(`${base}/`), page.click('#submit')]);
+  return (await page.textContent('#me')).toLowerCase() === name.toLowerCase();
+}
+
+async function scenarioAccounts(browser, base) {
+  // Sign up, and play a game logged in against an anonymous guest.
+  const desk = await open(browser, `${base}/signup`, DESKTOP, 'signup');
+  await desk.screenshot({ path: path.join(shots, 'signup-desktop.png') });
+  check(await account(desk, base, 'signup', 'Magda', 'magda plays e4'), 'signing up logs in: the header names the account');
+  const cookies = await desk.context().cookies();
+  const session = cookies.find((c) => c.name === 'rk-session');
+  check(session && session.httpOnly && session.sameSite === 'Lax', 'the session cookie is HttpOnly and SameSite=Lax');
+  await createOn(desk, { tc: '10+5', color: 'white', opponent: 'friend' });
+  check((await desk.textContent('#name-white')) === 'Magda', 'the game shows the account\'s name');
+  const link = await desk.inputValue('#share-link');
+  const guest = await joinByLink(browser, link, DESKTOP, 'guest');
+  await drag(desk, 'e2', 'e4');
+  await plies(guest, 1);
+  await drag(guest, 'e7', 'e5');
+  await plies(desk, 2);
+
+  // A second browser logged into the same account continues the game, with no seat cookie.
+  const laptop = await open(browser, `${base}/login`, DESKTOP, 'second browser');
+  check(await account(laptop, base, 'login', 'magda', 'magda plays e4'), 'logging in from a second browser');
+  check(!(await laptop.context().cookies()).some((c) => c.name.startsWith('rk_')), 'the second browser holds no seat cookie');
+  await laptop.goto(link);
+  await laptop.waitForSelector('#board .sq');
+  await plies(laptop, 2);
+  await drag(laptop, 'g1', 'f3');
+  await plies(desk, 3);
+  await plies(guest, 3);
+  check((await movesOf(guest)).join(' ') === 'e4 e5 Nf3', 'a move from the second browser reaches everyone');
+  await drag(guest, 'b8', 'c6');
+  await plies(laptop, 4);
+  await laptop.click('#btn-resign');
+  await laptop.click('#btn-resign');
+  await resultSays(desk, '0–1', 'Resignation', 'resigning from the second browser');
+
+  // The player page lists the game and the record.
+  await laptop.goto(`${base}/@/magda`);
+  const id = link.split('/game/')[1];
+  check(await laptop.locator(`#games a[href="/game/${id}"]`).count() === 1, 'the player page lists the game');
+  check((await laptop.textContent('#record')).replace(/\s+/g, ' ').includes('Losses 1'), 'and the record: one loss');
+  check(await laptop.isVisible('#since'), 'and when the account was made');
+  await laptop.screenshot({ path: path.join(shots, 'player-desktop.png') });
+
+  // Log out, then in again.
+  await Promise.all([laptop.waitForURL(`${base}/`), laptop.click('#logout')]);
+  check(await laptop.isVisible('#login-link') && (await laptop.locator('#me').count()) === 0, 'logging out: the header offers log-in again');
+  refusalsExpected = true;
+  await laptop.goto(`${base}/login`);
+  await laptop.fill('#name', 'magda');
+  await laptop.fill('#password', 'not the password');
+  await laptop.click('#submit');
+  await laptop.waitForSelector('#form-error');
+  refusalsExpected = false;
+  check((await laptop.textContent('#form-error')).includes('Wrong username or password'), 'a wrong password is refused with a sentence');
+  check(await account(laptop, base, 'login', 'magda', 'magda plays e4'), 'logging in again');
+  await laptop.goto(`${base}/account`);
+  check(await laptop.locator('#sessions tbody tr').count() === 2, 'the account page lists both browsers\' sessions');
+  await laptop.screenshot({ path: path.join(shots, 'account-desktop.png'), fullPage: true });
+
+  // The Chinese pages.
+  const zh = await open(browser, `${base}/signup`, { ...DESKTOP, locale: 'zh-CN' }, 'zh signup');
+  check((await zh.textContent('#form-title')) === '注册', 'the sign-up page in Chinese');
+  await zh.fill('#name', 'admin');
+  await zh.fill('#password', 'long enough');
+  refusalsExpected = true;
+  await zh.click('#submit');
+  await zh.waitForSelector('#form-error');
+  refusalsExpected = false;
+  check((await zh.textContent('#form-error')).includes('此用户名由服务器保留'), 'a kept name is refused in Chinese');
+  await zh.screenshot({ path: path.join(shots, 'signup-zh.png') });
+  check(await account(zh, base, 'signup', 'Lin', 'lin plays d4'), 'signing up from the Chinese page');
+  await zh.goto(`${base}/account`);
+  check((await zh.textContent('#prefs-title')) === '偏好设置', 'the account page in Chinese');
+  await zh.goto(`${base}/@/lin`);
+  check((await zh.textContent('#since')).includes('注册于'), 'the player page in Chinese');
+  await zh.screenshot({ path: path.join(shots, 'player-zh.png') });
+  for (const p of [desk, guest, laptop, zh]) await p.context().close();
+}
+
 async function main() {
   const server = await startServer();
   const browser = await chromium.launch({
@@ -648,6 +740,7 @@ async function main() {
     scenarioPhoneAndChinese,
     scenarioPhoneLayout,
     scenarioChineseErrors,
+    scenarioAccounts,
   ];
   try {
     for (const scenario of scenarios) {
