@@ -60,3 +60,13 @@ machine() {
   echo "$(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1), \
 $(free -g | awk '/Mem:/ {print $2}') GiB RAM, $backend"
 }
+
+# Reads a loadgen report ($1) into acked, ack, opp, cpu, rss and errors.
+read_report() {
+  acked=$(sed -n 's/.* = \([0-9]*\) moves\/s$/\1/p' <<<"$1")
+  ack=$(sed -n 's/^sent -> ack: p50 \([0-9.]*\) ms, p90 [0-9.]* ms, p99 \([0-9.]*\) ms.*/\1 \/ \2 ms/p' <<<"$1")
+  opp=$(sed -n 's/^sent -> opponent: p50 \([0-9.]*\) ms, p90 [0-9.]* ms, p99 \([0-9.]*\) ms.*/\1 \/ \2 ms/p' <<<"$1")
+  cpu=$(sed -n 's/.*server \([0-9]*\) us per move$/\1 us/p' <<<"$1")
+  rss=$(sed -n 's/.*MiB at the end, \([0-9.]*\) MiB at most/\1 MiB/p' <<<"$1")
+  errors=$(grep '^error:' <<<"$1" | tr '\n' ' ' || true)
+}

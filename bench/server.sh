@@ -24,12 +24,7 @@ for load in "100 1" "500 2" "1000 1" "1000 3" "1000 5" "2000 4"; do
   out=$("$loadgen" --server "127.0.0.1:$port" --games "$1" --rate "$2" --warmup 5 \
         --seconds $((step_seconds + 5)) --pid "$server" 2>/dev/null)
   stop_server
-  acked=$(sed -n 's/.* = \([0-9]*\) moves\/s$/\1/p' <<<"$out")
-  ack=$(sed -n 's/^sent -> ack: p50 \([0-9.]*\) ms, p90 [0-9.]* ms, p99 \([0-9.]*\) ms.*/\1 \/ \2 ms/p' <<<"$out")
-  opp=$(sed -n 's/^sent -> opponent: p50 \([0-9.]*\) ms, p90 [0-9.]* ms, p99 \([0-9.]*\) ms.*/\1 \/ \2 ms/p' <<<"$out")
-  cpu=$(sed -n 's/.*server \([0-9]*\) us per move$/\1 us/p' <<<"$out")
-  rss=$(sed -n 's/.*MiB at the end, \([0-9.]*\) MiB at most/\1 MiB/p' <<<"$out")
-  errors=$(grep '^error:' <<<"$out" | tr '\n' ' ' || true)
+  read_report "$out"
   echo "| $1 | $(( $1 * $2 )) | $acked | $ack | $opp | $cpu | $rss | ${errors:-none} |"
 done
 

@@ -91,6 +91,23 @@ fn friendly_form_counts_minutes_for_base_times() {
         assert_eq!(TimeControl::from_friendly(&tc.to_friendly()).unwrap(), tc);
     }
     assert_eq!(TimeControl::from_pgn("180+2").unwrap().to_string(), "3+2");
+    // Any whole number of seconds (or milliseconds) in PGN reads back from the friendly
+    // form: 1 s is 0.016667 minutes, not 0.0167 (found by the fuzz target `time_control`).
+    for pgn in [
+        "1+0", "7+1", "59", "61+0", "*13", "40/7+1:1", "0.001+0", "1.234+0",
+    ] {
+        let tc = TimeControl::from_pgn(pgn).unwrap();
+        assert_eq!(
+            TimeControl::from_friendly(&tc.to_friendly()).unwrap(),
+            tc,
+            "{pgn}"
+        );
+        assert_eq!(TimeControl::from_pgn(&tc.to_pgn()).unwrap(), tc, "{pgn}");
+    }
+    assert_eq!(
+        TimeControl::from_pgn("1+0").unwrap().to_friendly(),
+        "0.016667+0"
+    );
 }
 
 #[test]

@@ -406,6 +406,27 @@ fn writer_puts_the_seven_tag_roster_first_and_clocks_in_comments() {
     assert_eq!(text, expected);
 }
 
+/// A comment's word that begins with `%` never starts a line: such a line is an escape line,
+/// skipped by readers, and the comment's closing brace with it (found by the fuzz target
+/// `pgn`).
+#[test]
+fn no_written_line_begins_with_a_percent_sign() {
+    // Some of these lengths bring `%percent` to the start of a line.
+    for n in 0..40 {
+        let words = "w ".repeat(n);
+        let games = read_all(format!("1. e4 {{ {words}%percent and more }} e5 *").as_bytes());
+        let text = write(games[0].as_ref().unwrap());
+        assert!(text.lines().all(|l| !l.starts_with('%')), "{text}");
+        let again = read_all(text.as_bytes());
+        let record = again[0].as_ref().unwrap();
+        assert_eq!(record.moves.len(), 2, "{text}");
+        assert!(
+            record.moves[0].comments[0].contains("%percent and more"),
+            "{text}"
+        );
+    }
+}
+
 #[test]
 fn writer_marks_a_set_up_position() {
     let games = read_all(b"[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 30\"]\n\n30... Kd7 31. e4 *");

@@ -75,6 +75,11 @@ struct Args {
     /// report the server's RSS before and after, then exit.
     #[arg(long)]
     idle: Option<usize>,
+    /// Beside the games, log in to an account this many times a second (each an Argon2id
+    /// check on the server), and report the log-ins' latency. The account is signed up
+    /// first. Run the server with `--rate-limits off`.
+    #[arg(long, default_value_t = 0.0)]
+    logins_per_second: f64,
 }
 
 /// Figures shared by every task.
@@ -93,6 +98,9 @@ struct Stats {
     measuring: AtomicBool,
     /// Each finished game slot's acknowledged moves, in ply order (with `--record`).
     acked: Mutex<Vec<(String, Vec<String>)>>,
+    /// Microseconds of each log-in (with `--logins-per-second`).
+    login_us: Mutex<Vec<u32>>,
+    logins: AtomicU64,
 }
 
 impl Stats {
@@ -112,6 +120,68 @@ impl Stats {
         list.lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .push(us);
+    }
+}
+
+/// Sends one request on a new connection and reads the whole answer.
+async fn exchange(addr: SocketAddr, request: &str) -> Result<String, String> {
+    let mut stream = TcpStream::connect(addr)
+        .await
+        .map_err(|e| format!("connect: {e}"))?;
+    stream
+        .write_all(request.as_bytes())
+        .await
+        .map_err(|e| format!("write: {e}"))?;
+    let mut raw = Vec::new();
+    stream
+        .read_to_end(&mut raw)
+        .await
+        .map_err(|e| format!("read: {e}"))?;
+    Ok(String::from_utf8_lossy(&raw).into_owned())
+}
+
+/// A form POST; the answer's status.
+async fn form_post(addr: SocketAddr, path: &str, body: &str) -> Result<u16, String> {
+    let request = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    exchange(addr, &request)
+        .await?
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| "no status".to_owned())
+}
+
+/// `--logins-per-second`: signs up one account, then logs in to it at the asked rate until
+/// told to stop, each log-in on its own task (they overlap when the server is slow).
+async fn logins(ctx: Ctx) {
+    let addr = ctx.args.server;
+    let credentials = "name=loadgen-login&password=loadgen+password";
+    match form_post(addr, "/signup", credentials).await {
+        Ok(303 | 409) => {}
+        Ok(status) => ctx.stats.error(format!("sign-up answered {status}")),
+        Err(e) => ctx.stats.error(format!("sign-up: {e}")),
+    }
+    let pace = Duration::from_secs_f64(1.0 / ctx.args.logins_per_second);
+    let mut next = Instant::now();
+    while !ctx.stop.load(Ordering::Relaxed) {
+        next += pace;
+        tokio::time::sleep_until(next.into()).await;
+        let ctx = ctx.clone();
+        tokio::spawn(async move {
+            let sent = Instant::now();
+            match form_post(ctx.args.server, "/login", credentials).await {
+                Ok(303) => {
+                    ctx.stats.logins.fetch_add(1, Ordering::Relaxed);
+                    ctx.stats.sample(&ctx.stats.login_us, sent);
+                }
+                Ok(status) => ctx.stats.error(format!("log-in answered {status}")),
+                Err(e) => ctx.stats.error(format!("log-in: {e}")),
+            }
+        });
     }
 }
 
@@ -136,9 +206,6 @@ async fn http(
     body: Option<&Value>,
     cookie: Option<&str>,
 ) -> Result<(u16, Option<String>, Value), String> {
-    let mut stream = TcpStream::connect(addr)
-        .await
-        .map_err(|e| format!("connect: {e}"))?;
     let body = body.map(Value::to_string).unwrap_or_default();
     let cookie = cookie
         .map(|c| format!("Cookie: {c}\r\n"))
@@ -148,16 +215,7 @@ async fn http(
          Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
-    stream
-        .write_all(request.as_bytes())
-        .await
-        .map_err(|e| format!("write: {e}"))?;
-    let mut raw = Vec::new();
-    stream
-        .read_to_end(&mut raw)
-        .await
-        .map_err(|e| format!("read: {e}"))?;
-    let raw = String::from_utf8_lossy(&raw);
+    let raw = exchange(addr, &request).await?;
     let (head, rest) = raw.split_once("\r\n\r\n").ok_or("no HTTP head")?;
     let status = head
         .split(' ')
@@ -539,6 +597,13 @@ async fn main() -> std::process::ExitCode {
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    if args.logins_per_second > 0.0 {
+        tokio::spawn(logins(Ctx {
+            args: args.clone(),
+            stats: stats.clone(),
+            stop: stop.clone(),
+        }));
+    }
     let deadline = started + Duration::from_secs(args.seconds);
     let mut last = (Instant::now(), 0u64);
     while Instant::now() < deadline && !stop.load(Ordering::Relaxed) {
@@ -604,6 +669,14 @@ async fn main() -> std::process::ExitCode {
     );
     println!("{}", percentiles("sent -> ack", &stats.ack_us));
     println!("{}", percentiles("sent -> opponent", &stats.opponent_us));
+    if args.logins_per_second > 0.0 {
+        println!(
+            "log-ins: {} ({:.1}/s asked)",
+            stats.logins.load(Ordering::Relaxed),
+            args.logins_per_second
+        );
+        println!("{}", percentiles("log-in", &stats.login_us));
+    }
     println!("sockets held at the end: {sockets_at_end}");
     let used = |start: Option<f64>, end: Option<f64>| end.zip(start).map(|(e, s)| e - s);
     if let Some(server) = used(cpu_at_start.0, cpu_at_end.0) {

@@ -1,26 +1,6 @@
-//! `rookery`: the Rookery chess server and its command line.
-
-mod accounts;
-mod bot;
-mod cli;
-mod export;
-mod http;
-mod ids;
-mod import;
-mod lobby;
-mod metrics;
-mod pgn_check;
-mod presence;
-mod protocol;
-mod rematch;
-mod room;
-mod rooms;
-mod store;
-mod user_cli;
+//! `rookery`: the Rookery chess server and its command line (the library's `main`).
 
 use std::process::ExitCode;
-
-use clap::Parser;
 
 /// Many small short-lived allocations on several threads (frames, JSON, channel messages):
 /// mimalloc spends about half what the system allocator did on them (docs/benchmarks-log.md, "What the profile showed").
@@ -28,62 +8,5 @@ use clap::Parser;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
-    match cli.command {
-        Some(cli::Command::Pgn {
-            command: cli::PgnCommand::Check(args),
-        }) => pgn_check::run(&args),
-        Some(cli::Command::Migrate) => runtime(migrate(cli.config)),
-        Some(cli::Command::Import { files }) => {
-            let url = cli.config.database_url.clone();
-            let mut status = ExitCode::from(2);
-            let code = runtime(async {
-                status = import::run(&url, &files).await?;
-                Ok(())
-            });
-            if code == ExitCode::SUCCESS {
-                status
-            } else {
-                code
-            }
-        }
-        Some(cli::Command::User { command }) => {
-            let config = cli.config;
-            runtime(async move { user_cli::run(&config, command).await })
-        }
-        Some(cli::Command::Serve) | None => runtime(http::serve(cli.config)),
-    }
-}
-
-/// Runs a server task on a multi-threaded runtime, with logs on standard error (standard
-/// output is for what a command prints: a token, a link).
-fn runtime(task: impl std::future::Future<Output = Result<(), String>>) -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
-        .init();
-    let rt = match tokio::runtime::Runtime::new() {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("rookery: cannot start the runtime: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    match rt.block_on(task) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            tracing::error!("{e}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-async fn migrate(config: cli::Config) -> Result<(), String> {
-    store::Store::open(&config.database_url)
-        .await
-        .map_err(|e| e.to_string())?;
-    tracing::info!(database = %config.database_url, "migrations applied");
-    Ok(())
+    rookery_server::main()
 }

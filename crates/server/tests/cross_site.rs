@@ -24,7 +24,42 @@ async fn a_foreign_page_cannot_move_resign_or_offer_with_the_victims_cookie() {
     let (dir, url) = temp_url("cross-site");
     let s = start(&url);
     let (id, white, _black) = new_game(&s, r#"{"time_control":"5+3","color":"white"}"#);
-    let before = state(&s, &id);
+    attack(&s, &id, &white).await;
+    // The same with the session cookie of the account that holds the seat (and no seat
+    // cookie at all): a logged-in player's game is as safe.
+    let signed = post(
+        &s,
+        "/signup",
+        &[("Content-Type", "application/x-www-form-urlencoded")],
+        "name=victim&password=victim+password",
+    );
+    assert_eq!(signed.status, 303, "{}", signed.body);
+    let session = signed.cookie.clone().unwrap();
+    assert!(session.starts_with("rk-session="), "{session}");
+    let created = post(
+        &s,
+        "/api/games",
+        &[
+            ("Cookie", session.as_str()),
+            ("Content-Type", "application/json"),
+        ],
+        r#"{"time_control":"5+3","color":"white"}"#,
+    );
+    assert_eq!(created.status, 201, "{}", created.body);
+    let id = common::field(&created.body, "id").to_owned();
+    assert_eq!(
+        call(&s, "POST", &format!("/api/games/{id}/join"), None, None).status,
+        200
+    );
+    attack(&s, &id, &session).await;
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Every attack on game `id` with the victim's `white` cookie is refused and changes nothing;
+/// then the victim's own page (and a program) still plays 1. e4.
+async fn attack(s: &common::Server, id: &str, white: &str) {
+    let before = state(s, id);
     let attacks: [Attack; 6] = [
         // A form posted from another site (what `SameSite=Lax` alone let through from a
         // sibling subdomain or another port of the same host).
@@ -75,10 +110,10 @@ async fn a_foreign_page_cannot_move_resign_or_offer_with_the_victims_cookie() {
             "{}",
         ),
     ];
-    let cookie = ("Cookie", white.as_str());
+    let cookie = ("Cookie", white);
     for (action, mut headers, body) in attacks {
         headers.push(cookie);
-        let r = post(&s, &format!("/api/games/{id}/{action}"), &headers, body);
+        let r = post(s, &format!("/api/games/{id}/{action}"), &headers, body);
         assert_eq!(r.status, 403, "{action} {headers:?}: {}", r.body);
         let v: serde_json::Value = serde_json::from_str(&r.body).unwrap();
         assert_eq!(v["code"], "cross_site", "{}", r.body);
@@ -98,7 +133,7 @@ async fn a_foreign_page_cannot_move_resign_or_offer_with_the_victims_cookie() {
         other => panic!("a foreign socket opened: {:?}", other.map(|_| ())),
     }
     // Nothing changed.
-    let after = state(&s, &id);
+    let after = state(s, id);
     assert_eq!(after["v"], before["v"]);
     assert_eq!(
         (
@@ -109,7 +144,7 @@ async fn a_foreign_page_cannot_move_resign_or_offer_with_the_victims_cookie() {
     );
     // Our own page, and a program with no browser headers, still play.
     let own = post(
-        &s,
+        s,
         &format!("/api/games/{id}/move"),
         &[
             cookie,
@@ -120,9 +155,7 @@ async fn a_foreign_page_cannot_move_resign_or_offer_with_the_victims_cookie() {
         r#"{"m":"e4"}"#,
     );
     assert_eq!(own.status, 200, "{}", own.body);
-    assert_eq!(state(&s, &id)["san"][0], "e4");
-    drop(s);
-    let _ = std::fs::remove_dir_all(dir);
+    assert_eq!(state(s, id)["san"][0], "e4");
 }
 
 #[test]

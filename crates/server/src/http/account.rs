@@ -104,7 +104,7 @@ impl Prefs {
     }
 
     /// Applies a change; `Err` names the field that holds no allowed value.
-    fn apply(&mut self, patch: &PrefsPatch) -> Result<(), String> {
+    pub(crate) fn apply(&mut self, patch: &PrefsPatch) -> Result<(), String> {
         fn flag(text: &str) -> Option<bool> {
             match text {
                 "on" | "true" | "1" => Some(true),
@@ -264,8 +264,8 @@ pub(crate) async fn signup_form(chrome: Chrome, Query(q): Query<NextQuery>) -> R
 
 #[derive(Debug, Deserialize)]
 pub(crate) struct Credentials {
-    name: String,
-    password: String,
+    pub(crate) name: String,
+    pub(crate) password: String,
     #[serde(default)]
     next: Option<String>,
 }

@@ -353,6 +353,19 @@ mod tests {
         // Another game's token is no seat here.
         assert_eq!(caller.seat_in(&row("g1", "bbbb", "cccc")), None);
         assert_eq!(caller.seat_in(&row("g3", "aaaa", "bbbb")), None);
+        // The session cookie: Secure only when the site is served over https; removal is
+        // an empty value that expires at once.
+        let (_, plain) = session_cookie(Some("rks_x"), false);
+        let (_, secure) = session_cookie(Some("rks_x"), true);
+        let (_, gone) = session_cookie(None, true);
+        let plain = plain.to_str().unwrap();
+        assert!(plain.starts_with("rk-session=rks_x; ") && !plain.contains("Secure"));
+        assert!(plain.contains("HttpOnly") && plain.contains("SameSite=Lax"));
+        assert!(secure.to_str().unwrap().ends_with("; Secure"));
+        assert!(
+            gone.to_str().unwrap().starts_with("rk-session=; ")
+                && gone.to_str().unwrap().contains("Max-Age=0")
+        );
         let (name, value) = seat_cookie("g1", "aaaa");
         assert_eq!(name, SET_COOKIE);
         let value = value.to_str().unwrap();

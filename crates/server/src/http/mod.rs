@@ -12,6 +12,12 @@ mod pgn;
 mod serve;
 mod socket;
 
+/// The request bodies the fuzz targets read (`crate::fuzzing`).
+pub(crate) mod fuzz_bodies {
+    pub(crate) use super::account::{Credentials, PrefsPatch};
+    pub(crate) use super::body::{CreateGame, MoveRequest};
+}
+
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use axum::{Json, Router};
