@@ -28,6 +28,7 @@ mod movegen;
 mod perft;
 pub mod pgn;
 mod position;
+pub mod rating;
 mod role;
 mod san;
 mod square;

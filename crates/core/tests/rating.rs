@@ -1,0 +1,272 @@
+//! Ratings against their sources: Glickman's worked example, lichess's constants and
+//! inactivity growth, and the seeds' ladder table (R8) bracket by bracket.
+
+use rookery_core::rating::Speed;
+use rookery_core::rating::glicko2::{self, Glicko, Outcome};
+use rookery_core::rating::ladder::{self, Class, LadderPoints, LadderResult};
+
+fn close(a: f64, b: f64, within: f64) -> bool {
+    (a - b).abs() <= within
+}
+
+/// Glickman, "Example of the Glicko-2 system" (2013), section "Example calculation": a player
+/// rated 1500 (RD 200, volatility 0.06) plays 1400/30, 1550/100 and 1700/300, winning the
+/// first and losing the others, with tau = 0.5: 1464.06, RD 151.52, volatility 0.05999.
+#[test]
+fn glickmans_worked_example() {
+    let player = Glicko {
+        rating: 1500.0,
+        deviation: 200.0,
+        volatility: 0.06,
+    };
+    let opponent = |rating, deviation| Glicko {
+        rating,
+        deviation,
+        volatility: 0.06,
+    };
+    let games = [
+        (opponent(1400.0, 30.0), Outcome::Win),
+        (opponent(1550.0, 100.0), Outcome::Loss),
+        (opponent(1700.0, 300.0), Outcome::Loss),
+    ];
+    let after = player.update_with(&games, 0.5);
+    assert!(close(after.rating, 1464.06, 0.01), "{after:?}");
+    assert!(close(after.deviation, 151.52, 0.01), "{after:?}");
+    assert!(close(after.volatility, 0.05999, 0.00001), "{after:?}");
+}
+
+#[test]
+fn lichess_constants_and_provisional_ratings() {
+    let new = Glicko::default();
+    assert_eq!(
+        (new.rating, new.deviation, new.volatility),
+        (1500.0, 500.0, 0.09)
+    );
+    assert!(new.provisional());
+    assert_eq!(new.shown(), "1500?");
+    let settled = Glicko {
+        rating: 1712.4,
+        deviation: 109.9,
+        volatility: 0.06,
+    };
+    assert!(!settled.provisional());
+    assert_eq!(settled.shown(), "1712");
+    assert!(
+        Glicko {
+            deviation: 110.0,
+            ..settled
+        }
+        .provisional()
+    );
+}
+
+/// lichess: 0.21436 rating periods a day without games. A deviation of 60 with volatility 0.06
+/// after 100 days: sqrt((60/173.7178)^2 + 21.436 x 0.06^2) x 173.7178 = 77.00.
+#[test]
+fn deviation_grows_with_inactivity_and_stops_at_500() {
+    let r = Glicko {
+        rating: 2000.0,
+        deviation: 60.0,
+        volatility: 0.06,
+    };
+    let later = r.after_idle(100.0);
+    let expected = ((60.0f64 / 173.7178).powi(2) + 21.436 * 0.0036).sqrt() * 173.7178;
+    assert!(close(later.deviation, expected, 1e-9), "{later:?}");
+    assert!(close(later.deviation, 77.00, 0.01), "{later:?}");
+    assert_eq!(later.rating, 2000.0);
+    assert_eq!(r.after_idle(0.0).deviation, 60.0);
+    assert_eq!(r.after_idle(1e9).deviation, glicko2::MAX_DEVIATION);
+    // A year away from an established 1800 makes it provisional again.
+    let year = Glicko {
+        deviation: 50.0,
+        ..r
+    }
+    .after_idle(365.0);
+    assert!(year.deviation > 50.0 && year.deviation < 110.0, "{year:?}");
+    let decade = Glicko {
+        deviation: 50.0,
+        ..r
+    }
+    .after_idle(3650.0);
+    assert!(decade.provisional(), "{decade:?}");
+}
+
+/// A small deterministic random source.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// Whatever the ratings and results: figures stay finite, deviations within [45, 500],
+/// volatility positive; a win never lowers a rating, a loss never raises it.
+#[test]
+fn properties_over_random_games() {
+    let mut rng = Rng(0x2026_1205_0000_0037);
+    for _ in 0..20_000 {
+        let mut random = || Glicko {
+            rating: 400.0 + 2800.0 * rng.unit(),
+            deviation: 45.0 + 455.0 * rng.unit(),
+            volatility: 0.03 + 0.09 * rng.unit(),
+        };
+        let (me, them) = (random(), random());
+        for outcome in [Outcome::Win, Outcome::Draw, Outcome::Loss] {
+            let after = me.update(&[(them, outcome)]);
+            assert!(
+                after.rating.is_finite() && after.volatility.is_finite(),
+                "{me:?} {them:?}"
+            );
+            assert!(after.volatility > 0.0);
+            assert!(
+                (glicko2::MIN_DEVIATION..=glicko2::MAX_DEVIATION).contains(&after.deviation),
+                "{after:?}"
+            );
+            match outcome {
+                Outcome::Win => assert!(after.rating >= me.rating, "{me:?} beat {them:?}"),
+                Outcome::Loss => assert!(after.rating <= me.rating, "{me:?} lost to {them:?}"),
+                Outcome::Draw => {}
+            }
+        }
+    }
+}
+
+/// Every bracket of seed 004's table and its boundaries (R8), in hundredths of a point.
+#[test]
+fn r8_the_ladder_table_bracket_by_bracket() {
+    let p = |points: i64| LadderPoints(points * 100);
+    // (difference, draw: lower gains, lower wins: gains, higher wins: gains)
+    let table: [(i64, i64, i64, i64); 8] = [
+        (0, 0, 1_000, 1_000),
+        (9, 0, 1_000, 1_000),
+        (10, 500 + 50, 1_000 + 100, 1_000 - 80),
+        (99, 500 + 495, 1_000 + 990, 1_000 - 792),
+        (100, 2_500, 5_000, 200),
+        (199, 4_975, 9_950, 200),
+        (200, 5_000, 10_000, 0),
+        (500, 12_500, 25_000, 0),
+    ];
+    for (d, draw, lower_wins, higher_wins) in table {
+        let (low, high) = (p(1_000), p(1_000 + d));
+        // The lower is `a`, then `b`: the same amounts either way.
+        assert_eq!(
+            ladder::change(low, high, LadderResult::Draw),
+            (draw, -draw),
+            "d={d} draw"
+        );
+        assert_eq!(
+            ladder::change(high, low, LadderResult::Draw),
+            (-draw, draw),
+            "d={d} draw"
+        );
+        assert_eq!(
+            ladder::change(low, high, LadderResult::AWins),
+            (lower_wins, -lower_wins),
+            "d={d} lower wins"
+        );
+        assert_eq!(
+            ladder::change(high, low, LadderResult::BWins),
+            (-lower_wins, lower_wins),
+            "d={d} lower wins"
+        );
+        assert_eq!(
+            ladder::change(high, low, LadderResult::AWins),
+            (higher_wins, -higher_wins),
+            "d={d} higher wins"
+        );
+        assert_eq!(
+            ladder::change(low, high, LadderResult::BWins),
+            (-higher_wins, higher_wins),
+            "d={d} higher wins"
+        );
+    }
+    // Fractions are kept to the hundredth: d = 15.5 -> the lower's win is 11.55.
+    assert_eq!(
+        ladder::change(LadderPoints(0), LadderPoints(1_550), LadderResult::AWins).0,
+        1_155
+    );
+}
+
+#[test]
+fn the_ladder_is_zero_sum_over_ten_thousand_random_games() {
+    let mut rng = Rng(0x2026_1205_0000_0808);
+    let mut points = [LadderPoints::default(); 40];
+    for _ in 0..10_000 {
+        let a = (rng.next() % 40) as usize;
+        let b = (a + 1 + (rng.next() % 39) as usize) % 40;
+        let result = match rng.next() % 3 {
+            0 => LadderResult::AWins,
+            1 => LadderResult::Draw,
+            _ => LadderResult::BWins,
+        };
+        let (da, db) = ladder::change(points[a], points[b], result);
+        assert_eq!(da + db, 0);
+        points[a].0 += da;
+        points[b].0 += db;
+    }
+    assert_eq!(points.iter().map(|p| p.0).sum::<i64>(), 0);
+    assert!(
+        points.iter().any(|p| p.0 < 0),
+        "points may fall below zero (R8)"
+    );
+}
+
+#[test]
+fn classes_are_a_hundred_points_each() {
+    let class = |points: i64| LadderPoints(points).class();
+    assert_eq!(class(-5_000), Class::Unclassed);
+    assert_eq!(class(0), Class::Unclassed);
+    assert_eq!(class(9_999), Class::Unclassed);
+    assert_eq!(class(10_000), Class::Grade(30));
+    assert_eq!(class(19_999), Class::Grade(30));
+    assert_eq!(class(20_000), Class::Grade(29));
+    assert_eq!(class(299_999), Class::Grade(2));
+    assert_eq!(class(300_000), Class::Grade(1));
+    assert_eq!(class(1_000_000), Class::Grade(1));
+    assert_eq!(Class::Grade(30).zh(), "30级");
+    assert_eq!(Class::Unclassed.zh(), "无级别");
+    assert_eq!(LadderPoints(1_155).shown(), "11.55");
+    assert_eq!(LadderPoints(-250).shown(), "-2.5");
+    assert_eq!(LadderPoints(1_000).shown(), "10");
+}
+
+#[test]
+fn speeds_follow_lichess_bounds() {
+    use std::time::Duration;
+    let s = |secs: u64| Speed::of(Some(Duration::from_secs(secs)));
+    assert_eq!(s(15), Some(Speed::UltraBullet)); // 15 s + 0
+    assert_eq!(s(29), Some(Speed::UltraBullet));
+    assert_eq!(s(30), Some(Speed::Bullet));
+    assert_eq!(s(60 + 40 * 2), Some(Speed::Bullet)); // 1+2: 140 s
+    assert_eq!(s(179), Some(Speed::Bullet));
+    assert_eq!(s(180), Some(Speed::Blitz)); // 3+0
+    assert_eq!(s(300 + 40 * 3), Some(Speed::Blitz)); // 5+3: 420 s
+    assert_eq!(s(479), Some(Speed::Blitz));
+    assert_eq!(s(480), Some(Speed::Rapid)); // 8+0
+    assert_eq!(s(600 + 40 * 5), Some(Speed::Rapid)); // 10+5: 800 s
+    assert_eq!(s(1499), Some(Speed::Rapid));
+    assert_eq!(s(1500), Some(Speed::Classical)); // 25+0
+    assert_eq!(Speed::of(None), None);
+    for speed in Speed::ALL {
+        assert_eq!(Speed::parse(speed.as_str()), Some(speed));
+    }
+    // Time controls by the same estimate: delays count as increments, periods begun within
+    // 40 moves count.
+    use rookery_core::clock::TimeControl;
+    let of = |tc: &str| Speed::of_control(&TimeControl::from_friendly(tc).unwrap());
+    assert_eq!(of("3+2"), Some(Speed::Blitz));
+    assert_eq!(of("5d3"), Some(Speed::Blitz));
+    assert_eq!(of("1+0"), Some(Speed::Bullet));
+    assert_eq!(of("0.25+0"), Some(Speed::UltraBullet));
+    assert_eq!(of("15+10"), Some(Speed::Rapid));
+    assert_eq!(of("40/90+30:30+30"), Some(Speed::Classical));
+    assert_eq!(of("untimed"), None);
+}
