@@ -38,6 +38,8 @@ async function createGame(event) {
   if (data.get('opponent') === 'bot') body.bot = Number(data.get('level'));
   // An open challenge is listed here for anyone; a friend's game is reached by its link only.
   if (data.get('opponent') === 'seek') body.seek = true;
+  // Rated: only for a logged-in player against a person (the server says why otherwise).
+  if (data.get('rated') && data.get('opponent') !== 'bot') body.rated = true;
   const button = form.querySelector('button[type=submit]');
   await postAndOpen('/api/games', 'application/json', JSON.stringify(body), button, $('create-error'));
 }

@@ -32,7 +32,57 @@ pub(crate) async fn pgn(
             .map(|ms| std::time::Duration::from_secs(ms.max(0) as u64 / 1000));
     }
     tag(&mut record, row, origin);
+    if row.game.rated {
+        rating_tags(&mut record, store, row).await?;
+    }
     Ok(rookery_core::pgn::write(&record))
+}
+
+/// A rated game's ratings as lichess writes them: `WhiteElo`/`BlackElo`, each player's rating
+/// before the game (whole, without the provisional mark), and once the game has counted,
+/// `WhiteRatingDiff`/`BlackRatingDiff` (`+7`, `-7`).
+async fn rating_tags(
+    record: &mut GameRecord,
+    store: &Store,
+    row: &GameRow,
+) -> Result<(), StoreError> {
+    let changes = store.rating_changes_of(&row.game.id).await?;
+    let now = crate::room::now_ms() as i64;
+    let speed = rookery_core::clock::TimeControl::from_pgn(&row.game.time_control)
+        .ok()
+        .and_then(|c| rookery_core::rating::Speed::of_control(&c));
+    for (user, elo, diff) in [
+        (&row.game.white_user, "WhiteElo", "WhiteRatingDiff"),
+        (&row.game.black_user, "BlackElo", "BlackRatingDiff"),
+    ] {
+        let Some(user) = user else { continue };
+        if let Some(change) = changes.iter().find(|c| &c.user_id == user) {
+            record
+                .tags
+                .set(elo, format!("{}", change.before.rating.round() as i64));
+            let d = change.diff();
+            record.tags.set(
+                diff,
+                if d >= 0 {
+                    format!("+{d}")
+                } else {
+                    d.to_string()
+                },
+            );
+        } else if let Some(speed) = speed {
+            // Not counted (yet): the rating as it stands now.
+            let rating = store
+                .ratings_of(user)
+                .await?
+                .into_iter()
+                .find(|(s, _)| *s == speed)
+                .map_or(rookery_core::rating::glicko2::START_RATING, |(_, r)| {
+                    r.at(now).rating
+                });
+            record.tags.set(elo, format!("{}", rating.round() as i64));
+        }
+    }
+    Ok(())
 }
 
 /// The tags the store knows and the core does not: event, site, players, dates.

@@ -232,6 +232,8 @@ pub(crate) const CODES: &[&str] = &[
     "admin_only",
     "reset_invalid",
     "bad_scope",
+    "not_rateable",
+    "rated_needs_account",
 ];
 
 impl Problem {

@@ -161,6 +161,7 @@ fn swapped(row: &GameRow) -> NewGame {
         seek: false,
         white_user: g.black_user.clone(),
         black_user: g.white_user.clone(),
+        rated: g.rated,
     }
 }
 

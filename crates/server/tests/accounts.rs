@@ -621,6 +621,75 @@ async fn flows(url: &str) {
     let r = admin.form(&s, "/admin/users/bo/reopen", &[]);
     assert_eq!(r.status, 303);
     assert_eq!(login(&s, &mut bo, "bo", "bo's new password").status, 303);
+
+    // Rated games: between two accounts, timed, from the start, not against a bot.
+    let rated = r#"{"time_control":"3+2","color":"white","rated":true}"#;
+    let refused = |r: Reply, body: &str| {
+        assert_eq!(
+            (r.status, field(&r.body, "code")),
+            (400, "not_rateable"),
+            "{body}"
+        );
+    };
+    refused(guest.json(&s, "/api/games", rated), "anonymous");
+    for body in [
+        r#"{"time_control":"3+2","rated":true,"bot":3}"#,
+        r#"{"time_control":"untimed","rated":true}"#,
+        r#"{"time_control":"3+2","rated":true,"fen":"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"}"#,
+    ] {
+        refused(anna.json(&s, "/api/games", body), body);
+    }
+    let created = anna.json(&s, "/api/games", rated);
+    assert_eq!(created.status, 201, "{}", created.body);
+    let rid = field(&created.body, "id").to_owned();
+    let r = guest.form(&s, &format!("/api/games/{rid}/join"), &[]);
+    assert_eq!(
+        (r.status, field(&r.body, "code")),
+        (403, "rated_needs_account")
+    );
+    assert_eq!(
+        bo.form(&s, &format!("/api/games/{rid}/join"), &[]).status,
+        200
+    );
+    let pgn = guest.get(&s, &format!("/game/export/{rid}")).body;
+    assert!(
+        pgn.contains("[WhiteElo \"1500\"]") && !pgn.contains("RatingDiff"),
+        "{pgn}"
+    );
+    for (player, m) in [(&mut anna, "e4"), (&mut bo, "e5")] {
+        let r = player.json(
+            &s,
+            &format!("/api/games/{rid}/move"),
+            &format!(r#"{{"m":"{m}"}}"#),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    assert_eq!(
+        bo.form(&s, &format!("/api/games/{rid}/resign"), &[]).status,
+        200
+    );
+    // The end is written with the ratings: the export names both and their changes.
+    let pgn = guest.get(&s, &format!("/game/export/{rid}")).body;
+    for tag in [
+        "[WhiteElo \"1500\"]",
+        "[BlackElo \"1500\"]",
+        "[WhiteRatingDiff \"+",
+        "[BlackRatingDiff \"-",
+    ] {
+        assert!(pgn.contains(tag), "{tag}: {pgn}");
+    }
+    let page = guest.get(&s, "/@/anna").body;
+    let ratings = &page[page.find("id=\"ratings\"").unwrap()..page.find("id=\"record\"").unwrap()];
+    assert!(
+        ratings.contains("Blitz") && ratings.contains("?</td><td>1</td>"),
+        "{ratings}"
+    );
+    assert!(
+        page.contains("<strong>10</strong> · unclassed"),
+        "ladder points: {page}"
+    );
+    let changes = column(url, "SELECT user_id FROM rating_changes ORDER BY user_id").await;
+    assert_eq!(changes, ["anna", "bo"], "counted once each");
     drop(s);
 }
 

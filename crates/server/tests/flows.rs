@@ -301,8 +301,10 @@ async fn a_bot_declines_a_draw_offer_by_moving_and_only_ever_moves() {
     // The page offers no draw to a bot, which never accepts one; the rules still allow it.
     assert_eq!(next(&mut w).await["d"]["can"]["offer_draw"], false);
     let mut seen = Vec::new();
-    // The first move comes with an offer; after the bot's decline R5.4 bars another.
-    for (i, (m, offer)) in [("e2e4", true), ("d2d4", false), ("g1f3", false)]
+    // The first move comes with an offer; after the bot's decline R5.4 bars another. The
+    // third move, c3, is legal whatever the bot played: it blocks the only checks Black can
+    // give in two moves (...Bb4+ and ...Qa5+), where Nf3 would not.
+    for (i, (m, offer)) in [("e2e4", true), ("d2d4", false), ("c2c3", false)]
         .iter()
         .enumerate()
     {

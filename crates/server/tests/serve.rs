@@ -102,7 +102,7 @@ fn migrate_creates_the_schema_and_can_run_twice() {
         )
     });
     let (versions, columns, tables) = schema;
-    assert_eq!(versions, ["1", "2", "3", "4", "5", "6", "7"]);
+    assert_eq!(versions, ["1", "2", "3", "4", "5", "6", "7", "8"]);
     for column in [
         "status",
         "result",
@@ -114,6 +114,7 @@ fn migrate_creates_the_schema_and_can_run_twice() {
         "seek",
         "white_user",
         "black_user",
+        "rated",
     ] {
         assert!(
             columns.iter().any(|c| c == column),
@@ -129,6 +130,9 @@ fn migrate_creates_the_schema_and_can_run_twice() {
         "sessions",
         "api_tokens",
         "password_resets",
+        "ratings",
+        "ladder",
+        "rating_changes",
     ] {
         assert!(tables.iter().any(|t| t == table), "{table}: {tables:?}");
     }

@@ -19,6 +19,10 @@ pub(crate) struct CreateGame {
     /// List the game in the lobby as a public seek (else it is reached by its link only).
     #[serde(default)]
     pub(crate) seek: bool,
+    /// Count the game for both players' ratings: both must be logged in, the game timed,
+    /// from the normal start, and against a person.
+    #[serde(default)]
+    pub(crate) rated: bool,
 }
 
 /// A seat taken (create, join, rematch); the seat cookie goes with it.

@@ -65,6 +65,22 @@ pub(crate) async fn create(
         None => None,
         Some(n) => Some(Level::new(n).ok_or_else(|| bad(format!("bot level {n}: choose 1 to 8")))?),
     };
+    if req.rated {
+        let why = if caller.account.as_ref().is_none_or(|a| !a.may_play()) {
+            Some("log in to play rated games")
+        } else if bot.is_some() {
+            Some("games against the built-in bots are not rated")
+        } else if start != Position::new() {
+            Some("only games from the normal start are rated")
+        } else if rookery_core::rating::Speed::of_control(&control).is_none() {
+            Some("games without a clock are not rated")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(ApiError::bad("not_rateable", why));
+        }
+    }
     let game = Game::new(start, control);
     if let Some((_, termination)) = game.result() {
         // Nothing to play (R4): such a game would be over before it began.
@@ -118,6 +134,7 @@ pub(crate) async fn create(
         seek: req.seek && bot.is_none(),
         white_user: white.user,
         black_user: black.user,
+        rated: req.rated,
     };
     state.rooms.create(&row, game).await?;
     Ok(seated(id, color, name, &token, StatusCode::CREATED))
@@ -161,6 +178,13 @@ pub(crate) async fn join(
         ));
     }
     let taken = || ApiError::new(StatusCode::CONFLICT, "seats_taken", "both seats are taken");
+    if row.game.rated && caller.account.as_ref().is_none_or(|a| !a.may_play()) {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "rated_needs_account",
+            "log in to join a rated game",
+        ));
+    }
     let open = row.game.open_seat().ok_or_else(taken)?;
     let token = ids::seat_token();
     let (name, user) = player_name(&caller);

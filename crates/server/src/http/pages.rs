@@ -429,6 +429,12 @@ struct Member {
     online: bool,
     closed: bool,
     title: Option<(&'static str, &'static str)>,
+    /// Each speed played rated: its name, the rating as shown (`1500?` while provisional),
+    /// the games.
+    ratings: Vec<(String, String, i64)>,
+    /// Ladder points as shown, the class, and whether the figures are still settling (the
+    /// first 50 ladder games, seed 004).
+    ladder: (String, String, bool),
 }
 
 #[derive(Template)]
@@ -578,13 +584,39 @@ async fn player_page(
             black: r.game.black_name,
         })
         .collect();
-    let member = account.as_ref().map(|user| Member {
-        since: utc_date_time(user.created_at).0,
-        seen: utc_date_time(user.seen_at).0,
-        online: state.online.is_online(&user.id),
-        closed: user.closed_at.is_some(),
-        title: user.title.map(|t| (t.as_str(), tr.t(t.key()))),
-    });
+    let member = match &account {
+        Some(user) => {
+            let now = crate::room::now_ms() as i64;
+            let ratings = state
+                .store
+                .ratings_of(&user.id)
+                .await?
+                .into_iter()
+                .map(|(speed, r)| {
+                    let key = format!("speed_{}", speed.as_str());
+                    (tr.t(&key).to_owned(), r.at(now).shown(), r.games)
+                })
+                .collect();
+            let (points, games) = state.store.ladder_of(&user.id).await?;
+            let class = match points.class() {
+                rookery_core::rating::Class::Unclassed => tr.t("class_unclassed").to_owned(),
+                rookery_core::rating::Class::Grade(n) => {
+                    tr.t("class_grade").replace("{n}", &n.to_string())
+                }
+            };
+            let settling = games < i64::from(rookery_core::rating::ladder::SETTLING_GAMES);
+            Some(Member {
+                since: utc_date_time(user.created_at).0,
+                seen: utc_date_time(user.seen_at).0,
+                online: state.online.is_online(&user.id),
+                closed: user.closed_at.is_some(),
+                title: user.title.map(|t| (t.as_str(), tr.t(t.key()))),
+                ratings,
+                ladder: (points.shown(), class, settling),
+            })
+        }
+        None => None,
+    };
     Ok(render(&PlayerPage {
         tr,
         chrome,

@@ -42,6 +42,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "accounts",
         include_str!("../../../../migrations/0007_accounts.sql"),
     ),
+    (
+        8,
+        "ratings",
+        include_str!("../../../../migrations/0008_ratings.sql"),
+    ),
 ];
 
 pub(crate) async fn run(pool: &AnyPool) -> Result<(), StoreError> {

@@ -4,6 +4,7 @@
 
 pub(crate) mod accounts;
 mod migrate;
+pub(crate) mod ratings;
 pub(crate) mod writer;
 
 use std::time::Duration;
@@ -24,7 +25,7 @@ macro_rules! game_columns {
         "g.id, g.created_at, g.start_fen, g.time_control, g.white_name, g.black_name, g.status, \
          g.result, g.termination, g.finished_at, g.white_seat, g.black_seat, g.white_bot, \
          g.black_bot, g.rematch_of, g.draw_offers, g.seek, g.white_user, g.black_user, \
-         wu.title, bu.title"
+         wu.title, bu.title, g.rated"
     };
 }
 
@@ -86,6 +87,8 @@ pub(crate) struct NewGame {
     /// The account holding each seat (`None`: anonymous, a bot, or an imported name).
     pub(crate) white_user: Option<String>,
     pub(crate) black_user: Option<String>,
+    /// The game counts for both players' ratings (docs/RATINGS.md).
+    pub(crate) rated: bool,
 }
 
 /// One move as stored.
@@ -237,8 +240,8 @@ impl Store {
         sqlx::query(
             "INSERT INTO games (id, created_at, start_fen, time_control, white_name, black_name, \
              white_seat, black_seat, white_bot, black_bot, rematch_of, status, seek, white_user, \
-             black_user) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+             black_user, rated) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
         )
         .bind(&g.id)
         .bind(g.created_at)
@@ -255,6 +258,7 @@ impl Store {
         .bind(i64::from(g.seek))
         .bind(g.white_user.clone())
         .bind(g.black_user.clone())
+        .bind(i64::from(g.rated))
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -483,6 +487,7 @@ fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow, StoreError> {
             seek: r.try_get::<i64, _>(16)? != 0,
             white_user: r.try_get(17)?,
             black_user: r.try_get(18)?,
+            rated: r.try_get::<i64, _>(21)? != 0,
         },
         status: Status::parse(&r.try_get::<String, _>(6)?)?,
         ending: ending(r.try_get(7)?, r.try_get(8)?)?,

@@ -200,6 +200,9 @@ async fn update_game(
         .bind(write.game_id.as_str())
         .execute(&mut **tx)
         .await?;
+        // A rated game's ratings change with its end, in this transaction (once: a game
+        // already counted is not counted again).
+        super::ratings::apply(tx, &write.game_id, *ending, *at).await?;
     }
     Ok(())
 }

@@ -1,0 +1,317 @@
+//! Ratings in the database (migration 0008): each account's Glicko-2 rating per speed, its
+//! ladder points (R8), and the change every rated game made. A rated game's ratings change in
+//! the same transaction as its end (`writer.rs`), once: the change's key is the game and the
+//! account, so a game already counted is never counted again.
+
+use rookery_core::clock::TimeControl;
+use rookery_core::game::Termination;
+use rookery_core::pgn::GameResult;
+use rookery_core::rating::Speed;
+use rookery_core::rating::glicko2::{Glicko, Outcome};
+use rookery_core::rating::ladder::{self, LadderPoints, LadderResult};
+use sqlx::Row;
+
+use super::{Ending, Store, StoreError};
+
+const DAY_MS: f64 = 86_400_000.0;
+
+/// An account's rating at one speed, as stored (deviation not yet grown for the idle time).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct StoredRating {
+    pub(crate) glicko: Glicko,
+    pub(crate) games: i64,
+    /// When its last rated game ended (ms).
+    pub(crate) rated_at: i64,
+}
+
+impl StoredRating {
+    /// The rating as it stands at `now`: the deviation grown with the days since the last
+    /// rated game (lichess's 0.21436 rating periods a day).
+    pub(crate) fn at(&self, now: i64) -> Glicko {
+        self.glicko
+            .after_idle((now - self.rated_at).max(0) as f64 / DAY_MS)
+    }
+}
+
+/// What a rated game changed for one player.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct RatingChange {
+    pub(crate) user_id: String,
+    pub(crate) speed: Speed,
+    pub(crate) before: Glicko,
+    pub(crate) after: Glicko,
+    pub(crate) ladder_before: LadderPoints,
+    pub(crate) ladder_after: LadderPoints,
+}
+
+impl RatingChange {
+    /// The rating difference as lichess writes it (`+7`, `-7`, `0`): of the rounded ratings.
+    pub(crate) fn diff(&self) -> i64 {
+        self.after.rating.round() as i64 - self.before.rating.round() as i64
+    }
+}
+
+async fn rating_in(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    user: &str,
+    speed: Speed,
+) -> Result<Option<StoredRating>, StoreError> {
+    let row = sqlx::query(
+        "SELECT rating, deviation, volatility, games, rated_at FROM ratings \
+         WHERE user_id = $1 AND speed = $2",
+    )
+    .bind(user)
+    .bind(speed.as_str())
+    .fetch_optional(&mut **tx)
+    .await?;
+    row.map(|r| stored_rating(&r)).transpose()
+}
+
+fn stored_rating(r: &sqlx::any::AnyRow) -> Result<StoredRating, StoreError> {
+    Ok(StoredRating {
+        glicko: Glicko {
+            rating: r.try_get(0)?,
+            deviation: r.try_get(1)?,
+            volatility: r.try_get(2)?,
+        },
+        games: r.try_get(3)?,
+        rated_at: r.try_get(4)?,
+    })
+}
+
+async fn ladder_in(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    user: &str,
+) -> Result<LadderPoints, StoreError> {
+    let row = sqlx::query("SELECT points FROM ladder WHERE user_id = $1")
+        .bind(user)
+        .fetch_optional(&mut **tx)
+        .await?;
+    Ok(LadderPoints(
+        row.map(|r| r.try_get::<i64, _>(0))
+            .transpose()?
+            .unwrap_or(0),
+    ))
+}
+
+/// Applies a rated game's end to its players' ratings and ladder points, inside the
+/// transaction that ends it. Nothing happens for an unrated game, an aborted or unfinished
+/// one, one in which a side never moved (lichess: it changes no rating), or one already
+/// counted.
+pub(crate) async fn apply(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    game_id: &str,
+    ending: Ending,
+    at: i64,
+) -> Result<Vec<RatingChange>, StoreError> {
+    let row =
+        sqlx::query("SELECT rated, white_user, black_user, time_control FROM games WHERE id = $1")
+            .bind(game_id)
+            .fetch_optional(&mut **tx)
+            .await?;
+    let Some(row) = row else {
+        return Ok(Vec::new());
+    };
+    let rated = row.try_get::<i64, _>(0)? != 0;
+    let (white, black): (Option<String>, Option<String>) = (row.try_get(1)?, row.try_get(2)?);
+    let control: String = row.try_get(3)?;
+    let (Some(white), Some(black)) = (white, black) else {
+        return Ok(Vec::new());
+    };
+    let speed = TimeControl::from_pgn(&control)
+        .ok()
+        .and_then(|c| Speed::of_control(&c));
+    let white_outcome = match ending.result {
+        GameResult::WhiteWins => Outcome::Win,
+        GameResult::BlackWins => Outcome::Loss,
+        GameResult::Draw => Outcome::Draw,
+        GameResult::Unknown => return Ok(Vec::new()),
+    };
+    let Some(speed) = speed.filter(|_| rated && white != black) else {
+        return Ok(Vec::new());
+    };
+    if ending.termination == Termination::Aborted {
+        return Ok(Vec::new());
+    }
+    let plies: i64 = sqlx::query("SELECT COUNT(*) FROM moves WHERE game_id = $1")
+        .bind(game_id)
+        .fetch_one(&mut **tx)
+        .await?
+        .try_get(0)?;
+    if plies < 2 {
+        return Ok(Vec::new());
+    }
+    let counted = sqlx::query("SELECT 1 FROM rating_changes WHERE game_id = $1")
+        .bind(game_id)
+        .fetch_optional(&mut **tx)
+        .await?;
+    if counted.is_some() {
+        return Ok(Vec::new());
+    }
+    let new_player = StoredRating {
+        glicko: Glicko::default(),
+        games: 0,
+        rated_at: at,
+    };
+    let w = rating_in(tx, &white, speed).await?.unwrap_or(new_player);
+    let b = rating_in(tx, &black, speed).await?.unwrap_or(new_player);
+    let (w_now, b_now) = (w.at(at), b.at(at));
+    let w_after = w_now.update(&[(b_now, white_outcome)]);
+    let b_after = b_now.update(&[(w_now, white_outcome.reversed())]);
+    let (wl, bl) = (ladder_in(tx, &white).await?, ladder_in(tx, &black).await?);
+    let ladder_result = match white_outcome {
+        Outcome::Win => LadderResult::AWins,
+        Outcome::Draw => LadderResult::Draw,
+        Outcome::Loss => LadderResult::BWins,
+    };
+    let (dw, db) = ladder::change(wl, bl, ladder_result);
+    let changes = vec![
+        RatingChange {
+            user_id: white,
+            speed,
+            before: w_now,
+            after: w_after,
+            ladder_before: wl,
+            ladder_after: LadderPoints(wl.0 + dw),
+        },
+        RatingChange {
+            user_id: black,
+            speed,
+            before: b_now,
+            after: b_after,
+            ladder_before: bl,
+            ladder_after: LadderPoints(bl.0 + db),
+        },
+    ];
+    for (change, games) in changes.iter().zip([w.games, b.games]) {
+        save(tx, game_id, change, games + 1, at).await?;
+    }
+    Ok(changes)
+}
+
+async fn save(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    game_id: &str,
+    c: &RatingChange,
+    games: i64,
+    at: i64,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO rating_changes (game_id, user_id, speed, at, rating_before, \
+         deviation_before, volatility_before, rating_after, deviation_after, volatility_after, \
+         ladder_before, ladder_after) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+    )
+    .bind(game_id)
+    .bind(&c.user_id)
+    .bind(c.speed.as_str())
+    .bind(at)
+    .bind(c.before.rating)
+    .bind(c.before.deviation)
+    .bind(c.before.volatility)
+    .bind(c.after.rating)
+    .bind(c.after.deviation)
+    .bind(c.after.volatility)
+    .bind(c.ladder_before.0)
+    .bind(c.ladder_after.0)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(
+        "INSERT INTO ratings (user_id, speed, rating, deviation, volatility, games, rated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (user_id, speed) DO UPDATE SET \
+         rating = excluded.rating, deviation = excluded.deviation, \
+         volatility = excluded.volatility, games = excluded.games, rated_at = excluded.rated_at",
+    )
+    .bind(&c.user_id)
+    .bind(c.speed.as_str())
+    .bind(c.after.rating)
+    .bind(c.after.deviation)
+    .bind(c.after.volatility)
+    .bind(games)
+    .bind(at)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(
+        "INSERT INTO ladder (user_id, points, games) VALUES ($1, $2, 1) \
+         ON CONFLICT (user_id) DO UPDATE SET points = excluded.points, \
+         games = ladder.games + 1",
+    )
+    .bind(&c.user_id)
+    .bind(c.ladder_after.0)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+impl Store {
+    /// An account's ratings, by speed, as stored.
+    pub(crate) async fn ratings_of(
+        &self,
+        user_id: &str,
+    ) -> Result<Vec<(Speed, StoredRating)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT rating, deviation, volatility, games, rated_at, speed FROM ratings \
+             WHERE user_id = $1",
+        )
+        .bind(user_id)
+        .fetch_all(self.pool())
+        .await?;
+        let mut out = Vec::new();
+        for r in &rows {
+            if let Some(speed) = Speed::parse(&r.try_get::<String, _>(5)?) {
+                out.push((speed, stored_rating(r)?));
+            }
+        }
+        out.sort_by_key(|(s, _)| *s);
+        Ok(out)
+    }
+
+    /// An account's ladder points and ladder games.
+    pub(crate) async fn ladder_of(&self, user_id: &str) -> Result<(LadderPoints, i64), StoreError> {
+        let row = sqlx::query("SELECT points, games FROM ladder WHERE user_id = $1")
+            .bind(user_id)
+            .fetch_optional(self.pool())
+            .await?;
+        Ok(match row {
+            Some(r) => (LadderPoints(r.try_get(0)?), r.try_get(1)?),
+            None => (LadderPoints(0), 0),
+        })
+    }
+
+    /// What a finished game changed for each of its players (none: not rated, or not
+    /// counted).
+    pub(crate) async fn rating_changes_of(
+        &self,
+        game_id: &str,
+    ) -> Result<Vec<RatingChange>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT user_id, speed, rating_before, deviation_before, volatility_before, \
+             rating_after, deviation_after, volatility_after, ladder_before, ladder_after \
+             FROM rating_changes WHERE game_id = $1",
+        )
+        .bind(game_id)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|r| {
+                let glicko = |at: usize| -> Result<Glicko, StoreError> {
+                    Ok(Glicko {
+                        rating: r.try_get(at)?,
+                        deviation: r.try_get(at + 1)?,
+                        volatility: r.try_get(at + 2)?,
+                    })
+                };
+                let speed: String = r.try_get(1)?;
+                Ok(RatingChange {
+                    user_id: r.try_get(0)?,
+                    speed: Speed::parse(&speed)
+                        .ok_or_else(|| StoreError(format!("unknown speed {speed:?}")))?,
+                    before: glicko(2)?,
+                    after: glicko(5)?,
+                    ladder_before: LadderPoints(r.try_get(8)?),
+                    ladder_after: LadderPoints(r.try_get(9)?),
+                })
+            })
+            .collect()
+    }
+}
