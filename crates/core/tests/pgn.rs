@@ -406,6 +406,22 @@ fn writer_puts_the_seven_tag_roster_first_and_clocks_in_comments() {
     assert_eq!(text, expected);
 }
 
+/// Tags after a comment that comes before the moves still count, and are checked: a
+/// `Variant` there is refused, a `FEN` there sets the start (found by the fuzz target `pgn`:
+/// such a tag was kept, unchecked, and the written game did not read back).
+#[test]
+fn tags_after_an_opening_comment_are_checked() {
+    let games = read_all(b"[Event \"x\"]\n{ before the tags }\n[Variant \"Atomic\"]\n\n1. e4 *");
+    let e = games[0].as_ref().unwrap_err();
+    assert!(e.to_string().contains("Atomic"), "{e}");
+    let games = read_all(b"; intro\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n\n1. e4 Kd7 *");
+    let record = games[0].as_ref().unwrap();
+    assert_eq!(record.start.fen(), "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+    assert_eq!(record.intro, ["intro"]);
+    let again = read_all(write(record).as_bytes());
+    assert_eq!(again[0].as_ref().unwrap().moves.len(), 2);
+}
+
 /// A comment's word that begins with `%` never starts a line: such a line is an escape line,
 /// skipped by readers, and the comment's closing brace with it (found by the fuzz target
 /// `pgn`).

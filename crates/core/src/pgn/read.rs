@@ -125,6 +125,10 @@ struct Game {
     error: Option<PgnError>,
     /// Whether any movetext token has been seen.
     movetext: bool,
+    /// Comments read before the movetext began: the record's intro once it does. They do
+    /// not fix the start position, so that tags after them still count (found by the fuzz
+    /// target `pgn`: a `Variant` or `FEN` tag after such a comment was kept but not checked).
+    intro: Vec<String>,
 }
 
 enum Token {
@@ -249,6 +253,7 @@ impl<R: BufRead> Reader<R> {
             result: None,
             error: None,
             movetext: false,
+            intro: Vec::new(),
         };
         let mut started = false;
         loop {
@@ -528,6 +533,7 @@ impl<R: BufRead> Reader<R> {
         game.pos = start;
         game.record = Some(GameRecord {
             start,
+            intro: std::mem::take(&mut game.intro),
             ..GameRecord::new()
         });
         Ok(())
@@ -593,12 +599,11 @@ impl<R: BufRead> Reader<R> {
     }
 
     fn comment(&mut self, game: &mut Game, text: String) {
-        if game.record.is_none() {
-            if let Err(e) = self.begin_movetext(game) {
-                game.error.get_or_insert(*e);
-            }
-        }
         let Some(record) = game.record.as_mut() else {
+            let text = collapse_spaces(&text);
+            if !text.is_empty() {
+                game.intro.push(text);
+            }
             return;
         };
         match record.moves.last_mut() {
