@@ -97,6 +97,38 @@ pub(crate) struct Config {
         global = true
     )]
     pub(crate) rate_limits: Switch,
+    /// The speeds whose rated games move the seeds' ladder points (R8): comma-separated
+    /// (`blitz,rapid`), or `all`.
+    #[arg(
+        long,
+        env = "ROOKERY_LADDER_SPEEDS",
+        default_value = "all",
+        global = true
+    )]
+    pub(crate) ladder_speeds: String,
+}
+
+impl Config {
+    /// `--ladder-speeds` read: `Err` names a word that is no speed.
+    pub(crate) fn ladder_speeds(&self) -> Result<Vec<rookery_core::rating::Speed>, String> {
+        use rookery_core::rating::Speed;
+        if self.ladder_speeds.trim() == "all" {
+            return Ok(Speed::ALL.to_vec());
+        }
+        self.ladder_speeds
+            .split(',')
+            .map(str::trim)
+            .filter(|w| !w.is_empty())
+            .map(|w| {
+                Speed::parse(w).ok_or_else(|| {
+                    format!(
+                        "--ladder-speeds: {w:?} is no speed \
+                         (ultrabullet, bullet, blitz, rapid, classical, or all)"
+                    )
+                })
+            })
+            .collect()
+    }
 }
 
 /// On or off.

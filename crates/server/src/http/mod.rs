@@ -175,9 +175,11 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
         Ok(limit) => tracing::info!(limit, "open files allowed"),
         Err(e) => tracing::warn!(error = %e, "cannot raise the open-file limit"),
     }
+    let ladder_speeds = config.ladder_speeds()?;
     let store = Store::open(&config.database_url)
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| e.to_string())?
+        .with_ladder_speeds(&ladder_speeds);
     tracing::info!(backend = ?store.backend(), "database open, migrations applied");
     if let Some(engine) = &config.uci_engine {
         tracing::info!(engine = %engine.display(), "bots use an external UCI engine");

@@ -185,6 +185,8 @@ impl NewGame {
 pub(crate) struct Store {
     pool: AnyPool,
     backend: Backend,
+    /// The speeds whose rated games move ladder points (`--ladder-speeds`; all by default).
+    ladder_speeds: std::sync::Arc<[rookery_core::rating::Speed]>,
 }
 
 impl Store {
@@ -223,9 +225,23 @@ impl Store {
             })
             .connect(&url)
             .await?;
-        let store = Store { pool, backend };
+        let store = Store {
+            pool,
+            backend,
+            ladder_speeds: rookery_core::rating::Speed::ALL.into(),
+        };
         migrate::run(&store.pool).await?;
         Ok(store)
+    }
+
+    /// Only rated games of these speeds move ladder points (R8; `--ladder-speeds`).
+    pub(crate) fn with_ladder_speeds(mut self, speeds: &[rookery_core::rating::Speed]) -> Store {
+        self.ladder_speeds = speeds.into();
+        self
+    }
+
+    pub(crate) fn ladder_speeds(&self) -> &[rookery_core::rating::Speed] {
+        &self.ladder_speeds
     }
 
     pub(crate) fn backend(&self) -> Backend {

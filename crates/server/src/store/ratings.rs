@@ -94,15 +94,16 @@ async fn ladder_in(
     ))
 }
 
-/// Applies a rated game's end to its players' ratings and ladder points, inside the
-/// transaction that ends it. Nothing happens for an unrated game, an aborted or unfinished
-/// one, one in which a side never moved (lichess: it changes no rating), or one already
-/// counted.
+/// Applies a rated game's end to its players' ratings and ladder points (the latter only
+/// for `ladder_speeds`), inside the transaction that ends it. Nothing happens for an unrated
+/// game, an aborted or unfinished one, one in which a side never moved (lichess: it changes
+/// no rating), or one already counted.
 pub(crate) async fn apply(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     game_id: &str,
     ending: Ending,
     at: i64,
+    ladder_speeds: &[Speed],
 ) -> Result<Vec<RatingChange>, StoreError> {
     let row =
         sqlx::query("SELECT rated, white_user, black_user, time_control FROM games WHERE id = $1")
@@ -164,7 +165,11 @@ pub(crate) async fn apply(
         Outcome::Draw => LadderResult::Draw,
         Outcome::Loss => LadderResult::BWins,
     };
-    let (dw, db) = ladder::change(wl, bl, ladder_result);
+    let (dw, db) = if ladder_speeds.contains(&speed) {
+        ladder::change(wl, bl, ladder_result)
+    } else {
+        (0, 0)
+    };
     let changes = vec![
         RatingChange {
             user_id: white,
@@ -183,8 +188,9 @@ pub(crate) async fn apply(
             ladder_after: LadderPoints(bl.0 + db),
         },
     ];
+    let on_ladder = ladder_speeds.contains(&speed);
     for (change, games) in changes.iter().zip([w.games, b.games]) {
-        save(tx, game_id, change, games + 1, at).await?;
+        save(tx, game_id, change, games + 1, at, on_ladder).await?;
     }
     Ok(changes)
 }
@@ -195,6 +201,7 @@ async fn save(
     c: &RatingChange,
     games: i64,
     at: i64,
+    on_ladder: bool,
 ) -> Result<(), StoreError> {
     sqlx::query(
         "INSERT INTO rating_changes (game_id, user_id, speed, at, rating_before, \
@@ -231,6 +238,9 @@ async fn save(
     .bind(at)
     .execute(&mut **tx)
     .await?;
+    if !on_ladder {
+        return Ok(());
+    }
     sqlx::query(
         "INSERT INTO ladder (user_id, points, games) VALUES ($1, $2, 1) \
          ON CONFLICT (user_id) DO UPDATE SET points = excluded.points, \

@@ -126,7 +126,7 @@ async fn commit(store: &Store, batch: &[Pending]) -> Result<(), StoreError> {
     let mut tx = store.pool().begin().await?;
     insert_moves(&mut *tx, &moves).await?;
     for p in batch.iter().filter(|p| p.write.updates_game()) {
-        update_game(&mut tx, &p.write).await?;
+        update_game(&mut tx, &p.write, store.ladder_speeds()).await?;
     }
     tx.commit().await?;
     Ok(())
@@ -180,6 +180,7 @@ where
 async fn update_game(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     write: &GameWrite,
+    ladder_speeds: &[rookery_core::rating::Speed],
 ) -> Result<(), StoreError> {
     if let Some(offers) = &write.draw_offers {
         sqlx::query("UPDATE games SET draw_offers = $1 WHERE id = $2")
@@ -202,7 +203,7 @@ async fn update_game(
         .await?;
         // A rated game's ratings change with its end, in this transaction (once: a game
         // already counted is not counted again).
-        super::ratings::apply(tx, &write.game_id, *ending, *at).await?;
+        super::ratings::apply(tx, &write.game_id, *ending, *at, ladder_speeds).await?;
     }
     Ok(())
 }
