@@ -719,6 +719,32 @@ async function scenarioAccounts(browser, base) {
   await zh.goto(`${base}/@/lin`);
   check((await zh.textContent('#since')).includes('注册于'), 'the player page in Chinese');
   await zh.screenshot({ path: path.join(shots, 'player-zh.png') });
+
+  // A rated game between the two accounts: the result panel shows both rating changes.
+  await desk.goto(`${base}/`);
+  await desk.check('#rated');
+  await createOn(desk, { tc: '3+2', color: 'white', opponent: 'friend' });
+  await zh.goto(await desk.inputValue('#share-link'));
+  await Promise.all([zh.waitForNavigation(), zh.click('#btn-join')]);
+  await zh.waitForSelector('#board .sq');
+  check((await desk.textContent('#rating-white')) === '1500?', 'a rated game shows the ratings by the names');
+  await desk.waitForSelector('#rating-black');
+  check((await desk.textContent('#rating-black')) === '1500?', 'and the joiner\'s, once seated');
+  await drag(desk, 'e2', 'e4');
+  await plies(zh, 1);
+  await drag(zh, 'e7', 'e5');
+  await plies(desk, 2);
+  await desk.click('#btn-resign');
+  await desk.click('#btn-resign');
+  await desk.waitForSelector('#result-ratings:not([hidden])');
+  const changes = await desk.textContent('#result-ratings');
+  check(/Magda: 1500\? -\d+ \(ladder -10\)/.test(changes) && /Lin: 1500\? \+\d+ \(ladder \+10\)/.test(changes),
+    `the result panel shows the rating changes (${changes})`);
+  await zh.waitForSelector('#result-ratings:not([hidden])');
+  check((await zh.textContent('#result-ratings')).includes('积分'), 'and in Chinese');
+  await desk.screenshot({ path: path.join(shots, 'rated-result-desktop.png') });
+  await zh.goto(`${base}/@/lin`);
+  check((await zh.textContent('#ratings')).includes('超快棋'), 'the player page lists the blitz rating');
   for (const p of [desk, guest, laptop, zh]) await p.context().close();
 }
 

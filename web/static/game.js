@@ -180,6 +180,7 @@ function receive(f) {
         title.textContent = d.title;
         name.before(title, ' ');
       }
+      if (page.rated) showSeatRating(d.color);
       for (const id of ['share', 'join-box']) {
         if ($(id)) $(id).hidden = true;
       }
@@ -474,6 +475,53 @@ function drawResult() {
   if (!over) return;
   $('result-score').textContent = SCORES[over.result] || '–';
   $('result-reason').textContent = resultText(over);
+  if (page.rated && !ratingsShown) {
+    ratingsShown = true;
+    showRatingChanges();
+  }
+}
+
+let ratingsShown = false;
+
+/** The rating of a player who just took the seat of a rated game, by their name. */
+async function showSeatRating(color) {
+  try {
+    const state = await (await fetch(`/api/games/${page.id}`)).json();
+    const seat = state.ratings && state.ratings[color];
+    if (!seat || $(`rating-${color}`)) return;
+    const span = document.createElement('span');
+    span.className = 'rating';
+    span.id = `rating-${color}`;
+    span.textContent = seat.rating;
+    $(`name-${color}`).after(' ', span);
+  } catch {
+    // The name stands alone; a reload shows the rating.
+  }
+}
+
+/** A rated game's rating changes, once it has counted (written with its end). */
+async function showRatingChanges() {
+  try {
+    const r = await fetch(`/api/games/${page.id}`);
+    const state = await r.json();
+    const lines = [];
+    for (const color of ['white', 'black']) {
+      const seat = state.ratings && state.ratings[color];
+      if (!seat || !seat.diff) continue;
+      lines.push(t('rating_change', {
+        name: state[color],
+        rating: seat.rating,
+        diff: seat.diff,
+        ladder: seat.ladder || '+0',
+      }));
+    }
+    if (lines.length) {
+      $('result-ratings').textContent = lines.join(' · ');
+      show('result-ratings', true);
+    }
+  } catch {
+    // The panel stays as it is; the player page has the figures.
+  }
 }
 
 function statusText() {

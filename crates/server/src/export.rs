@@ -38,6 +38,69 @@ pub(crate) async fn pgn(
     Ok(rookery_core::pgn::write(&record))
 }
 
+/// One player's rating in a rated game: before it (as it stands now while the game is on),
+/// and once the game has counted, the changes.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct SeatRating {
+    pub(crate) before: rookery_core::rating::Glicko,
+    /// The rating difference (`+7`), once counted.
+    pub(crate) diff: Option<i64>,
+    /// Ladder points moved (hundredths), once counted.
+    pub(crate) ladder: Option<i64>,
+}
+
+/// The ratings of a rated game's players, white's then black's (`None` for an unrated game
+/// or a seat with no account).
+pub(crate) async fn game_ratings(
+    store: &Store,
+    row: &GameRow,
+) -> Result<Option<[Option<SeatRating>; 2]>, StoreError> {
+    if !row.game.rated {
+        return Ok(None);
+    }
+    let changes = store.rating_changes_of(&row.game.id).await?;
+    let now = crate::room::now_ms() as i64;
+    let speed = rookery_core::clock::TimeControl::from_pgn(&row.game.time_control)
+        .ok()
+        .and_then(|c| rookery_core::rating::Speed::of_control(&c));
+    let mut out = [None, None];
+    for (slot, user) in out
+        .iter_mut()
+        .zip([&row.game.white_user, &row.game.black_user])
+    {
+        let Some(user) = user else { continue };
+        if let Some(change) = changes.iter().find(|c| &c.user_id == user) {
+            *slot = Some(SeatRating {
+                before: change.before,
+                diff: Some(change.diff()),
+                ladder: Some(change.ladder_after.0 - change.ladder_before.0),
+            });
+        } else if let Some(speed) = speed {
+            let before = store
+                .ratings_of(user)
+                .await?
+                .into_iter()
+                .find(|(s, _)| *s == speed)
+                .map_or_else(rookery_core::rating::Glicko::default, |(_, r)| r.at(now));
+            *slot = Some(SeatRating {
+                before,
+                diff: None,
+                ladder: None,
+            });
+        }
+    }
+    Ok(Some(out))
+}
+
+/// A rating difference as lichess writes it: `+7`, `-7`, `+0`.
+pub(crate) fn signed(d: i64) -> String {
+    if d >= 0 {
+        format!("+{d}")
+    } else {
+        d.to_string()
+    }
+}
+
 /// A rated game's ratings as lichess writes them: `WhiteElo`/`BlackElo`, each player's rating
 /// before the game (whole, without the provisional mark), and once the game has counted,
 /// `WhiteRatingDiff`/`BlackRatingDiff` (`+7`, `-7`).
@@ -46,40 +109,19 @@ async fn rating_tags(
     store: &Store,
     row: &GameRow,
 ) -> Result<(), StoreError> {
-    let changes = store.rating_changes_of(&row.game.id).await?;
-    let now = crate::room::now_ms() as i64;
-    let speed = rookery_core::clock::TimeControl::from_pgn(&row.game.time_control)
-        .ok()
-        .and_then(|c| rookery_core::rating::Speed::of_control(&c));
-    for (user, elo, diff) in [
-        (&row.game.white_user, "WhiteElo", "WhiteRatingDiff"),
-        (&row.game.black_user, "BlackElo", "BlackRatingDiff"),
-    ] {
-        let Some(user) = user else { continue };
-        if let Some(change) = changes.iter().find(|c| &c.user_id == user) {
-            record
-                .tags
-                .set(elo, format!("{}", change.before.rating.round() as i64));
-            let d = change.diff();
-            record.tags.set(
-                diff,
-                if d >= 0 {
-                    format!("+{d}")
-                } else {
-                    d.to_string()
-                },
-            );
-        } else if let Some(speed) = speed {
-            // Not counted (yet): the rating as it stands now.
-            let rating = store
-                .ratings_of(user)
-                .await?
-                .into_iter()
-                .find(|(s, _)| *s == speed)
-                .map_or(rookery_core::rating::glicko2::START_RATING, |(_, r)| {
-                    r.at(now).rating
-                });
-            record.tags.set(elo, format!("{}", rating.round() as i64));
+    let Some(seats) = game_ratings(store, row).await? else {
+        return Ok(());
+    };
+    for (seat, (elo, diff)) in seats.iter().zip([
+        ("WhiteElo", "WhiteRatingDiff"),
+        ("BlackElo", "BlackRatingDiff"),
+    ]) {
+        let Some(seat) = seat else { continue };
+        record
+            .tags
+            .set(elo, format!("{}", seat.before.rating.round() as i64));
+        if let Some(d) = seat.diff {
+            record.tags.set(diff, signed(d));
         }
     }
     Ok(())

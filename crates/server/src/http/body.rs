@@ -62,6 +62,31 @@ pub(crate) struct GameState {
     pub(crate) bots: PerColor<Option<i64>>,
     /// The id of the rematch, once both agreed to one.
     pub(crate) rematch: Option<String>,
+    /// A rated game's ratings (absent for an unrated one; docs/RATINGS.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) ratings: Option<PerColor<Option<SeatRatingView>>>,
+}
+
+/// One player's rating in a rated game: before it (`1500?` while provisional), and once it
+/// has counted, the rating change (`+7`) and the ladder points moved (`+10`, `-2.5`).
+#[derive(Debug, Serialize)]
+pub(crate) struct SeatRatingView {
+    pub(crate) rating: String,
+    pub(crate) diff: Option<String>,
+    pub(crate) ladder: Option<String>,
+}
+
+impl SeatRatingView {
+    pub(crate) fn of(seat: &crate::export::SeatRating) -> SeatRatingView {
+        SeatRatingView {
+            rating: seat.before.shown(),
+            diff: seat.diff.map(crate::export::signed),
+            ladder: seat.ladder.map(|h| {
+                let shown = rookery_core::rating::LadderPoints(h).shown();
+                if h >= 0 { format!("+{shown}") } else { shown }
+            }),
+        }
+    }
 }
 
 /// One value per side, as JSON `{"white": .., "black": ..}`.

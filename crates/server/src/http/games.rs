@@ -13,7 +13,8 @@ use rookery_engine::Level;
 
 use super::AppState;
 use super::body::{
-    CreateGame, Done, GameState, Listed, MoveRequest, Offered, Ok as Okay, PerColor, Seated,
+    CreateGame, Done, GameState, Listed, MoveRequest, Offered, Ok as Okay, PerColor,
+    SeatRatingView, Seated,
 };
 use super::error::{ApiError, ApiJson};
 use super::identity::{Caller, InGame, Player, seat_cookie};
@@ -218,7 +219,14 @@ pub(crate) async fn show(
     let ms = |d: Option<std::time::Duration>| d.map(|d| d.as_millis() as u64);
     let ending = game.result();
     let rematch = state.store.rematch_of(&row.game.id).await?;
+    let ratings = crate::export::game_ratings(&state.store, &row)
+        .await?
+        .map(|[white, black]| PerColor {
+            white: white.as_ref().map(SeatRatingView::of),
+            black: black.as_ref().map(SeatRatingView::of),
+        });
     Ok(Json(GameState {
+        ratings,
         v,
         status: if ending.is_some() {
             Status::Over

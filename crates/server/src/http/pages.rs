@@ -312,6 +312,9 @@ struct GamePage {
     /// The title of each player's account (GM, IM, ...).
     top_title: Option<&'static str>,
     bottom_title: Option<&'static str>,
+    /// A rated game's ratings: `1500?`, and once counted, `1500 +7`.
+    top_rating: Option<String>,
+    bottom_rating: Option<String>,
     /// The top seat is still open: its name is "waiting for an opponent", with no link.
     top_open: bool,
     bottom_color: &'static str,
@@ -333,10 +336,13 @@ struct PageData<'a> {
     you: Option<&'static str>,
     /// The colors a bot plays (the page says when one is thinking).
     bots: Vec<&'static str>,
+    /// A rated game: the result panel shows the rating changes.
+    rated: bool,
 }
 
 /// `GET /game/{id}`: the game, for its players and for everyone else.
 pub(crate) async fn game(
+    State(state): State<AppState>,
     found: Result<InGame, super::error::ApiError>,
     chrome: Chrome,
     super::Origin(origin): super::Origin,
@@ -366,6 +372,23 @@ pub(crate) async fn game(
         .map(crate::accounts::Title::as_str)
     };
     let control = row.game.friendly_time_control();
+    let seats = crate::export::game_ratings(&state.store, &row)
+        .await
+        .ok()
+        .flatten();
+    let rating = |c: Color| {
+        let seat = seats.as_ref()?[match c {
+            Color::White => 0,
+            Color::Black => 1,
+        }]
+        .as_ref()?;
+        let mut text = seat.before.shown();
+        if let Some(d) = seat.diff {
+            text.push(' ');
+            text.push_str(&crate::export::signed(d));
+        }
+        Some(text)
+    };
     let bots = crate::rooms::bot_levels(&row.game);
     let mut again = vec![("tc", control.clone())];
     if let Some(level) = bots[Color::White].or(bots[Color::Black]) {
@@ -385,6 +408,8 @@ pub(crate) async fn game(
         top_name: name(!bottom),
         top_title: title(!bottom),
         bottom_title: title(bottom),
+        top_rating: rating(!bottom),
+        bottom_rating: rating(bottom),
         top_open: open == Some(!bottom),
         bottom_color: bottom.name(),
         bottom_name: name(bottom),
@@ -405,6 +430,7 @@ pub(crate) async fn game(
                 .filter(|c| bots[*c].is_some())
                 .map(Color::name)
                 .collect(),
+            rated: row.game.rated,
         }),
     })
 }
