@@ -597,7 +597,16 @@ async fn an_audience_of_one_game_costs_about_what_it_costs_spread_over_many() {
     const N: usize = 2000;
     let _ = rlimit::increase_nofile_limit(u64::MAX);
     let (dir, url) = temp_url("audience");
-    let s = common::start_with(&url, &["--max-connections-per-address", "100000"]);
+    // Thousands of sockets and many games from one address: no per-address caps.
+    let s = common::start_with(
+        &url,
+        &[
+            "--max-connections-per-address",
+            "100000",
+            "--rate-limits",
+            "off",
+        ],
+    );
     let quiet = Duration::from_millis(1500);
     let ids: Vec<String> = (0..N)
         .map(|_| common::create(&s, r#"{"time_control":"untimed"}"#).0)
