@@ -6,14 +6,16 @@
 use askama::Template;
 use axum::Form;
 use axum::extract::{Path, Query, State};
-use axum::http::header::{CONTENT_TYPE, LOCATION, SET_COOKIE};
+use axum::http::header::{CONTENT_TYPE, LOCATION};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
 use super::AppState;
 use super::error::ApiError;
-use super::identity::{Caller, SESSION_COOKIE, SESSION_LIFETIME_MS, client, session_cookie};
+use super::identity::{
+    Caller, SESSION_COOKIE, SESSION_LIFETIME_MS, client, session_cookie, set_cookie,
+};
 use super::limits::{ClientAddr, Door};
 use super::pages::{Chrome, Tr, render};
 use crate::accounts::{Title, names, password, tokens};
@@ -138,10 +140,7 @@ impl Prefs {
     fn lang_cookie(&self) -> Option<(HeaderName, HeaderValue)> {
         (!self.lang.is_empty()).then(|| {
             let value = format!("lang={}; Path=/; Max-Age=31536000; SameSite=Lax", self.lang);
-            (
-                SET_COOKIE,
-                HeaderValue::from_str(&value).unwrap_or(HeaderValue::from_static("")),
-            )
+            set_cookie(&value)
         })
     }
 }
@@ -177,9 +176,7 @@ pub(crate) async fn save_prefs(
             let text = serde_urlencoded::to_string(&prefs).unwrap_or_default();
             let value =
                 format!("{PREFS_COOKIE}={text}; Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly");
-            if let Ok(value) = HeaderValue::from_str(&value) {
-                cookies.push((SET_COOKIE, value));
-            }
+            cookies.push(set_cookie(&value));
         }
     }
     cookies.extend(prefs.lang_cookie());

@@ -224,15 +224,21 @@ where
     }
 }
 
+/// A `Set-Cookie` header of `value` (the cookies here are written from ASCII letters, digits
+/// and URL-encoded text; anything else becomes an empty header, which sets nothing).
+pub(crate) fn set_cookie(value: &str) -> (axum::http::HeaderName, HeaderValue) {
+    (
+        SET_COOKIE,
+        HeaderValue::from_str(value).unwrap_or(HeaderValue::from_static("")),
+    )
+}
+
 /// The `Set-Cookie` header that gives a browser the seat `token` of game `id`: HttpOnly (no
 /// script reads it), SameSite=Lax (no other site's form acts with it), for a year.
 pub(crate) fn seat_cookie(id: &str, token: &str) -> (axum::http::HeaderName, HeaderValue) {
     let value = format!("rk_{id}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000");
     // Game ids and tokens are ASCII letters and digits.
-    (
-        SET_COOKIE,
-        HeaderValue::from_str(&value).unwrap_or(HeaderValue::from_static("")),
-    )
+    set_cookie(&value)
 }
 
 /// The `Set-Cookie` header of a new session (`Some(token)`) or of none (`None`: the cookie
@@ -249,10 +255,7 @@ pub(crate) fn session_cookie(
         ),
         None => format!("{SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0{secure}"),
     };
-    (
-        SET_COOKIE,
-        HeaderValue::from_str(&value).unwrap_or(HeaderValue::from_static("")),
-    )
+    set_cookie(&value)
 }
 
 /// The game named by the path's `{id}`, with the caller's seat in it: 404 when there is no

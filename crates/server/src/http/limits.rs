@@ -112,13 +112,7 @@ impl TooMany {
 impl IntoResponse for TooMany {
     fn into_response(self) -> Response {
         let seconds = self.seconds();
-        let mut error = ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
-            format!("too many requests: try again in {seconds} s"),
-        );
-        error.problem.n = Some(seconds);
-        let mut response = error.into_response();
+        let mut response = ApiError::from(self).into_response();
         response
             .headers_mut()
             .insert(header::RETRY_AFTER, HeaderValue::from(seconds));

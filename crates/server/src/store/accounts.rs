@@ -287,20 +287,8 @@ impl Store {
             .bind(now)
             .fetch_optional(self.pool())
             .await?;
-        row.map(|r| {
-            Ok((
-                Session {
-                    id: r.try_get(0)?,
-                    user_id: r.try_get(1)?,
-                    created_at: r.try_get(2)?,
-                    used_at: r.try_get(3)?,
-                    expires_at: r.try_get(4)?,
-                    client: r.try_get(5)?,
-                },
-                user_at(&r, 6)?,
-            ))
-        })
-        .transpose()
+        row.map(|r| Ok((session_row(&r)?, user_at(&r, 6)?)))
+            .transpose()
     }
 
     /// Notes a session's use (and its account's: the sessions page and "last seen" read
@@ -339,18 +327,7 @@ impl Store {
         .bind(now)
         .fetch_all(self.pool())
         .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(Session {
-                    id: r.try_get(0)?,
-                    user_id: r.try_get(1)?,
-                    created_at: r.try_get(2)?,
-                    used_at: r.try_get(3)?,
-                    expires_at: r.try_get(4)?,
-                    client: r.try_get(5)?,
-                })
-            })
-            .collect()
+        rows.iter().map(session_row).collect()
     }
 
     /// Ends the session of a token hash (log out).
@@ -617,6 +594,18 @@ impl Store {
             .map(|r| Ok(r.try_get(0)?))
             .collect::<Result<_, StoreError>>()
     }
+}
+
+/// A session from its six columns (`id, user_id, created_at, used_at, expires_at, client`).
+fn session_row(r: &sqlx::any::AnyRow) -> Result<Session, StoreError> {
+    Ok(Session {
+        id: r.try_get(0)?,
+        user_id: r.try_get(1)?,
+        created_at: r.try_get(2)?,
+        used_at: r.try_get(3)?,
+        expires_at: r.try_get(4)?,
+        client: r.try_get(5)?,
+    })
 }
 
 fn token_row(r: &sqlx::any::AnyRow) -> Result<ApiToken, StoreError> {
