@@ -76,12 +76,7 @@ pub(crate) async fn game_ratings(
                 ladder: Some(change.ladder_after.0 - change.ladder_before.0),
             });
         } else if let Some(speed) = speed {
-            let before = store
-                .ratings_of(user)
-                .await?
-                .into_iter()
-                .find(|(s, _)| *s == speed)
-                .map_or_else(rookery_core::rating::Glicko::default, |(_, r)| r.at(now));
+            let before = store.rating_at(user, speed, now).await?;
             *slot = Some(SeatRating {
                 before,
                 diff: None,

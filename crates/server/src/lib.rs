@@ -12,6 +12,7 @@ mod import;
 mod lobby;
 mod metrics;
 mod pgn_check;
+mod pools;
 mod presence;
 mod protocol;
 mod rematch;

@@ -234,6 +234,9 @@ pub(crate) const CODES: &[&str] = &[
     "bad_scope",
     "not_rateable",
     "rated_needs_account",
+    "unknown_pool",
+    "no_ticket",
+    "rating_out_of_range",
 ];
 
 impl Problem {

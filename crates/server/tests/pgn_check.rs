@@ -1,28 +1,10 @@
 //! `rookery pgn check`: the exact NDJSON shape outside checks rely on, and exit statuses.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 fn check(args: &[&str], stdin: &str) -> (i32, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rookery"))
-        .args(["pgn", "check"])
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-    )
+    let args: Vec<&str> = ["pgn", "check"].iter().chain(args).copied().collect();
+    common::run_rookery(&args, stdin)
 }
 
 const GAMES: &str = "[White \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n\

@@ -173,3 +173,40 @@ pub(crate) struct Imported {
     pub(crate) id: String,
     pub(crate) url: String,
 }
+
+/// `POST /api/pool`: join the quick-pairing pool of a grid control.
+#[derive(Debug, Deserialize)]
+pub(crate) struct JoinPool {
+    /// One of the grid's controls ("3+2", "40/90+30:30+30", ...; `GET /api/pools`).
+    pub(crate) time_control: String,
+}
+
+/// The answer to joining a pool: the ticket to ask after (`GET /api/pool/{ticket}`).
+#[derive(Debug, Serialize)]
+pub(crate) struct PoolTicket {
+    pub(crate) ticket: String,
+    pub(crate) time_control: String,
+    pub(crate) rated: bool,
+    /// The rating the pairing uses (none for anonymous players).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) rating: Option<String>,
+}
+
+/// A ticket still waiting.
+#[derive(Debug, Serialize)]
+pub(crate) struct PoolWaiting {
+    pub(crate) waiting: bool,
+    pub(crate) time_control: String,
+    pub(crate) rated: bool,
+}
+
+/// One cell of the grid, `GET /api/pools`.
+#[derive(Debug, Serialize)]
+pub(crate) struct PoolInfo {
+    pub(crate) time_control: &'static str,
+    pub(crate) time_control_words: String,
+    pub(crate) speed: &'static str,
+    /// Players waiting now in its rated and casual pools.
+    pub(crate) rated_waiting: usize,
+    pub(crate) casual_waiting: usize,
+}

@@ -27,7 +27,13 @@ use crate::room::now_ms;
 use crate::store::{NewGame, Status};
 
 /// The answer that gives the caller a seat: its cookie and where to go.
-fn seated(id: String, color: Color, name: String, token: &str, status: StatusCode) -> Response {
+pub(super) fn seated(
+    id: String,
+    color: Color,
+    name: String,
+    token: &str,
+    status: StatusCode,
+) -> Response {
     let body = Seated {
         url: format!("/game/{id}"),
         id: id.clone(),

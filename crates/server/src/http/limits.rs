@@ -300,7 +300,7 @@ fn door_of(method: &axum::http::Method, path: &str) -> Option<Door> {
         return None;
     }
     match path {
-        "/api/games" => Some(Door::CreateGame),
+        "/api/games" | "/api/pool" => Some(Door::CreateGame),
         "/api/import" => Some(Door::Import),
         _ if path.starts_with("/api/games/") && path.ends_with("/move") => Some(Door::Move),
         _ => None,

@@ -9,6 +9,7 @@ pub(crate) mod identity;
 pub(crate) mod limits;
 mod pages;
 mod pgn;
+mod pools;
 mod serve;
 mod socket;
 
@@ -51,6 +52,8 @@ pub(crate) struct AppState {
     pub(crate) trust_proxy: bool,
     /// Accounts with a socket open.
     pub(crate) online: crate::presence::Online,
+    /// The quick-pairing pools.
+    pub(crate) pools: crate::pools::Pools,
 }
 
 /// Where people reach this server (`https://chess.example.org`): `--public-url`, else the
@@ -93,6 +96,9 @@ pub(crate) fn router(state: AppState, request_timeout: std::time::Duration) -> R
         .route("/api/games", post(games::create).get(games::list))
         .route("/api/games/user/{name}", get(pgn::user_games))
         .route("/api/import", post(pgn::import))
+        .route("/api/pools", get(pools::grid))
+        .route("/api/pool", post(pools::join))
+        .route("/api/pool/{ticket}", get(pools::poll).delete(pools::leave))
         .route("/api/games/{id}", get(games::show))
         .route("/api/games/{id}/join", post(games::join))
         .route("/api/games/{id}/move", post(games::play))
@@ -196,9 +202,11 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
     let mut limits = serve::Limits::new(config.max_connections_per_address);
     limits.header_timeout = seconds(config.header_timeout, "--header-timeout")?;
     limits.request_timeout = seconds(config.request_timeout, "--request-timeout")?;
+    let pools = crate::pools::Pools::start(rooms.clone());
     let state = AppState {
         store,
         rooms,
+        pools,
         shutdown,
         socket_open,
         socket_idle: seconds(config.socket_idle_timeout, "--socket-idle-timeout")?,

@@ -276,6 +276,44 @@ impl Store {
         Ok(out)
     }
 
+    /// An account's rating at `speed` as it stands at `now` (a new player's when it has none).
+    pub(crate) async fn rating_at(
+        &self,
+        user_id: &str,
+        speed: Speed,
+        now: i64,
+    ) -> Result<Glicko, StoreError> {
+        Ok(self
+            .ratings_of(user_id)
+            .await?
+            .into_iter()
+            .find(|(s, _)| *s == speed)
+            .map_or_else(Glicko::default, |(_, r)| r.at(now)))
+    }
+
+    /// Whites minus blacks over an account's last ten games with a person (the pools give
+    /// black to whoever had more whites lately).
+    pub(crate) async fn colour_lean(&self, user_id: &str) -> Result<i32, StoreError> {
+        let rows = sqlx::query(
+            "SELECT white_user FROM games \
+             WHERE (white_user = $1 OR black_user = $1) AND white_bot IS NULL \
+             AND black_bot IS NULL ORDER BY created_at DESC LIMIT 10",
+        )
+        .bind(user_id)
+        .fetch_all(self.pool())
+        .await?;
+        let mut lean = 0;
+        for r in &rows {
+            let white: Option<String> = r.try_get(0)?;
+            lean += if white.as_deref() == Some(user_id) {
+                1
+            } else {
+                -1
+            };
+        }
+        Ok(lean)
+    }
+
     /// An account's ladder points and ladder games.
     pub(crate) async fn ladder_of(&self, user_id: &str) -> Result<(LadderPoints, i64), StoreError> {
         let row = sqlx::query("SELECT points, games FROM ladder WHERE user_id = $1")

@@ -2,6 +2,7 @@
 //! minimal HTTP client over a raw socket.
 #![allow(dead_code, unreachable_pub)]
 
+pub mod agent;
 pub mod ws;
 
 use std::io::{Read, Write};
@@ -211,5 +212,28 @@ pub fn http_move(s: &Server, id: &str, cookie: &str, m: &str) -> Reply {
         &format!("/api/games/{id}/move"),
         Some(cookie),
         Some(&body),
+    )
+}
+
+/// Runs the `rookery` binary with `args`, `stdin` on its standard input: its exit code and
+/// standard output (its log, on standard error, is dropped).
+pub fn run_rookery(args: &[&str], stdin: &str) -> (i32, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rookery"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
     )
 }

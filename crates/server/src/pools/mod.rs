@@ -1,0 +1,293 @@
+//! Quick pairing (lichess's pools): one click puts a player in the pool of a time control;
+//! once a second the pools pair whoever can be paired (`pairing.rs`: by rating, the allowed
+//! gap widening with the wait, colours evened out) and make their game. Logged-in players
+//! wait in rated pools, anonymous players in casual ones.
+//!
+//! A waiting player holds a ticket (a secret) and asks after it with a long poll; a ticket
+//! nobody has asked after for a while (the tab was closed) leaves its pool, so nobody is
+//! paired with an empty chair. The answer to a paired ticket is the seat, as a join's is.
+
+pub(crate) mod pairing;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rookery_core::clock::TimeControl;
+use rookery_core::game::Game;
+use rookery_core::{Color, Position};
+use tokio::sync::watch;
+
+use crate::ids;
+use crate::room::now_ms;
+use crate::rooms::Rooms;
+use crate::store::NewGame;
+use pairing::{Book, PoolId, Waiter};
+
+/// The grid, as lichess's, and the seeds' classical control.
+pub(crate) const GRID: [&str; 12] = [
+    "1+0",
+    "2+1",
+    "3+0",
+    "3+2",
+    "5+0",
+    "5+3",
+    "10+0",
+    "10+5",
+    "15+10",
+    "30+0",
+    "30+20",
+    "40/90+30:30+30",
+];
+
+/// A ticket nobody has asked after for this long leaves its pool.
+const STALE_MS: i64 = 10_000;
+/// A paired ticket still answers for this long (a lost answer can be asked again).
+const KEEP_PAIRED_MS: i64 = 60_000;
+/// How often the pools pair.
+const TICK: Duration = Duration::from_secs(1);
+
+/// Where a ticket stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum TicketState {
+    Waiting,
+    /// Paired: the game, the colour, the name played under and the seat token.
+    Paired {
+        game: String,
+        color: Color,
+        name: String,
+        token: String,
+    },
+    /// The game could not be made (the database refused); join again.
+    Failed(String),
+}
+
+/// Who holds a ticket: the name they play under and their account, if any.
+#[derive(Debug, Clone)]
+pub(crate) struct Holder {
+    pub(crate) name: String,
+    pub(crate) account: Option<String>,
+}
+
+struct Ticket {
+    state: watch::Sender<TicketState>,
+    holder: Holder,
+    pool: PoolId,
+    /// Long polls waiting on it now.
+    polling: usize,
+    /// When it was last asked after (ms), or paired.
+    seen: i64,
+}
+
+#[derive(Default)]
+struct Inner {
+    book: Book,
+    tickets: HashMap<String, Ticket>,
+}
+
+/// The pools: a cheap-to-clone handle. The std `Mutex` is never held across `.await`.
+#[derive(Clone, Default)]
+pub(crate) struct Pools {
+    inner: Arc<Mutex<Inner>>,
+}
+
+impl std::fmt::Debug for Pools {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pools").finish_non_exhaustive()
+    }
+}
+
+/// The control of a grid cell, if `control` is one.
+pub(crate) fn grid_control(control: &str) -> Option<TimeControl> {
+    GRID.contains(&control)
+        .then(|| TimeControl::from_friendly(control).ok())
+        .flatten()
+}
+
+impl Pools {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Starts the pairing task; it makes games through `rooms`.
+    pub(crate) fn start(rooms: Rooms) -> Pools {
+        let pools = Pools::default();
+        let ticking = pools.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(TICK);
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                every.tick().await;
+                ticking.tick(&rooms, now_ms() as i64).await;
+            }
+        });
+        pools
+    }
+
+    /// Puts a player in `pool`; returns the new ticket. Their other tickets leave. An
+    /// anonymous waiter (no `who`) is known by the ticket itself.
+    pub(crate) fn join(&self, pool: PoolId, holder: Holder, mut waiter: Waiter) -> String {
+        let ticket = ids::seat_token();
+        if waiter.who.is_empty() {
+            waiter.who = ticket.clone();
+        }
+        let now = waiter.since;
+        let (state, _) = watch::channel(TicketState::Waiting);
+        let mut inner = self.lock();
+        for gone in inner.book.join(&ticket, pool.clone(), waiter) {
+            inner.tickets.remove(&gone);
+        }
+        inner.tickets.insert(
+            ticket.clone(),
+            Ticket {
+                state,
+                holder,
+                pool,
+                polling: 0,
+                seen: now,
+            },
+        );
+        ticket
+    }
+
+    /// Takes a ticket out of its pool (a paired ticket stays paired).
+    pub(crate) fn leave(&self, ticket: &str) -> bool {
+        let mut inner = self.lock();
+        if inner.book.leave(ticket) {
+            inner.tickets.remove(ticket);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Starts a long poll on `ticket`: its state now and a receiver of changes, or `None` for
+    /// an unknown ticket. `done_polling` must follow.
+    pub(crate) fn poll(
+        &self,
+        ticket: &str,
+        now: i64,
+    ) -> Option<(PoolId, watch::Receiver<TicketState>)> {
+        let mut inner = self.lock();
+        let t = inner.tickets.get_mut(ticket)?;
+        t.polling += 1;
+        t.seen = now;
+        Some((t.pool.clone(), t.state.subscribe()))
+    }
+
+    pub(crate) fn done_polling(&self, ticket: &str, now: i64) {
+        if let Some(t) = self.lock().tickets.get_mut(ticket) {
+            t.polling = t.polling.saturating_sub(1);
+            t.seen = now;
+        }
+    }
+
+    /// How many wait in each grid cell: (rated, casual).
+    pub(crate) fn counts(&self) -> HashMap<String, (usize, usize)> {
+        let mut out = HashMap::new();
+        for (pool, n) in self.lock().book.counts() {
+            let entry = out.entry(pool.control).or_insert((0, 0));
+            if pool.rated {
+                entry.0 += n;
+            } else {
+                entry.1 += n;
+            }
+        }
+        out
+    }
+
+    /// One round: stale tickets leave, whoever can be paired is, and their games are made.
+    pub(crate) async fn tick(&self, rooms: &Rooms, now: i64) {
+        let made: Vec<(pairing::Pairing, Holder, Holder)> = {
+            let mut inner = self.lock();
+            let Inner { book, tickets } = &mut *inner;
+            tickets.retain(|key, t| {
+                let waiting = matches!(*t.state.borrow(), TicketState::Waiting);
+                let fresh = t.polling > 0 || now - t.seen < STALE_MS;
+                let kept = if waiting {
+                    fresh
+                } else {
+                    now - t.seen < KEEP_PAIRED_MS
+                };
+                if !kept {
+                    book.leave(key);
+                }
+                kept
+            });
+            book.pair(now, ids::coin)
+                .into_iter()
+                .filter_map(|p| {
+                    let white = tickets.get(&p.white)?.holder.clone();
+                    let black = tickets.get(&p.black)?.holder.clone();
+                    Some((p, white, black))
+                })
+                .collect()
+        };
+        for (pairing, white, black) in made {
+            let outcome = make_game(rooms, &pairing.pool, &white, &black, now).await;
+            let mut inner = self.lock();
+            for (ticket, color, holder) in [
+                (&pairing.white, Color::White, &white),
+                (&pairing.black, Color::Black, &black),
+            ] {
+                let Some(t) = inner.tickets.get_mut(ticket) else {
+                    continue;
+                };
+                t.seen = now;
+                let state = match &outcome {
+                    Ok((game, tokens)) => TicketState::Paired {
+                        game: game.clone(),
+                        color,
+                        name: holder.name.clone(),
+                        token: tokens.get(color).clone(),
+                    },
+                    Err(e) => TicketState::Failed(e.clone()),
+                };
+                t.state.send_replace(state);
+            }
+        }
+    }
+}
+
+/// Makes the game of a pairing, both seats taken: its id and the seat tokens.
+async fn make_game(
+    rooms: &Rooms,
+    pool: &PoolId,
+    white: &Holder,
+    black: &Holder,
+    now: i64,
+) -> Result<(String, rookery_core::ByColor<String>), String> {
+    let control = TimeControl::from_friendly(&pool.control).map_err(|e| e.to_string())?;
+    let tokens = rookery_core::ByColor {
+        white: ids::seat_token(),
+        black: ids::seat_token(),
+    };
+    let row = NewGame {
+        id: ids::game_id(),
+        created_at: now,
+        start_fen: None,
+        time_control: control.to_pgn(),
+        white_name: white.name.clone(),
+        black_name: black.name.clone(),
+        white_seat: Some(tokens.white.clone()),
+        black_seat: Some(tokens.black.clone()),
+        white_bot: None,
+        black_bot: None,
+        rematch_of: None,
+        seek: false,
+        white_user: white.account.clone(),
+        black_user: black.account.clone(),
+        rated: pool.rated && white.account.is_some() && black.account.is_some(),
+    };
+    rooms
+        .create(&row, Game::new(Position::new(), control))
+        .await
+        .map_err(|e| {
+            tracing::error!(error = %e, "a paired game could not be stored");
+            "the game could not be saved right now; join the pool again".to_owned()
+        })?;
+    tracing::info!(game = %row.id, pool = %pool.control, rated = row.rated, "pool pairing");
+    Ok((row.id, tokens))
+}
