@@ -40,6 +40,9 @@ async function createGame(event) {
   if (data.get('opponent') === 'seek') body.seek = true;
   // Rated: only for a logged-in player against a person (the server says why otherwise).
   if (data.get('rated') && data.get('opponent') !== 'bot') body.rated = true;
+  const low = (data.get('rating_min') || '').trim();
+  const high = (data.get('rating_max') || '').trim();
+  if (data.get('opponent') === 'seek' && (low || high)) body.rating_range = `${low || 0}-${high || 4000}`;
   const button = form.querySelector('button[type=submit]');
   await postAndOpen('/api/games', 'application/json', JSON.stringify(body), button, $('create-error'));
 }
@@ -50,10 +53,12 @@ async function importGame(event) {
   await postAndOpen('/api/import', 'application/x-chess-pgn', $('import-pgn').value, $('import-button'), $('import-error'));
 }
 
-/** A player's name with their title before it ("GM Anna"), as text. */
+/** A player's name with their title before it and rating after it ("GM Anna (2310)"). */
 function titled(game, color) {
   const title = game[`${color}_title`];
-  return title ? `${title} ${game[color]}` : game[color];
+  const name = title ? `${title} ${game[color]}` : game[color];
+  const rating = game[`${color}_rating`];
+  return rating ? `${name} (${rating})` : name;
 }
 
 function row(game) {
@@ -70,6 +75,8 @@ function row(game) {
   const tc = document.createElement('span');
   tc.className = 'tc';
   tc.textContent = game.time_control_words;
+  if (game.rated) tc.textContent += ` · ${t('rated')}`;
+  if (game.rating_range) tc.textContent += ` · ${t('rating_range_short', { range: game.rating_range })}`;
   li.append(link, ' ', tc);
   return li;
 }
@@ -103,11 +110,102 @@ async function refreshLists() {
   }
 }
 
+// ---- quick pairing ------------------------------------------------------------------------
+
+/** The ticket of the pool this page waits in, if any. */
+let poolTicket = null;
+
+/** Leaves the pool (the page is closing, or the player cancelled). */
+function leavePool() {
+  if (!poolTicket) return;
+  fetch(`/api/pool/${poolTicket}`, { method: 'DELETE', keepalive: true, credentials: 'same-origin' }).catch(() => {});
+  poolTicket = null;
+}
+
+function showSearching(button) {
+  for (const b of document.querySelectorAll('.pool')) b.classList.toggle('searching', b === button);
+  $('pool-status').hidden = !button;
+}
+
+/** Joins the pool of the clicked button and waits (long polls) until paired. */
+async function joinPool(button) {
+  const tc = button.dataset.tc;
+  leavePool();
+  $('pool-error').textContent = '';
+  try {
+    const res = await fetch('/api/pool', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ time_control: tc }),
+      credentials: 'same-origin',
+    });
+    const reply = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(problemText(reply) || res.statusText);
+    const ticket = reply.ticket;
+    poolTicket = ticket;
+    showSearching(button);
+    const started = Date.now();
+    const say = () => {
+      $('pool-searching').textContent = t('pool_searching', { tc, s: Math.round((Date.now() - started) / 1000) });
+    };
+    say();
+    const timer = setInterval(say, 1000);
+    try {
+      while (poolTicket === ticket) {
+        const answer = await fetch(`/api/pool/${ticket}`, { credentials: 'same-origin' });
+        const body = await answer.json().catch(() => ({}));
+        if (poolTicket !== ticket) return;
+        if (!answer.ok) throw new Error(problemText(body) || answer.statusText);
+        if (body.url) {
+          poolTicket = null;
+          location.href = body.url;
+          return;
+        }
+      }
+    } finally {
+      clearInterval(timer);
+    }
+  } catch (e) {
+    poolTicket = null;
+    showSearching(null);
+    $('pool-error').textContent = e.message;
+  }
+}
+
+/** How many wait in each pool, on its button. */
+async function refreshPools() {
+  try {
+    const res = await fetch('/api/pools');
+    if (!res.ok) return;
+    const rated = Boolean(document.getElementById('me'));
+    for (const pool of await res.json()) {
+      const button = document.querySelector(`.pool[data-tc="${CSS.escape(pool.time_control)}"]`);
+      if (!button) continue;
+      const n = rated ? pool.rated_waiting : pool.casual_waiting;
+      button.querySelector('[data-waiting]').textContent = n > 0 ? t('pool_waiting', { n }) : '';
+      button.title = pool.time_control_words;
+    }
+  } catch {
+    // The next refresh will try again.
+  }
+}
+
+for (const button of document.querySelectorAll('.pool')) {
+  button.addEventListener('click', () => joinPool(button));
+}
+$('pool-cancel').addEventListener('click', () => {
+  leavePool();
+  showSearching(null);
+});
+window.addEventListener('pagehide', leavePool);
+
 function syncForm() {
   const form = $('create');
   const custom = form.elements.time_control.value === 'custom';
   $('custom-tc').hidden = !custom;
   $('level-row').hidden = form.elements.opponent.value !== 'bot';
+  const range = $('range-row');
+  if (range) range.hidden = form.elements.opponent.value !== 'seek';
 }
 
 /** "New game" on a finished game's page opens the lobby with its clock (and bot) chosen. */
@@ -138,4 +236,8 @@ $('import').addEventListener('submit', importGame);
 $('create').addEventListener('change', syncForm);
 syncForm();
 refreshLists();
-setInterval(refreshLists, 5000);
+refreshPools();
+setInterval(() => {
+  refreshLists();
+  refreshPools();
+}, 5000);

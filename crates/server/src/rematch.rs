@@ -162,6 +162,7 @@ fn swapped(row: &GameRow) -> NewGame {
         white_user: g.black_user.clone(),
         black_user: g.white_user.clone(),
         rated: g.rated,
+        rating_range: None,
     }
 }
 

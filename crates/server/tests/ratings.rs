@@ -135,6 +135,14 @@ fn pools_pair_guests_casual_and_accounts_rated() {
     assert!(state.contains("\"ratings\""), "rated: {state}");
     play(&s, &mut white, &game, "e4");
     play(&s, &mut black, &game, "e5");
+    // The lobby lists the game under way with both ratings.
+    let list = white.get(&s, "/api/games").body;
+    let at = list.find(&game).expect("listed");
+    let item = &list[at..list[at..].find('}').map_or(list.len(), |e| at + e)];
+    assert!(
+        item.contains(r#""rated":true,"white_rating":"1500?","black_rating":"1500?""#),
+        "{item}"
+    );
     let r = black.form(&s, &format!("/api/games/{game}/resign"), &[]);
     assert_eq!(r.status, 200, "{}", r.body);
     let pgn = white.get(&s, &format!("/game/export/{game}")).body;
@@ -142,6 +150,70 @@ fn pools_pair_guests_casual_and_accounts_rated() {
         pgn.contains("[WhiteRatingDiff \"+") && pgn.contains("[BlackRatingDiff \"-"),
         "{pgn}"
     );
+
+    // A seek with a rating range: only logged-in players within it may join.
+    let mut cid = Browser::at("10.1.0.5");
+    assert_eq!(signup(&s, &mut cid, "cid", "cid's password").status, 303);
+    for (body, why) in [
+        (
+            r#"{"time_control":"3+2","rating_range":"1400-1600"}"#,
+            "not a seek",
+        ),
+        (
+            r#"{"time_control":"3+2","seek":true,"rating_range":"1600-1400"}"#,
+            "low > high",
+        ),
+        (
+            r#"{"time_control":"3+2","seek":true,"rating_range":"about 1500"}"#,
+            "not numbers",
+        ),
+        (
+            r#"{"time_control":"untimed","seek":true,"rating_range":"0-4000"}"#,
+            "untimed",
+        ),
+    ] {
+        let r = white.json(&s, "/api/games", body);
+        assert_eq!(
+            (r.status, field(&r.body, "code")),
+            (400, "bad_request"),
+            "{why}"
+        );
+    }
+    let r = g1.json(
+        &s,
+        "/api/games",
+        r#"{"time_control":"3+2","seek":true,"rating_range":"1400-1600"}"#,
+    );
+    assert_eq!(r.status, 400, "a guest's seek has no range: {}", r.body);
+    let open = |who: &mut Browser, range: &str| {
+        let r = who.json(
+            &s,
+            "/api/games",
+            &format!(r#"{{"time_control":"3+2","seek":true,"rating_range":"{range}"}}"#),
+        );
+        assert_eq!(r.status, 201, "{}", r.body);
+        field(&r.body, "id").to_owned()
+    };
+    let near = open(&mut white, "1400-1600");
+    let far = open(&mut white, "1700-1900");
+    let r = g2.form(&s, &format!("/api/games/{near}/join"), &[]);
+    assert_eq!(
+        (r.status, field(&r.body, "code")),
+        (403, "rating_out_of_range"),
+        "a guest"
+    );
+    let r = cid.form(&s, &format!("/api/games/{far}/join"), &[]);
+    assert_eq!(
+        (r.status, field(&r.body, "code")),
+        (403, "rating_out_of_range")
+    );
+    assert!(
+        r.body.contains("from 1700 to 1900; yours is 1500"),
+        "{}",
+        r.body
+    );
+    let r = cid.form(&s, &format!("/api/games/{near}/join"), &[]);
+    assert_eq!(r.status, 200, "cid (1500) is within 1400-1600: {}", r.body);
     drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -23,6 +23,10 @@ pub(crate) struct CreateGame {
     /// from the normal start, and against a person.
     #[serde(default)]
     pub(crate) rated: bool,
+    /// A public seek's rating range, "1400-1800": only logged-in players whose rating at the
+    /// game's speed lies within it may join.
+    #[serde(default)]
+    pub(crate) rating_range: Option<String>,
 }
 
 /// A seat taken (create, join, rematch); the seat cookie goes with it.
@@ -159,6 +163,16 @@ pub(crate) struct Listed {
     pub(crate) open: bool,
     /// The open seat's color, for a seek (`null` otherwise).
     pub(crate) open_color: Option<&'static str>,
+    /// Whether the game counts for ratings.
+    pub(crate) rated: bool,
+    /// Each account's rating at the game's speed, as shown (`1500?` while provisional).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) white_rating: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) black_rating: Option<String>,
+    /// A seek's rating range, "1400-1800".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) rating_range: Option<String>,
 }
 
 /// The form of `POST /api/import`.

@@ -8,6 +8,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use rookery_core::clock::TimeControl;
 use rookery_core::game::{Game, MoveText};
+use rookery_core::rating::Speed;
 use rookery_core::{Color, Position};
 use rookery_engine::Level;
 
@@ -79,7 +80,7 @@ pub(crate) async fn create(
             Some("games against the built-in bots are not rated")
         } else if start != Position::new() {
             Some("only games from the normal start are rated")
-        } else if rookery_core::rating::Speed::of_control(&control).is_none() {
+        } else if Speed::of_control(&control).is_none() {
             Some("games without a clock are not rated")
         } else {
             None
@@ -88,6 +89,25 @@ pub(crate) async fn create(
             return Err(ApiError::bad("not_rateable", why));
         }
     }
+    let rating_range = match req.rating_range.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(text) => {
+            let range = parse_range(text).ok_or_else(|| {
+                bad(format!(
+                    "rating range {text:?}: write it as two ratings, low-high (1400-1800)"
+                ))
+            })?;
+            if !req.seek || bot.is_some() || caller.account.as_ref().is_none_or(|a| !a.may_play()) {
+                return Err(bad(
+                    "a rating range is for a logged-in player's public seek".to_owned(),
+                ));
+            }
+            if Speed::of_control(&control).is_none() {
+                return Err(bad("untimed games have no rating to range over".to_owned()));
+            }
+            Some(range)
+        }
+    };
     let game = Game::new(start, control);
     if let Some((_, termination)) = game.result() {
         // Nothing to play (R4): such a game would be over before it began.
@@ -142,9 +162,17 @@ pub(crate) async fn create(
         white_user: white.user,
         black_user: black.user,
         rated: req.rated,
+        rating_range,
     };
     state.rooms.create(&row, game).await?;
     Ok(seated(id, color, name, &token, StatusCode::CREATED))
+}
+
+/// A rating range as written, "1400-1800" (low first, within 0-4000).
+fn parse_range(text: &str) -> Option<(i64, i64)> {
+    let (lo, hi) = text.split_once('-')?;
+    let (lo, hi): (i64, i64) = (lo.trim().parse().ok()?, hi.trim().parse().ok()?);
+    (0 <= lo && lo <= hi && hi <= 4000).then_some((lo, hi))
 }
 
 /// One seat of a new game: who sits there, their token (`None`: open), a bot's level, a
@@ -193,6 +221,33 @@ pub(crate) async fn join(
         ));
     }
     let open = row.game.open_seat().ok_or_else(taken)?;
+    if let Some((lo, hi)) = row.game.rating_range {
+        let speed = TimeControl::from_pgn(&row.game.time_control)
+            .ok()
+            .and_then(|c| Speed::of_control(&c));
+        let rating = match (caller.account.as_ref().filter(|a| a.may_play()), speed) {
+            (Some(a), Some(speed)) => Some(
+                state
+                    .store
+                    .rating_at(&a.user.id, speed, now_ms() as i64)
+                    .await?
+                    .rating
+                    .round() as i64,
+            ),
+            _ => None,
+        };
+        if rating.is_none_or(|r| r < lo || r > hi) {
+            let yours = rating.map_or_else(
+                || "you are not logged in".to_owned(),
+                |r| format!("yours is {r}"),
+            );
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "rating_out_of_range",
+                format!("this seek asks for a rating from {lo} to {hi}; {yours}"),
+            ));
+        }
+    }
     let token = ids::seat_token();
     let (name, user) = player_name(&caller);
     let id = row.game.id;
@@ -342,31 +397,59 @@ pub(crate) async fn list(
     let tr = super::pages::Tr::new(super::pages::Lang::of(&headers));
     let rows = state.store.live_games().await?;
     let lobby = state.rooms.lobby();
-    Ok(Json(
-        rows.into_iter()
-            .filter_map(|r| {
-                let listing = lobby.get(&r.game.id)?;
-                (listing.joinable() || listing.watchable()).then_some((r, listing))
-            })
-            .map(|(r, listing)| Listed {
-                open: listing.joinable(),
-                open_color: r
-                    .game
-                    .open_seat()
-                    .filter(|_| listing.joinable())
-                    .map(Color::name),
-                time_control_friendly: r.game.friendly_time_control(),
-                time_control_words: TimeControl::from_pgn(&r.game.time_control).map_or_else(
-                    |_| r.game.friendly_time_control(),
-                    |c| super::pages::describe(tr, &c),
-                ),
-                id: r.game.id,
-                white: r.game.white_name,
-                black: r.game.black_name,
-                white_title: r.white_title.map(Title::as_str),
-                black_title: r.black_title.map(Title::as_str),
-                time_control: r.game.time_control,
-            })
-            .collect(),
-    ))
+    let now = now_ms() as i64;
+    // Each account's rating, looked up once per request however many games it is in.
+    let mut known: std::collections::HashMap<(String, Speed), String> =
+        std::collections::HashMap::new();
+    let mut out = Vec::new();
+    for r in rows {
+        let Some(listing) = lobby.get(&r.game.id) else {
+            continue;
+        };
+        if !(listing.joinable() || listing.watchable()) {
+            continue;
+        }
+        let control = TimeControl::from_pgn(&r.game.time_control).ok();
+        let speed = control.as_ref().and_then(Speed::of_control);
+        let mut ratings = [None, None];
+        for (slot, user) in ratings
+            .iter_mut()
+            .zip([&r.game.white_user, &r.game.black_user])
+        {
+            let (Some(user), Some(speed)) = (user, speed) else {
+                continue;
+            };
+            let key = (user.clone(), speed);
+            if !known.contains_key(&key) {
+                let shown = state.store.rating_at(user, speed, now).await?.shown();
+                known.insert(key.clone(), shown);
+            }
+            *slot = known.get(&key).cloned();
+        }
+        let [white_rating, black_rating] = ratings;
+        out.push(Listed {
+            open: listing.joinable(),
+            open_color: r
+                .game
+                .open_seat()
+                .filter(|_| listing.joinable())
+                .map(Color::name),
+            time_control_friendly: r.game.friendly_time_control(),
+            time_control_words: control.map_or_else(
+                || r.game.friendly_time_control(),
+                |c| super::pages::describe(tr, &c),
+            ),
+            rated: r.game.rated,
+            white_rating,
+            black_rating,
+            rating_range: r.game.rating_range.map(|(lo, hi)| format!("{lo}-{hi}")),
+            id: r.game.id,
+            white: r.game.white_name,
+            black: r.game.black_name,
+            white_title: r.white_title.map(Title::as_str),
+            black_title: r.black_title.map(Title::as_str),
+            time_control: r.game.time_control,
+        });
+    }
+    Ok(Json(out))
 }

@@ -274,8 +274,40 @@ struct HomePage {
     tr: Tr,
     chrome: Chrome,
     presets: Vec<Preset>,
+    /// The quick-pairing grid.
+    pools: Vec<PoolButton>,
     /// Each bot level with its measured rating.
     levels: Vec<(u8, u32)>,
+}
+
+/// One button of the quick-pairing grid: the control, its short form and its speed's name.
+struct PoolButton {
+    value: &'static str,
+    short: String,
+    speed: String,
+}
+
+/// A speed's name in the reader's language ("Blitz", "超快棋").
+pub(crate) fn speed_name(tr: Tr, speed: rookery_core::rating::Speed) -> String {
+    tr.t(&format!("speed_{}", speed.as_str())).to_owned()
+}
+
+fn pool_buttons(tr: Tr) -> Vec<PoolButton> {
+    crate::pools::GRID
+        .iter()
+        .filter_map(|value| {
+            let control = crate::pools::grid_control(value)?;
+            let speed = rookery_core::rating::Speed::of_control(&control)?;
+            Some(PoolButton {
+                value,
+                // "40/90+30:30+30" is long for a button: its periods, side by side.
+                short: value
+                    .strip_prefix("40/")
+                    .map_or_else(|| (*value).to_owned(), |rest| rest.replace(':', " · ")),
+                speed: speed_name(tr, speed),
+            })
+        })
+        .collect()
 }
 
 /// `GET /`: the lobby.
@@ -292,6 +324,7 @@ pub(crate) async fn home(chrome: Chrome) -> Response {
                     .map_or_else(|_| (*value).to_owned(), |c| describe(tr, &c)),
             })
             .collect(),
+        pools: pool_buttons(tr),
         levels: (Level::MIN.get()..=Level::MAX.get())
             .filter_map(Level::new)
             .map(|l| (l.get(), l.rating()))
@@ -618,10 +651,7 @@ async fn player_page(
                 .ratings_of(&user.id)
                 .await?
                 .into_iter()
-                .map(|(speed, r)| {
-                    let key = format!("speed_{}", speed.as_str());
-                    (tr.t(&key).to_owned(), r.at(now).shown(), r.games)
-                })
+                .map(|(speed, r)| (speed_name(tr, speed), r.at(now).shown(), r.games))
                 .collect();
             let (points, games) = state.store.ladder_of(&user.id).await?;
             let class = match points.class() {
@@ -739,6 +769,7 @@ mod tests {
             tr: Tr { lang: Lang::En },
             chrome: Chrome::anonymous(&HeaderMap::new()),
             presets: Vec::new(),
+            pools: Vec::new(),
             levels: vec![(1, 600), (8, 2250)],
         }
         .render()

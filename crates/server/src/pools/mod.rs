@@ -280,6 +280,7 @@ async fn make_game(
         white_user: white.account.clone(),
         black_user: black.account.clone(),
         rated: pool.rated && white.account.is_some() && black.account.is_some(),
+        rating_range: None,
     };
     rooms
         .create(&row, Game::new(Position::new(), control))

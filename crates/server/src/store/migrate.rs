@@ -47,6 +47,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "ratings",
         include_str!("../../../../migrations/0008_ratings.sql"),
     ),
+    (
+        9,
+        "seek rating range",
+        include_str!("../../../../migrations/0009_seek_rating_range.sql"),
+    ),
 ];
 
 pub(crate) async fn run(pool: &AnyPool) -> Result<(), StoreError> {

@@ -25,7 +25,7 @@ macro_rules! game_columns {
         "g.id, g.created_at, g.start_fen, g.time_control, g.white_name, g.black_name, g.status, \
          g.result, g.termination, g.finished_at, g.white_seat, g.black_seat, g.white_bot, \
          g.black_bot, g.rematch_of, g.draw_offers, g.seek, g.white_user, g.black_user, \
-         wu.title, bu.title, g.rated"
+         wu.title, bu.title, g.rated, g.rating_min, g.rating_max"
     };
 }
 
@@ -89,6 +89,8 @@ pub(crate) struct NewGame {
     pub(crate) black_user: Option<String>,
     /// The game counts for both players' ratings (docs/RATINGS.md).
     pub(crate) rated: bool,
+    /// A seek's rating range: who may join (their rating at the game's speed, inclusive).
+    pub(crate) rating_range: Option<(i64, i64)>,
 }
 
 /// One move as stored.
@@ -256,8 +258,9 @@ impl Store {
         sqlx::query(
             "INSERT INTO games (id, created_at, start_fen, time_control, white_name, black_name, \
              white_seat, black_seat, white_bot, black_bot, rematch_of, status, seek, white_user, \
-             black_user, rated) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+             black_user, rated, rating_min, rating_max) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
+             $17, $18)",
         )
         .bind(&g.id)
         .bind(g.created_at)
@@ -275,6 +278,8 @@ impl Store {
         .bind(g.white_user.clone())
         .bind(g.black_user.clone())
         .bind(i64::from(g.rated))
+        .bind(g.rating_range.map(|r| r.0))
+        .bind(g.rating_range.map(|r| r.1))
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -504,6 +509,10 @@ fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow, StoreError> {
             white_user: r.try_get(17)?,
             black_user: r.try_get(18)?,
             rated: r.try_get::<i64, _>(21)? != 0,
+            rating_range: match (r.try_get(22)?, r.try_get(23)?) {
+                (Some(lo), Some(hi)) => Some((lo, hi)),
+                _ => None,
+            },
         },
         status: Status::parse(&r.try_get::<String, _>(6)?)?,
         ending: ending(r.try_get(7)?, r.try_get(8)?)?,
