@@ -49,7 +49,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     ),
     (
         9,
-        "seek rating range",
+        "seek_rating_range",
         include_str!("../../../../migrations/0009_seek_rating_range.sql"),
     ),
 ];
