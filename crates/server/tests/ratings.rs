@@ -217,3 +217,143 @@ fn pools_pair_guests_casual_and_accounts_rated() {
     drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// One rated blitz game: `winner` creates it as white, `loser` joins, e4 e5, and resigns.
+fn rated_win(s: &Server, winner: &mut Browser, loser: &mut Browser) -> String {
+    let r = winner.json(
+        s,
+        "/api/games",
+        r#"{"time_control":"3+2","color":"white","rated":true}"#,
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = field(&r.body, "id").to_owned();
+    assert_eq!(
+        loser.form(s, &format!("/api/games/{id}/join"), &[]).status,
+        200
+    );
+    play(s, winner, &id, "e4");
+    play(s, loser, &id, "e5");
+    assert_eq!(
+        loser
+            .form(s, &format!("/api/games/{id}/resign"), &[])
+            .status,
+        200
+    );
+    id
+}
+
+/// The part of a page from the element with `id` to the end of its table or figure.
+fn part<'a>(page: &'a str, id: &str) -> &'a str {
+    let at = page
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no #{id}: {page}"));
+    let rest = &page[at..];
+    let end = ["</table>", "</figure>", "</svg>"]
+        .iter()
+        .filter_map(|e| rest.find(e))
+        .min()
+        .unwrap_or(rest.len());
+    &rest[..end]
+}
+
+#[test]
+fn leaderboards_the_ladder_page_and_rating_charts() {
+    let (dir, url) = temp_url("boards");
+    let s = start_with(&url, &["--trust-proxy", "--rate-limits", "off"]);
+    let (mut anna, mut bo, mut cid) = (
+        Browser::at("10.2.0.1"),
+        Browser::at("10.2.0.2"),
+        Browser::at("10.2.0.3"),
+    );
+    for (b, name) in [(&mut anna, "anna"), (&mut bo, "bo"), (&mut cid, "cid")] {
+        assert_eq!(signup(&s, b, name, "a good password").status, 303);
+    }
+    // Nobody is on a board before their rating settles: anna and bo play until hers has,
+    // anna winning two games of three.
+    let board = anna.get(&s, "/leaderboard").body;
+    assert!(
+        part(&board, "board-blitz").contains("Nobody yet."),
+        "{board}"
+    );
+    let mut games = 0;
+    loop {
+        if games % 3 == 2 {
+            rated_win(&s, &mut bo, &mut anna);
+        } else {
+            rated_win(&s, &mut anna, &mut bo);
+        }
+        games += 1;
+        let page = anna.get(&s, "/@/anna").body;
+        let ratings = part(&page, "ratings");
+        if !ratings.contains('?') {
+            break;
+        }
+        assert!(
+            games < 60,
+            "still provisional after {games} games: {ratings}"
+        );
+    }
+    println!("anna's blitz rating settled after {games} games");
+    // cid plays one game: provisional, so not on the board.
+    rated_win(&s, &mut cid, &mut bo);
+
+    let board = anna.get(&s, "/leaderboard").body;
+    let blitz = part(&board, "board-blitz");
+    assert!(
+        blitz.contains("<td>1</td><td><a href=\"/@/anna\">anna</a></td>"),
+        "{blitz}"
+    );
+    assert!(
+        !blitz.contains("cid"),
+        "provisional players are not listed: {blitz}"
+    );
+    assert!(part(&board, "board-bullet").contains("Nobody yet."));
+    // The ladder's ten: anna first (she won every game), then cid, bo last.
+    let ladder = part(&board, "board-ladder");
+    let (a, c, b) = (
+        ladder.find(">anna<"),
+        ladder.find(">cid<"),
+        ladder.find(">bo<"),
+    );
+    assert!(a < c && c < b && a.is_some(), "{ladder}");
+    let full = anna.get(&s, "/leaderboard/blitz").body;
+    assert!(part(&full, "board-blitz").contains(">anna<"));
+    let r = anna.get(&s, "/leaderboard/hyperbullet");
+    assert_eq!(r.status, 404);
+    assert!(r.body.contains("<html"), "an HTML 404");
+
+    // The ladder page: every class a rung (1级 at the top, unclassed at the bottom).
+    let page = anna.get(&s, "/ladder").body;
+    let picture = part(&page, "ladder-picture");
+    assert_eq!(picture.matches("<g class=\"rung").count(), 31, "{picture}");
+    assert!(picture.find("data-class=\"grade 1\"") < picture.find("data-class=\"grade 30\""));
+    assert!(picture.contains("data-class=\"unclassed\""));
+    let table = part(&page, "board-ladder");
+    assert!(
+        table.contains(">anna<") && table.contains("settling"),
+        "{table}"
+    );
+    // In Chinese, the seed's words.
+    let mut zh = Browser::at("10.2.0.9");
+    zh.cookies.push(("lang".into(), "zh".into()));
+    let page = zh.get(&s, "/ladder").body;
+    assert!(page.contains("等级阶梯") && page.contains("无级别") && page.contains("1级"));
+
+    // anna's page: her blitz history, one point per rated game, each a link to its game.
+    let page = anna.get(&s, "/@/anna").body;
+    let chart = part(&page, "chart-blitz");
+    assert_eq!(chart.matches("<circle").count(), games, "{chart}");
+    assert_eq!(chart.matches("<a href=\"/game/").count(), games);
+    assert!(
+        chart.contains("<title>") && chart.contains("anna – bo 1-0"),
+        "{chart}"
+    );
+    assert!(chart.contains("bo – anna 1-0"), "{chart}");
+    let bo_page = bo.get(&s, "/@/bo").body;
+    assert_eq!(
+        part(&bo_page, "chart-blitz").matches("<circle").count(),
+        games + 1
+    );
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}

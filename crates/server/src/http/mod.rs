@@ -1,7 +1,9 @@
 //! The HTTP side: application state, the router, and serving with graceful shutdown.
 
 pub(crate) mod account;
+mod boards;
 mod body;
+mod charts;
 pub(crate) mod error;
 mod games;
 mod guard;
@@ -113,6 +115,9 @@ pub(crate) fn router(state: AppState, request_timeout: std::time::Duration) -> R
         .route("/", get(pages::home))
         .route("/game/{id}", get(pages::game))
         .route("/@/{name}", get(pages::player))
+        .route("/leaderboard", get(boards::overview))
+        .route("/leaderboard/{speed}", get(boards::speed))
+        .route("/ladder", get(boards::ladder))
         .route("/login", get(account::login_form).post(account::login))
         .route("/signup", get(account::signup_form).post(account::signup))
         .route("/logout", post(account::logout))

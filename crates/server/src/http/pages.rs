@@ -494,6 +494,8 @@ struct Member {
     /// Ladder points as shown, the class, and whether the figures are still settling (the
     /// first 50 ladder games, seed 004).
     ladder: (String, String, bool),
+    /// Each speed's rating history.
+    charts: Vec<super::charts::RatingChart>,
 }
 
 #[derive(Template)]
@@ -503,6 +505,8 @@ struct PlayerPage {
     chrome: Chrome,
     name: String,
     member: Option<Member>,
+    chart_width: f64,
+    chart_height: f64,
     record: crate::store::accounts::Record,
     games: Vec<PlayerGame>,
     /// The filter: "all", "won", "drawn", "lost"; a time control (PGN form) or "".
@@ -536,7 +540,11 @@ struct NotFoundPage {
 
 /// A page that is not there: 404, in the reader's language, with the way back.
 pub(crate) fn not_found(headers: &HeaderMap) -> Response {
-    let chrome = Chrome::anonymous(headers);
+    not_found_page(Chrome::anonymous(headers))
+}
+
+/// The HTML 404 in the reader's language, with the page's usual header.
+pub(crate) fn not_found_page(chrome: Chrome) -> Response {
     let page = render(&NotFoundPage {
         tr: chrome.tr,
         chrome,
@@ -654,12 +662,7 @@ async fn player_page(
                 .map(|(speed, r)| (speed_name(tr, speed), r.at(now).shown(), r.games))
                 .collect();
             let (points, games) = state.store.ladder_of(&user.id).await?;
-            let class = match points.class() {
-                rookery_core::rating::Class::Unclassed => tr.t("class_unclassed").to_owned(),
-                rookery_core::rating::Class::Grade(n) => {
-                    tr.t("class_grade").replace("{n}", &n.to_string())
-                }
-            };
+            let class = super::boards::class_name(tr, points.class());
             let settling = games < i64::from(rookery_core::rating::ladder::SETTLING_GAMES);
             Some(Member {
                 since: utc_date_time(user.created_at).0,
@@ -669,6 +672,7 @@ async fn player_page(
                 title: user.title.map(|t| (t.as_str(), tr.t(t.key()))),
                 ratings,
                 ladder: (points.shown(), class, settling),
+                charts: rating_charts(tr, state.store.rating_history(&user.id).await?),
             })
         }
         None => None,
@@ -678,6 +682,8 @@ async fn player_page(
         chrome,
         name: account.map_or(name.clone(), |u| u.name),
         member,
+        chart_width: super::charts::CHART_WIDTH,
+        chart_height: super::charts::CHART_HEIGHT,
         record,
         games,
         outcome: word,
@@ -686,6 +692,38 @@ async fn player_page(
         next_url: more.then(|| url(page + 1)),
         control,
     }))
+}
+
+/// Each speed's rating history as a chart, in the speeds' order.
+fn rating_charts(
+    tr: Tr,
+    history: Vec<crate::store::ratings::HistoryPoint>,
+) -> Vec<super::charts::RatingChart> {
+    rookery_core::rating::Speed::ALL
+        .into_iter()
+        .filter_map(|speed| {
+            let played: Vec<super::charts::Played> = history
+                .iter()
+                .filter(|h| h.speed == speed)
+                .map(|h| super::charts::Played {
+                    at: h.at,
+                    rating: h.rating,
+                    game_id: h.game_id.clone(),
+                    label: format!(
+                        "{} · {:.0} · {} – {} {}",
+                        utc_date_time(h.at).0,
+                        h.rating,
+                        h.white,
+                        h.black,
+                        h.result.as_deref().unwrap_or("*")
+                    ),
+                })
+                .collect();
+            (!played.is_empty()).then(|| {
+                super::charts::rating_chart(speed.as_str(), speed_name(tr, speed), &played)
+            })
+        })
+        .collect()
 }
 
 /// A name as one path segment.

@@ -363,3 +363,124 @@ impl Store {
             .collect()
     }
 }
+
+/// A leaderboard's row: a player and their rating (as it stands now) or ladder points.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct BoardRow {
+    pub(crate) name: String,
+    pub(crate) title: Option<crate::accounts::Title>,
+    pub(crate) glicko: Glicko,
+    pub(crate) points: LadderPoints,
+    pub(crate) games: i64,
+}
+
+/// One rated game in a player's history: the rating after it, and the game.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct HistoryPoint {
+    pub(crate) speed: Speed,
+    pub(crate) at: i64,
+    pub(crate) rating: f64,
+    pub(crate) game_id: String,
+    pub(crate) white: String,
+    pub(crate) black: String,
+    pub(crate) result: Option<String>,
+}
+
+/// How long after their last rated game at a speed a player still counts as active on its
+/// leaderboard.
+pub(crate) const ACTIVE_DAYS: i64 = 30;
+
+impl Store {
+    /// The top `limit` players at `speed`: open accounts with a rated game at that speed in
+    /// the last [`ACTIVE_DAYS`] whose rating, as it stands at `now`, is not provisional.
+    pub(crate) async fn leaderboard(
+        &self,
+        speed: Speed,
+        now: i64,
+        limit: usize,
+    ) -> Result<Vec<BoardRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT r.rating, r.deviation, r.volatility, r.games, r.rated_at, u.name, u.title \
+             FROM ratings r JOIN users u ON u.id = r.user_id \
+             WHERE r.speed = $1 AND r.rated_at >= $2 AND u.closed_at IS NULL \
+             ORDER BY r.rating DESC",
+        )
+        .bind(speed.as_str())
+        .bind(now - ACTIVE_DAYS * DAY_MS as i64)
+        .fetch_all(self.pool())
+        .await?;
+        let mut out = Vec::new();
+        for r in &rows {
+            let glicko = stored_rating(r)?.at(now);
+            if glicko.provisional() {
+                continue;
+            }
+            let title: Option<String> = r.try_get(6)?;
+            out.push(BoardRow {
+                name: r.try_get(5)?,
+                title: title.as_deref().and_then(crate::accounts::Title::parse),
+                glicko,
+                points: LadderPoints(0),
+                games: r.try_get(3)?,
+            });
+            if out.len() == limit {
+                break;
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every open account on the ladder, most points first.
+    pub(crate) async fn ladder_board(&self) -> Result<Vec<BoardRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT l.points, l.games, u.name, u.title FROM ladder l \
+             JOIN users u ON u.id = l.user_id WHERE u.closed_at IS NULL \
+             ORDER BY l.points DESC, u.id",
+        )
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|r| {
+                let title: Option<String> = r.try_get(3)?;
+                Ok(BoardRow {
+                    name: r.try_get(2)?,
+                    title: title.as_deref().and_then(crate::accounts::Title::parse),
+                    glicko: Glicko::default(),
+                    points: LadderPoints(r.try_get(0)?),
+                    games: r.try_get(1)?,
+                })
+            })
+            .collect()
+    }
+
+    /// An account's rated games in order, with the rating after each.
+    pub(crate) async fn rating_history(
+        &self,
+        user_id: &str,
+    ) -> Result<Vec<HistoryPoint>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT c.speed, c.at, c.rating_after, c.game_id, g.white_name, g.black_name, \
+             g.result FROM rating_changes c JOIN games g ON g.id = c.game_id \
+             WHERE c.user_id = $1 ORDER BY c.at, c.game_id",
+        )
+        .bind(user_id)
+        .fetch_all(self.pool())
+        .await?;
+        let mut out = Vec::new();
+        for r in &rows {
+            let Some(speed) = Speed::parse(&r.try_get::<String, _>(0)?) else {
+                continue;
+            };
+            out.push(HistoryPoint {
+                speed,
+                at: r.try_get(1)?,
+                rating: r.try_get(2)?,
+                game_id: r.try_get(3)?,
+                white: r.try_get(4)?,
+                black: r.try_get(5)?,
+                result: r.try_get(6)?,
+            });
+        }
+        Ok(out)
+    }
+}
