@@ -748,6 +748,68 @@ async function scenarioAccounts(browser, base) {
   for (const p of [desk, guest, laptop, zh]) await p.context().close();
 }
 
+/** Two accounts click 3+2 in the quick-pairing grid, get paired, play, and see their rating
+ * changes; then the rating chart on the player page and the ladder page, in both languages. */
+async function scenarioPools(browser, base) {
+  const ada = await open(browser, `${base}/signup`, DESKTOP, 'ada');
+  check(await account(ada, base, 'signup', 'Ada', 'ada plays the pools'), 'Ada signs up');
+  const bao = await open(browser, `${base}/signup`, { ...DESKTOP, locale: 'zh-CN' }, 'bao');
+  check(await account(bao, base, 'signup', 'Bao', 'bao plays the pools'), 'Bao signs up (Chinese)');
+  check((await bao.textContent('#quick-title')) === '快速配对', 'the quick-pairing grid in Chinese');
+  check(await ada.locator('.pool').count() === 12, 'twelve pools: lichess\'s eleven and 40/90+30:30+30');
+  await ada.click('.pool[data-tc="3+2"]');
+  await ada.waitForSelector('#pool-status:not([hidden])');
+  check((await ada.textContent('#pool-searching')).includes('Looking for an opponent for 3+2'), 'clicking 3+2: searching');
+  await ada.screenshot({ path: path.join(shots, 'pool-searching-en.png') });
+  await bao.waitForFunction(() => document.querySelector('.pool[data-tc="3+2"] [data-waiting]').textContent.includes('1'), null, { timeout: 10000 });
+  check(true, 'the other lobby shows one player waiting at 3+2');
+  await Promise.all([
+    ada.waitForURL(/\/game\//, { timeout: 15000 }),
+    bao.waitForURL(/\/game\//, { timeout: 15000 }),
+    bao.click('.pool[data-tc="3+2"]'),
+  ]);
+  check(ada.url() === bao.url(), 'both are sent to the same game');
+  await ada.waitForSelector('#board .sq');
+  await bao.waitForSelector('#board .sq');
+  const adaWhite = (await ada.textContent('#name-white')) === 'Ada';
+  const [white, black] = adaWhite ? [ada, bao] : [bao, ada];
+  check((await white.textContent('#rating-white')) === '1500?' && (await white.textContent('#rating-black')) === '1500?',
+    'a rated game: both ratings by the names');
+  await drag(white, 'e2', 'e4');
+  await plies(black, 1);
+  await drag(black, 'e7', 'e5');
+  await plies(white, 2);
+  await black.click('#btn-resign');
+  await black.click('#btn-resign');
+  for (const p of [ada, bao]) await p.waitForSelector('#result-ratings:not([hidden])');
+  const said = await ada.textContent('#result-ratings');
+  check(/Ada: 1500\? [+-]\d+ \(ladder [+-]10\)/.test(said) && /Bao: 1500\? [+-]\d+/.test(said),
+    `both rating changes on the result panel (${said})`);
+  check((await bao.textContent('#result-ratings')).includes('积分'), 'and on the Chinese page');
+  await ada.screenshot({ path: path.join(shots, 'pool-result-en.png') });
+
+  // The player page's chart, the ladder page and the leaderboards, in both languages.
+  for (const [page, lang, name] of [[ada, 'en', 'ada'], [bao, 'zh', 'bao']]) {
+    await page.goto(`${base}/@/${name}`);
+    check(await page.locator('#chart-blitz circle').count() >= 1, `the player page draws the blitz chart (${lang})`);
+    const tip = await page.locator('#chart-blitz circle title').first().textContent();
+    check(/Ada – Bao|Bao – Ada/.test(tip), `a point's tooltip names the game (${tip})`);
+    await page.locator('#chart-blitz').screenshot({ path: path.join(shots, `chart-${lang}.png`) });
+    await page.screenshot({ path: path.join(shots, `player-chart-${lang}.png`), fullPage: true });
+    await page.goto(`${base}/ladder`);
+    check(await page.locator('#ladder-picture .rung').count() === 31, `the ladder page draws 31 rungs (${lang})`);
+    check(await page.locator('#board-ladder a', { hasText: /Ada|Bao/ }).count() >= 2, `the ladder table lists both (${lang})`);
+    await page.screenshot({ path: path.join(shots, `ladder-${lang}.png`), fullPage: true });
+    await page.goto(`${base}/leaderboard`);
+    check(await page.locator('table.leaders').count() === 6, `the leaderboards: five speeds and the ladder (${lang})`);
+    await page.screenshot({ path: path.join(shots, `leaderboard-${lang}.png`), fullPage: true });
+  }
+  check((await bao.textContent('#boards-title')) === '排行榜', 'the leaderboards in Chinese');
+  await bao.goto(`${base}/ladder`);
+  check((await bao.textContent('#ladder-picture')).includes('无级别'), 'the ladder in the seed\'s words');
+  for (const p of [ada, bao]) await p.context().close();
+}
+
 async function main() {
   const server = await startServer();
   const browser = await chromium.launch({
@@ -767,6 +829,7 @@ async function main() {
     scenarioPhoneLayout,
     scenarioChineseErrors,
     scenarioAccounts,
+    scenarioPools,
   ];
   try {
     for (const scenario of scenarios) {

@@ -13,8 +13,16 @@ pending offer). While the server is down after each kill, the database itself is
 whose stored moves end it must be stored as over, as the rules say, and the last acknowledged
 draw offer must be stored as standing while no later move was (docs/RULES.md R4, R5).
 
+Rated games run beside them (docs/RATINGS.md): pairs of accounts (made with `rookery user
+create` and `rookery user token`) play rated 3+2 games through API tokens, ended by
+resignation, Fool's mate or an abort, until --rated games have ended and every kill is done.
+At the end, with the server down, the database is read: every finished rated game in which
+both sides moved changed each player's rating exactly once (one `rating_changes` row per
+player), no other game changed any; each player's stored rating, game count and ladder
+points are the last link of an unbroken chain of their changes; the ladder sums to zero.
+
 Usage: kill_test.py [--binary target/release/rookery] [--postgres postgres://...] [--kills 8]
-                    [--min-acked 300]
+                    [--min-acked 300] [--rated 200]
 At the end every game's PGN export is read by python-chess and compared with the game.
 Exit status 0 when no acknowledged move was lost, the stored rules state was right at every
 kill, every export matches, and at least --min-acked moves were acknowledged (a run in which
@@ -70,12 +78,14 @@ class Server:
         self.proc.wait()
 
 
-def call(server, method, path, body=None, cookie=None):
+def call(server, method, path, body=None, cookie=None, token=None):
     data = json.dumps(body).encode() if body is not None else None
     req = urllib.request.Request(f"http://127.0.0.1:{server.port}{path}", data=data, method=method)
     req.add_header("Content-Type", "application/json")
     if cookie:
         req.add_header("Cookie", cookie)
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
     with urllib.request.urlopen(req, timeout=10) as r:
         return r.status, r.headers.get("Set-Cookie"), json.loads(r.read() or b"null")
 
@@ -88,6 +98,8 @@ def main():
     ap.add_argument("--games", type=int, default=12)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--min-acked", type=int, default=300)
+    ap.add_argument("--rated", type=int, default=200)
+    ap.add_argument("--pairs", type=int, default=3)
     args = ap.parse_args()
     rng = random.Random(args.seed)
 
@@ -100,6 +112,16 @@ def main():
         url = f"sqlite://{tmp}/kill.db"
     server = Server(args.binary, url)
     server.start()
+    tokens = {}
+    for i in range(2 * args.pairs):
+        name = f"rater{i}"
+        subprocess.run([args.binary, "--database-url", url, "user", "create", name],
+                       input="a long enough password\n", text=True, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        tokens[name] = subprocess.run(
+            [args.binary, "--database-url", url, "user", "token", name, "--scopes", "board:play"],
+            capture_output=True, text=True, check=True).stdout.strip()
+    rated_ended = []  # (game id, how it ended)
 
     def new_game():
         _, ck_w, created = call(server, "POST", "/api/games", {"time_control": "untimed", "color": "white"})
@@ -173,6 +195,50 @@ def main():
                     game["acked"].append(move)
                     break
 
+    def rated_games(a, b, seed):
+        """One pair of accounts plays rated games one after another, through API tokens."""
+        prng = random.Random(seed)
+
+        def until_answered(method, path, token, body=None):
+            # Retried through kills; a refusal (4xx) after a kill means it was done already.
+            while not stop_rated.is_set():
+                try:
+                    return call(server, method, path, body, token=token)[0]
+                except urllib.error.HTTPError as e:
+                    return e.code
+                except (OSError, urllib.error.URLError):
+                    time.sleep(0.05)
+            return None
+
+        while not stop_rated.is_set():
+            white, black = (a, b) if prng.random() < 0.5 else (b, a)
+            try:
+                _, _, made = call(server, "POST", "/api/games",
+                                  {"time_control": "3+2", "color": "white", "rated": True},
+                                  token=tokens[white])
+            except (OSError, urllib.error.URLError):
+                time.sleep(0.05)
+                continue
+            gid = made["id"]
+            if until_answered("POST", f"/api/games/{gid}/join", tokens[black]) is None:
+                return
+            ending = prng.choice(["resign", "mate", "abort"])
+            moves = ["f2f3", "e7e5", "g2g4", "d8h4"] if ending == "mate" else ["e2e4", "e7e5"]
+            if ending == "abort":
+                moves = moves[:1]
+            for i, m in enumerate(moves):
+                who = tokens[white] if i % 2 == 0 else tokens[black]
+                if until_answered("POST", f"/api/games/{gid}/move", who, {"m": m}) is None:
+                    return
+            if ending == "resign":
+                loser = tokens[white] if prng.random() < 0.5 else tokens[black]
+                if until_answered("POST", f"/api/games/{gid}/resign", loser) is None:
+                    return
+            elif ending == "abort":
+                if until_answered("POST", f"/api/games/{gid}/abort", tokens[black]) is None:
+                    return
+            rated_ended.append((gid, ending))
+
     def check_store():
         """With the server down: the stored rules state is what the stored moves say."""
         rows = stored_games(args.postgres and url, tmp)
@@ -192,20 +258,27 @@ def main():
                 if f"standing={offer[1]}" not in (offers or ""):
                     errors.append(f"game {g['id']}: acknowledged draw offer by {offer[1]} stored as {offers!r}")
 
+    stop_rated = threading.Event()
     threads = [threading.Thread(target=player, args=(g, rng.random())) for g in games]
     threads += [threading.Thread(target=mater) for _ in range(2)]
-    for t in threads:
+    raters = [threading.Thread(target=rated_games, args=(f"rater{2 * i}", f"rater{2 * i + 1}", rng.random()))
+              for i in range(args.pairs)]
+    for t in threads + raters:
         t.start()
     checks = 0
-    for k in range(args.kills):
+    k = 0
+    # Kill at random moments until every kill is done and enough rated games have ended.
+    while k < args.kills or (len(rated_ended) < args.rated and k < 10 * args.kills):
         time.sleep(rng.uniform(0.3, 1.5))
         server.kill()
         check_store()
         checks += 1
+        k += 1
         server.start()
     time.sleep(1.0)
     stop.set()
-    for t in threads:
+    stop_rated.set()
+    for t in threads + raters:
         t.join()
 
     # Final check after one more kill: every acknowledged move is stored, in order.
@@ -232,14 +305,18 @@ def main():
             errors.append(f"game {g['id']}: exported result {pgn.headers['Result']} != {state['result']}")
         exported += 1
     server.kill()
+    rated_summary = check_ratings(args.postgres and url, tmp, errors)
     if args.postgres:
         subprocess.run(["psql", args.postgres, "-qc", f"DROP DATABASE {name} WITH (FORCE)"], check=False)
     backend = "postgres" if args.postgres else "sqlite"
     over = sum(1 for g in mated if len(g["acked"]) == 4)
-    print(f"kill test ({backend}): {args.kills + 1} kills, {len(games)} games and {len(mated)} "
+    print(f"kill test ({backend}): {k + 1} kills, {len(games)} games and {len(mated)} "
           f"Fool's mates ({over} played out), {acked_total[0]} acknowledged moves, "
           f"{len(errors)} faults; the stored rules state checked at {checks} kills; "
-          f"{exported} exported PGNs read back by python-chess")
+          f"{exported} exported PGNs read back by python-chess; {rated_summary}")
+    if len(rated_ended) < args.rated:
+        print(f"  only {len(rated_ended)} rated games ended (at least {args.rated} expected)")
+        return 1
     for e in errors[:5]:
         print("  " + e)
     if acked_total[0] < args.min_acked:
@@ -248,21 +325,73 @@ def main():
     return 1 if errors else 0
 
 
+def read_rows(postgres_url, tmp, sql):
+    """Rows of a query, from the database itself (the server is down)."""
+    if postgres_url:
+        out = subprocess.run(["psql", postgres_url, "-AtF", "\t", "-c", sql],
+                             check=True, capture_output=True, text=True).stdout
+        return [tuple(None if f == "" else f for f in line.split("\t"))
+                for line in out.splitlines() if line]
+    db = sqlite3.connect(f"{tmp}/kill.db")
+    rows = [tuple(None if v is None else str(v) for v in r) for r in db.execute(sql).fetchall()]
+    db.close()
+    return rows
+
+
+def check_ratings(postgres_url, tmp, errors):
+    """Every finished rated game in which both sides moved counted once for each player; no
+    other game counted; each player's stored figures end an unbroken chain of changes."""
+    rows = lambda sql: read_rows(postgres_url, tmp, sql)
+    games = rows("SELECT g.id, g.rated, g.status, g.termination, g.white_user, g.black_user, "
+                 "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) FROM games g")
+    changes = rows("SELECT game_id, user_id, speed, at, rating_before, rating_after, "
+                   "ladder_before, ladder_after FROM rating_changes ORDER BY at, game_id")
+    by_game = {}
+    for c in changes:
+        by_game.setdefault(c[0], []).append(c)
+    counted = 0
+    for gid, rated, status, termination, white, black, plies in games:
+        got = sorted(c[1] for c in by_game.get(gid, []))
+        should = (rated == "1" and status == "over" and termination != "aborted"
+                  and int(plies) >= 2 and white and black)
+        if should:
+            counted += 1
+            if got != sorted([white, black]):
+                errors.append(f"rated game {gid} ({termination}): changes for {got}, expected each player once")
+        elif got:
+            errors.append(f"game {gid} (rated={rated}, {status}/{termination}, {plies} plies) changed ratings of {got}")
+    # Each player's changes chain: the rating and ladder points after one are those before the
+    # next, and the stored figures are the last change's.
+    stored = {(u, sp): (float(r), int(n)) for u, sp, r, n in
+              rows("SELECT user_id, speed, rating, games FROM ratings")}
+    ladder = {u: (int(p), int(n)) for u, p, n in rows("SELECT user_id, points, games FROM ladder")}
+    chains, ladders = {}, {}
+    for gid, user, speed, at, r_before, r_after, l_before, l_after in changes:
+        chain = chains.setdefault((user, speed), [])
+        if chain and abs(float(r_before) - chain[-1]) > 1e-6:
+            errors.append(f"{user} {speed}: game {gid} starts from {r_before}, the last change left {chain[-1]}")
+        chain.append(float(r_after))
+        lad = ladders.setdefault(user, [])
+        if lad and int(l_before) != lad[-1]:
+            errors.append(f"{user} ladder: game {gid} starts from {l_before}, the last change left {lad[-1]}")
+        lad.append(int(l_after))
+    for key, chain in chains.items():
+        if key not in stored or abs(stored[key][0] - chain[-1]) > 1e-6 or stored[key][1] != len(chain):
+            errors.append(f"{key}: stored {stored.get(key)}, the changes say {chain[-1]} after {len(chain)} games")
+    for user, lad in ladders.items():
+        if ladder.get(user) != (lad[-1], len(lad)):
+            errors.append(f"{user} ladder: stored {ladder.get(user)}, the changes say {(lad[-1], len(lad))}")
+    total = sum(p for p, _ in ladder.values())
+    if total != 0:
+        errors.append(f"the ladder sums to {total}, not 0")
+    return (f"{counted} finished rated games counted, {len(changes)} rating changes, "
+            f"each once; ladder sums to {total}")
+
+
 def stored_games(postgres_url, tmp):
     """Every game row and its moves, read from the database itself."""
-    query_games = "SELECT id, status, termination, draw_offers FROM games"
-    query_moves = "SELECT game_id, uci FROM moves ORDER BY game_id, ply"
-    if postgres_url:
-        def rows(sql):
-            out = subprocess.run(["psql", postgres_url, "-AtF", "\t", "-c", sql],
-                                 check=True, capture_output=True, text=True).stdout
-            return [tuple(None if f == "" else f for f in line.split("\t"))
-                    for line in out.splitlines() if line]
-        games, moves = rows(query_games), rows(query_moves)
-    else:
-        db = sqlite3.connect(f"{tmp}/kill.db")
-        games, moves = db.execute(query_games).fetchall(), db.execute(query_moves).fetchall()
-        db.close()
+    games = read_rows(postgres_url, tmp, "SELECT id, status, termination, draw_offers FROM games")
+    moves = read_rows(postgres_url, tmp, "SELECT game_id, uci FROM moves ORDER BY game_id, ply")
     stored = {gid: (status, termination, offers, []) for gid, status, termination, offers in games}
     for gid, uci in moves:
         stored[gid][3].append(uci)
