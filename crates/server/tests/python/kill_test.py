@@ -15,7 +15,8 @@ draw offer must be stored as standing while no later move was (docs/RULES.md R4,
 
 Rated games run beside them (docs/RATINGS.md): pairs of accounts (made with `rookery user
 create` and `rookery user token`) play rated 3+2 games through API tokens, ended by
-resignation, Fool's mate or an abort, until --rated games have ended and every kill is done.
+resignation, Fool's mate or an abort, until --rated games have ended by resignation or mate
+(each must count) and every kill is done.
 At the end, with the server down, the database is read: every finished rated game in which
 both sides moved changed each player's rating exactly once (one `rating_changes` row per
 player), no other game changed any; each player's stored rating, game count and ladder
@@ -114,14 +115,15 @@ def main():
     server.start()
     tokens = {}
     for i in range(2 * args.pairs):
-        name = f"rater{i}"
-        subprocess.run([args.binary, "--database-url", url, "user", "create", name],
+        user = f"rater{i}"
+        subprocess.run([args.binary, "--database-url", url, "user", "create", user],
                        input="a long enough password\n", text=True, check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        tokens[name] = subprocess.run(
-            [args.binary, "--database-url", url, "user", "token", name, "--scopes", "board:play"],
+        tokens[user] = subprocess.run(
+            [args.binary, "--database-url", url, "user", "token", user, "--scopes", "board:play"],
             capture_output=True, text=True, check=True).stdout.strip()
-    rated_ended = []  # (game id, how it ended)
+    rated_ended = []  # (game id, how it ended): resigned or mated, so each must count
+    rated_aborted = []
 
     def new_game():
         _, ck_w, created = call(server, "POST", "/api/games", {"time_control": "untimed", "color": "white"})
@@ -237,7 +239,7 @@ def main():
             elif ending == "abort":
                 if until_answered("POST", f"/api/games/{gid}/abort", tokens[black]) is None:
                     return
-            rated_ended.append((gid, ending))
+            (rated_aborted if ending == "abort" else rated_ended).append((gid, ending))
 
     def check_store():
         """With the server down: the stored rules state is what the stored moves say."""
@@ -296,8 +298,8 @@ def main():
         if state["uci"][:len(g["acked"])] != g["acked"]:
             errors.append(f"game {g['id']}: lost acknowledged moves")
         # The PGN export reads back in python-chess with the same moves and result.
-        url = f"http://127.0.0.1:{server.port}/game/export/{g['id']}"
-        with urllib.request.urlopen(url, timeout=10) as r:
+        export_url = f"http://127.0.0.1:{server.port}/game/export/{g['id']}"
+        with urllib.request.urlopen(export_url, timeout=10) as r:
             pgn = chess.pgn.read_game(io.StringIO(r.read().decode()))
         if [m.uci() for m in pgn.mainline_moves()] != state["uci"] or pgn.errors:
             errors.append(f"game {g['id']}: exported PGN differs from the game")
@@ -306,6 +308,7 @@ def main():
         exported += 1
     server.kill()
     rated_summary = check_ratings(args.postgres and url, tmp, errors)
+    rated_summary += f" ({len(rated_ended)} rated games played to an end, {len(rated_aborted)} aborted)"
     if args.postgres:
         subprocess.run(["psql", args.postgres, "-qc", f"DROP DATABASE {name} WITH (FORCE)"], check=False)
     backend = "postgres" if args.postgres else "sqlite"
