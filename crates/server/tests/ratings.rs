@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::agent::{Browser, signup};
+use common::agent::{Browser, postgres_database, signup};
 use common::{Reply, Server, field, start_with, temp_url};
 
 /// Joins the pool of `control`; the ticket.
@@ -42,10 +42,42 @@ fn play(s: &Server, who: &mut Browser, id: &str, m: &str) {
     assert_eq!(r.status, 200, "{m}: {}", r.body);
 }
 
+/// Runs `flow` on a fresh SQLite file, and on a fresh PostgreSQL database when
+/// `ROOKERY_TEST_POSTGRES` names a server (else says SKIPPED).
+fn on_both(test: &str, flow: fn(&str)) {
+    let (dir, url) = temp_url(test);
+    flow(&url);
+    let _ = std::fs::remove_dir_all(dir);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let Some((admin, url, name)) = runtime.block_on(postgres_database(test)) else {
+        return;
+    };
+    flow(&url);
+    runtime.block_on(async {
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "DROP DATABASE {name} WITH (FORCE)"
+        )))
+        .execute(&admin)
+        .await
+        .unwrap();
+    });
+}
+
 #[test]
 fn pools_pair_guests_casual_and_accounts_rated() {
-    let (dir, url) = temp_url("pools");
-    let s = start_with(&url, &["--trust-proxy"]);
+    on_both("pools", pools);
+}
+
+#[test]
+fn leaderboards_the_ladder_page_and_rating_charts() {
+    on_both("boards", boards);
+}
+
+fn pools(url: &str) {
+    let s = start_with(url, &["--trust-proxy"]);
 
     // The grid: lichess's eleven and the seeds' classical control, with their speeds.
     let grid = Browser::at("10.1.0.9").get(&s, "/api/pools").body;
@@ -214,8 +246,6 @@ fn pools_pair_guests_casual_and_accounts_rated() {
     );
     let r = cid.form(&s, &format!("/api/games/{near}/join"), &[]);
     assert_eq!(r.status, 200, "cid (1500) is within 1400-1600: {}", r.body);
-    drop(s);
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// One rated blitz game: `winner` creates it as white, `loser` joins, e4 e5, and resigns.
@@ -256,10 +286,8 @@ fn part<'a>(page: &'a str, id: &str) -> &'a str {
     &rest[..end]
 }
 
-#[test]
-fn leaderboards_the_ladder_page_and_rating_charts() {
-    let (dir, url) = temp_url("boards");
-    let s = start_with(&url, &["--trust-proxy", "--rate-limits", "off"]);
+fn boards(url: &str) {
+    let s = start_with(url, &["--trust-proxy", "--rate-limits", "off"]);
     let (mut anna, mut bo, mut cid) = (
         Browser::at("10.2.0.1"),
         Browser::at("10.2.0.2"),
@@ -354,6 +382,4 @@ fn leaderboards_the_ladder_page_and_rating_charts() {
         part(&bo_page, "chart-blitz").matches("<circle").count(),
         games + 1
     );
-    drop(s);
-    let _ = std::fs::remove_dir_all(dir);
 }
