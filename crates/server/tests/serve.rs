@@ -102,7 +102,7 @@ fn migrate_creates_the_schema_and_can_run_twice() {
         )
     });
     let (versions, columns, tables) = schema;
-    assert_eq!(versions, ["1", "2", "3", "4", "5", "6", "7", "8"]);
+    assert_eq!(versions, ["1", "2", "3", "4", "5", "6", "7", "8", "9"]);
     for column in [
         "status",
         "result",
@@ -115,6 +115,8 @@ fn migrate_creates_the_schema_and_can_run_twice() {
         "white_user",
         "black_user",
         "rated",
+        "rating_min",
+        "rating_max",
     ] {
         assert!(
             columns.iter().any(|c| c == column),
