@@ -96,6 +96,14 @@ function flash(message) {
   }, 5000);
 }
 
+/** The opening played so far, as the server names it (lichess's tables). */
+function showOpening(opening) {
+  if (opening === undefined) return;
+  const el = $('opening');
+  el.hidden = !opening;
+  el.textContent = opening ? `${opening.eco} ${opening.name}` : '';
+}
+
 function receive(f) {
   if (typeof f.v === 'number') {
     if (f.t !== 'state' && f.v <= game.v) return;
@@ -120,6 +128,7 @@ function receive(f) {
       game.turn = d.turn;
       game.waiting = !!d.waiting;
       if (d.you) game.you = d.you;
+      showOpening(d.opening);
       redraw();
       break;
     case 'move': {
@@ -135,6 +144,7 @@ function receive(f) {
       game.offer = null;
       setClocks(d.clocks, d.running === undefined ? game.turn : d.running);
       play(d.check ? 'check' : d.capture ? 'capture' : 'move');
+      showOpening(d.opening);
       redraw();
       break;
     }

@@ -77,6 +77,7 @@ function row(game) {
   tc.textContent = game.time_control_words;
   if (game.rated) tc.textContent += ` · ${t('rated')}`;
   if (game.rating_range) tc.textContent += ` · ${t('rating_range_short', { range: game.rating_range })}`;
+  if (game.opening) tc.textContent += ` · ${game.opening.eco} ${game.opening.name}`;
   li.append(link, ' ', tc);
   return li;
 }

@@ -49,6 +49,9 @@ pub struct RowError {
 pub struct Book {
     openings: Vec<Opening>,
     by_position: HashMap<RepetitionKey, usize>,
+    /// The same by the core's Zobrist hash of the position (the hash of its repetition key),
+    /// for games that keep their positions' hashes: no replay needed.
+    by_hash: HashMap<u64, usize>,
     /// Rows that could not be read, and rows whose position an earlier row had named.
     pub faults: Vec<RowError>,
 }
@@ -62,9 +65,7 @@ fn replay(pgn: &str) -> Result<(Position, usize), String> {
         if token.ends_with('.') && token.trim_end_matches('.').parse::<u32>().is_ok() {
             continue;
         }
-        let m = pos
-            .parse_san(token)
-            .map_err(|e| format!("{token}: {e}"))?;
+        let m = pos.parse_san(token).map_err(|e| format!("{token}: {e}"))?;
         pos.play_unchecked(m);
         plies += 1;
     }
@@ -76,12 +77,14 @@ impl Book {
         let mut book = Book {
             openings: Vec::new(),
             by_position: HashMap::new(),
+            by_hash: HashMap::new(),
             faults: Vec::new(),
         };
         for table in TABLES {
             for line in table.lines().skip(1).filter(|l| !l.trim().is_empty()) {
                 let mut fields = line.split('\t');
-                let (Some(eco), Some(name), Some(pgn)) = (fields.next(), fields.next(), fields.next())
+                let (Some(eco), Some(name), Some(pgn)) =
+                    (fields.next(), fields.next(), fields.next())
                 else {
                     book.faults.push(RowError {
                         row: line.to_owned(),
@@ -106,8 +109,17 @@ impl Book {
                                     book.openings[earlier].name
                                 ),
                             });
+                        } else if let Some(&other) = book.by_hash.get(&pos.zobrist()) {
+                            book.faults.push(RowError {
+                                row: line.to_owned(),
+                                reason: format!(
+                                    "its hash is another position's: {}",
+                                    book.openings[other].name
+                                ),
+                            });
                         } else {
                             book.by_position.insert(pos.repetition_key(), index);
+                            book.by_hash.insert(pos.zobrist(), index);
                         }
                     }
                     Err(reason) => book.faults.push(RowError {
@@ -150,6 +162,23 @@ impl Book {
     }
 }
 
+impl Book {
+    /// The opening of a game from the normal start whose positions have these Zobrist hashes
+    /// (the start's first, as `Game::position_hashes` keeps them): the deepest named among
+    /// the first [`MAX_PLIES`] after the start. A 64-bit hash of one of the tables' 3,807
+    /// positions matching another position is as likely as a few in 10^14 per game; the tests
+    /// check that this agrees with [`Book::of_game`] on every table row and every test game.
+    pub fn of_hashes(&self, hashes: &[u64]) -> Option<&Opening> {
+        hashes
+            .iter()
+            .skip(1)
+            .take(MAX_PLIES)
+            .rev()
+            .find_map(|h| self.by_hash.get(h))
+            .map(|&i| &self.openings[i])
+    }
+}
+
 static BOOK: LazyLock<Book> = LazyLock::new(Book::read);
 
 /// The bundled tables, read on first use.
@@ -160,6 +189,12 @@ pub fn book() -> &'static Book {
 /// The opening named at exactly this position, if any.
 pub fn at(pos: &Position) -> Option<&'static Opening> {
     book().at(pos)
+}
+
+/// The opening of a game played from the normal start, by its positions' hashes (see
+/// [`Book::of_hashes`]).
+pub fn of_hashes(hashes: &[u64]) -> Option<&'static Opening> {
+    book().of_hashes(hashes)
 }
 
 /// The opening of a game played from the normal start (see [`Book::of_game`]).

@@ -17,14 +17,27 @@ fn moves_of(line: &str) -> Vec<rookery_core::Move> {
         .collect()
 }
 
+/// The Zobrist hash of every position of a game from the start, the start's first.
+fn hashes(moves: &[rookery_core::Move]) -> Vec<u64> {
+    let mut pos = Position::new();
+    let mut out = vec![pos.zobrist()];
+    for &m in moves {
+        pos.play_unchecked(m);
+        out.push(pos.zobrist());
+    }
+    out
+}
+
 #[test]
 fn every_row_is_read_and_names_its_own_position() {
     let book = rookery_openings::book();
     assert!(book.faults.is_empty(), "{:#?}", book.faults);
     assert_eq!(book.openings().len(), 3807);
     for o in book.openings() {
-        let named = rookery_openings::of_game(&moves_of(o.pgn)).expect(o.name);
+        let moves = moves_of(o.pgn);
+        let named = rookery_openings::of_game(&moves).expect(o.name);
         assert_eq!((named.eco, named.name), (o.eco, o.name), "{}", o.pgn);
+        assert_eq!(rookery_openings::of_hashes(&hashes(&moves)), Some(named));
     }
 }
 
@@ -49,6 +62,7 @@ fn transpositions_find_the_same_name() {
             rookery_openings::of_game(&moves_of(b)).unwrap(),
         );
         assert_eq!(x, y, "{a} / {b}");
+        assert_eq!(rookery_openings::of_hashes(&hashes(&moves_of(b))), Some(y));
     }
     let najdorf = rookery_openings::of_game(&moves_of(
         "1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 a6 5. Nc3 Nf6",
@@ -99,6 +113,11 @@ fn lichess_games_are_named_as_lichess_named_them() {
         games += 1;
         let moves: Vec<_> = record.moves.iter().map(|m| m.m).collect();
         let ours = rookery_openings::of_game(&moves);
+        assert_eq!(
+            rookery_openings::of_hashes(&hashes(&moves)),
+            ours,
+            "by hashes"
+        );
         if ours.map(|o| o.eco) == Some(eco) || (ours.is_none() && eco == "?") {
             same_eco += 1;
         }
@@ -124,7 +143,10 @@ fn lichess_games_are_named_as_lichess_named_them() {
                 }
             }
         }
-        let known = book.openings().iter().any(|o| o.eco == eco && o.name == name);
+        let known = book
+            .openings()
+            .iter()
+            .any(|o| o.eco == eco && o.name == name);
         let why = if !known {
             renamed += 1;
             "lichess's name is not in the newer tables"

@@ -32,6 +32,11 @@ pub(crate) async fn pgn(
             .map(|ms| std::time::Duration::from_secs(ms.max(0) as u64 / 1000));
     }
     tag(&mut record, row, origin);
+    // The opening, as lichess writes it (imported games get ours too).
+    if let Some(opening) = crate::room::opening_of(&game) {
+        record.tags.set("ECO", opening.eco);
+        record.tags.set("Opening", opening.name);
+    }
     if row.game.rated {
         rating_tags(&mut record, store, row).await?;
     }

@@ -17,6 +17,8 @@ pub(crate) struct Listing {
     pub(crate) creator_here: bool,
     /// Moves played.
     pub(crate) moves: usize,
+    /// The opening played so far.
+    pub(crate) opening: Option<&'static rookery_openings::Opening>,
 }
 
 impl Listing {
@@ -75,6 +77,7 @@ mod tests {
             open: true,
             creator_here: true,
             moves: 0,
+            opening: None,
         };
         assert!(seek.joinable() && !seek.watchable());
         // The creator closed the tab; a game for a friend never lists as a seek.

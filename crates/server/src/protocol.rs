@@ -604,6 +604,23 @@ struct StateData {
     #[serde(flatten)]
     moves: Playable,
     can: Option<Can>,
+    opening: Option<OpeningName>,
+}
+
+/// The opening played so far, as lichess names it.
+#[derive(Debug, Serialize)]
+struct OpeningName {
+    eco: &'static str,
+    name: &'static str,
+}
+
+impl OpeningName {
+    fn of(view: &View) -> Option<OpeningName> {
+        view.opening.map(|o| OpeningName {
+            eco: o.eco,
+            name: o.name,
+        })
+    }
 }
 
 /// A `move` event, the frame sent most.
@@ -626,6 +643,7 @@ struct MoveFrame<'a> {
     #[serde(flatten)]
     moves: Playable,
     can: Option<Can>,
+    opening: Option<OpeningName>,
 }
 
 /// Every move of `game` in SAN.
@@ -676,6 +694,7 @@ pub(crate) fn state(snapshot: &Snapshot, seat: Option<Color>) -> String {
         waiting: snapshot.open_seat.is_some(),
         moves: Playable(Moves::of(&view, seat)),
         can: seat.map(|c| *view.can.get(c)),
+        opening: OpeningName::of(&view),
     };
     Outgoing {
         v: Some(v),
@@ -709,6 +728,7 @@ pub(crate) fn event(e: &Versioned, seat: Option<Color>, view: Option<&View>) -> 
             running: view.and_then(|view| view.running),
             moves: Playable(view.and_then(|view| Moves::of(view, seat))),
             can: view.zip(seat).map(|(view, color)| *view.can.get(color)),
+            opening: view.and_then(OpeningName::of),
         }),
         RoomEvent::Game(Event::DrawOffered { by }) => ServerFrame::DrawOffered {
             by: *by,

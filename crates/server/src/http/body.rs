@@ -173,6 +173,25 @@ pub(crate) struct Listed {
     /// A seek's rating range, "1400-1800".
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) rating_range: Option<String>,
+    /// The opening played so far: `{"eco", "name"}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) opening: Option<OpeningTag>,
+}
+
+/// An opening as lichess names it.
+#[derive(Debug, Serialize)]
+pub(crate) struct OpeningTag {
+    pub(crate) eco: &'static str,
+    pub(crate) name: &'static str,
+}
+
+impl OpeningTag {
+    pub(crate) fn of(opening: &rookery_openings::Opening) -> OpeningTag {
+        OpeningTag {
+            eco: opening.eco,
+            name: opening.name,
+        }
+    }
 }
 
 /// The form of `POST /api/import`.

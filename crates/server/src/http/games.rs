@@ -443,6 +443,7 @@ pub(crate) async fn list(
             white_rating,
             black_rating,
             rating_range: r.game.rating_range.map(|(lo, hi)| format!("{lo}-{hi}")),
+            opening: listing.opening.map(super::body::OpeningTag::of),
             id: r.game.id,
             white: r.game.white_name,
             black: r.game.black_name,

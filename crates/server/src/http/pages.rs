@@ -478,6 +478,8 @@ struct PlayerGame {
     black_title: Option<&'static str>,
     result: String,
     time_control: String,
+    /// The opening's ECO code and name.
+    opening: Option<(&'static str, &'static str)>,
 }
 
 /// What a player page says of an account.
@@ -638,9 +640,22 @@ async fn player_page(
             q => format!("{path}?{q}"),
         }
     };
+    let standard: Vec<String> = rows
+        .iter()
+        .filter(|r| r.game.start_fen.is_none())
+        .map(|r| r.game.id.clone())
+        .collect();
+    let first_moves = state
+        .store
+        .first_moves(&standard, rookery_openings::MAX_PLIES)
+        .await?;
     let games = rows
         .into_iter()
         .map(|r| PlayerGame {
+            opening: first_moves
+                .get(&r.game.id)
+                .and_then(|uci| opening_of_uci(uci))
+                .map(|o| (o.eco, o.name)),
             date: utc_date_time(r.game.created_at).0,
             result: r.ending.map_or("*", |e| e.result.as_str()).to_owned(),
             time_control: r.game.friendly_time_control(),
@@ -692,6 +707,24 @@ async fn player_page(
         next_url: more.then(|| url(page + 1)),
         control,
     }))
+}
+
+/// The opening of a game from the normal start with these moves (UCI, as stored); the
+/// moves were judged when played, so an unreadable one only ends the replay.
+fn opening_of_uci(uci: &[String]) -> Option<&'static rookery_openings::Opening> {
+    let mut pos = rookery_core::Position::new();
+    let mut moves = Vec::with_capacity(uci.len());
+    for text in uci {
+        let Some(m) = rookery_core::UciMove::from_ascii(text.as_bytes())
+            .ok()
+            .and_then(|u| u.to_move(&pos).ok())
+        else {
+            break;
+        };
+        pos.play_unchecked(m);
+        moves.push(m);
+    }
+    rookery_openings::of_game(&moves)
 }
 
 /// Each speed's rating history as a chart, in the speeds' order.

@@ -24,7 +24,7 @@ use crate::store::{Ending, StoreError, StoredMove};
 mod view;
 mod watchers;
 
-pub(crate) use view::{Can, View};
+pub(crate) use view::{Can, View, opening_of};
 #[cfg(test)]
 use watchers::WATCHERS_EVERY;
 use watchers::Watchers;
@@ -460,6 +460,7 @@ impl Room {
                 .open_seat
                 .is_some_and(|open| self.connections[!open] > 0),
             moves: self.game.moves().len(),
+            opening: view::opening_of(&self.game),
         });
         self.lobby.set(&self.id, listing);
     }

@@ -21,6 +21,8 @@ pub(crate) struct View {
     pub(crate) last_capture: bool,
     /// Each side's time left as the event happened (a fallen flag's is zero).
     pub(crate) clocks: ByColor<Option<std::time::Duration>>,
+    /// The opening played so far (lichess's names; none from a set-up position).
+    pub(crate) opening: Option<&'static rookery_openings::Opening>,
 }
 
 /// What a player may do now (docs/RULES.md R4-R5; the core decides each).
@@ -73,6 +75,7 @@ impl View {
                 .moves()
                 .last()
                 .is_some_and(|m| matches!(m.san.san, San::Normal { capture: true, .. })),
+            opening: opening_of(game),
         }
     }
 
@@ -82,4 +85,12 @@ impl View {
         let points = position.board().points();
         points.white as i32 - points.black as i32
     }
+}
+
+/// The opening a game has played so far: the deepest named position of its first 40 plies,
+/// found by the positions' hashes the game keeps (no replay); none from a set-up position.
+pub(crate) fn opening_of(game: &Game) -> Option<&'static rookery_openings::Opening> {
+    (*game.start() == Position::new())
+        .then(|| rookery_openings::of_hashes(game.position_hashes()))
+        .flatten()
 }

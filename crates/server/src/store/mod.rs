@@ -13,6 +13,7 @@ use rookery_core::Color;
 use rookery_core::clock::TimeControl;
 use rookery_core::game::{DrawOffers, Termination};
 use rookery_core::pgn::GameResult;
+use std::collections::HashMap;
 
 use crate::accounts::Title;
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
@@ -446,6 +447,34 @@ impl Store {
     }
 
     /// The moves of a game in order.
+    /// The first `plies` moves (UCI) of each of these games, by game id: enough to name
+    /// their openings on a page that lists them.
+    pub(crate) async fn first_moves(
+        &self,
+        ids: &[String],
+        plies: usize,
+    ) -> Result<HashMap<String, Vec<String>>, StoreError> {
+        let mut out: HashMap<String, Vec<String>> = HashMap::new();
+        if ids.is_empty() {
+            return Ok(out);
+        }
+        // Only placeholders are written into the text; every value is bound.
+        let marks: Vec<String> = (2..ids.len() + 2).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "SELECT game_id, uci FROM moves WHERE ply <= $1 AND game_id IN ({}) \
+             ORDER BY game_id, ply",
+            marks.join(", ")
+        );
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(plies as i64);
+        for id in ids {
+            query = query.bind(id);
+        }
+        for r in query.fetch_all(&self.pool).await? {
+            out.entry(r.try_get(0)?).or_default().push(r.try_get(1)?);
+        }
+        Ok(out)
+    }
+
     pub(crate) async fn moves(&self, id: &str) -> Result<Vec<StoredMove>, StoreError> {
         let rows = sqlx::query(
             "SELECT game_id, ply, uci, san, clock_ms, at_ms, elapsed_ms FROM moves \
