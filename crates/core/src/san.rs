@@ -490,6 +490,37 @@ impl Position {
         SanPlus::of(self, m).to_string()
     }
 
+    /// The seeds' long form of a legal move (R7, seed 000's 完整記錄): the piece's letter
+    /// (none for a pawn), the square it leaves, `-` for a move or `×` for a capture, the square
+    /// it reaches, `=Q` for a promotion, and `+`/`#`: `Ng1-f3`, `Ra1×a7`, `e5×d6`, `e7-e8=Q+`.
+    /// Castling is `0-0` and `0-0-0`, as the seeds write it. The SAN reader reads it back.
+    pub fn long_form(&self, m: Move) -> String {
+        let plus = SanPlus::of(self, m);
+        let mut out = String::new();
+        match m.castling_side() {
+            Some(CastlingSide::KingSide) => out.push_str("0-0"),
+            Some(CastlingSide::QueenSide) => out.push_str("0-0-0"),
+            None => {
+                if m.role() != Role::Pawn {
+                    out.push(m.role().upper_char());
+                }
+                out.push_str(&m.from().to_string());
+                out.push(if self.is_capture(m) { '×' } else { '-' });
+                out.push_str(&m.to().to_string());
+                if let Some(p) = m.promotion() {
+                    out.push('=');
+                    out.push(p.upper_char());
+                }
+            }
+        }
+        if plus.mate {
+            out.push('#');
+        } else if plus.check {
+            out.push('+');
+        }
+        out
+    }
+
     /// Reads a move in SAN (leniently) or UCI and returns the legal move it names.
     ///
     /// # Errors

@@ -141,6 +141,24 @@ fn long_algebraic_display_of_moves() {
     assert_eq!(p.parse_san("e4").unwrap().to_string(), "e2-e4");
 }
 
+/// R7: the seeds' long form (seed 000, 完整記錄): piece, from, `-` or `×`, to; `0-0`.
+#[test]
+fn r7_the_seeds_long_form() {
+    let p = Position::new();
+    assert_eq!(p.long_form(p.parse_san("Nf3").unwrap()), "Ng1-f3");
+    assert_eq!(p.long_form(p.parse_san("e4").unwrap()), "e2-e4");
+    let p = pos("r3k3/8/8/8/8/8/8/R3K2R w KQq - 0 1");
+    assert_eq!(p.long_form(p.parse_san("Rxa8+").unwrap()), "Ra1×a8+");
+    assert_eq!(p.long_form(p.parse_san("O-O").unwrap()), "0-0");
+    assert_eq!(p.long_form(p.parse_san("O-O-O").unwrap()), "0-0-0");
+    let p = play_all(&["e4", "d5", "e5", "f5"]);
+    assert_eq!(p.long_form(p.parse_san("exf6").unwrap()), "e5×f6");
+    let p = pos("2k5/4P3/8/8/8/8/8/4K3 w - - 0 1");
+    assert_eq!(p.long_form(p.parse_san("e8=Q").unwrap()), "e7-e8=Q+");
+    let p = play_all(&["f3", "e5", "g4"]);
+    assert_eq!(p.long_form(p.parse_san("Qh4").unwrap()), "Qd8-h4#");
+}
+
 /// Every legal move of many random positions: its SAN (and its long algebraic and UCI
 /// forms) reads back as the same move.
 #[test]
@@ -173,6 +191,8 @@ fn every_legal_move_reads_back_from_its_san() {
                 if m.castling_side().is_none() {
                     assert_eq!(p.parse_san(&m.to_string()), Ok(m), "{m} in {}", p.fen());
                 }
+                let long = p.long_form(m);
+                assert_eq!(p.parse_san(&long), Ok(m), "{long} in {}", p.fen());
                 checked += 1;
             }
             p.play(moves[rand(moves.len())]).unwrap();
