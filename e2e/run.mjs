@@ -12,7 +12,7 @@
 
 import { chromium } from 'playwright-core';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -178,7 +178,7 @@ async function createOn(page, { tc = '5+3', color = 'white', fen = '', opponent 
   await page.check(`input[name=color][value=${color}]`);
   if (opponent !== 'seek') await page.check(`input[name=opponent][value=${opponent}]`);
   if (fen) {
-    await page.click('details summary');
+    await page.click('#fen-details summary');
     await page.fill('#fen', fen);
   }
   await Promise.all([page.waitForURL(/\/game\//), page.click('#create-button')]);
@@ -810,6 +810,49 @@ async function scenarioPools(browser, base) {
   for (const p of [ada, bao]) await p.context().close();
 }
 
+// A 60-move lichess game (CC0, from the core's test data), for the score sheet.
+const SIXTY_MOVES = '[White "Kasia"]\n[Black "Li Wei"]\n[Result "1-0"]\n\n' +
+  '1. d4 d5 2. e4 c6 3. exd5 cxd5 4. Nc3 Nc6 5. Bb5 Nf6 6. Nf3 Bg4 7. h3 Bh5 8. O-O e6 9. Qd3 Bg6 ' +
+  '10. Qe2 Be7 11. Bxc6+ bxc6 12. Be3 O-O 13. Ne5 Qc7 14. Qd2 Ne4 15. Nxe4 Bxe4 16. Bf4 Qb7 17. c3 a5 ' +
+  '18. a3 a4 19. Qe2 Bf6 20. Nd3 Bxd3 21. Qxd3 c5 22. Rab1 c4 23. Qg3 Qb3 24. h4 Qc2 25. h5 Kh8 26. h6 g6 ' +
+  '27. Be5 Qf5 28. f4 Rac8 29. Bd6 Rg8 30. Be5 Rce8 31. Qh2 Rc8 32. Rf3 Qxb1+ 33. Rf1 Qf5 34. g3 Rb8 ' +
+  '35. Qg2 Rbc8 36. g4 Qd3 37. Bxf6+ Rg7 38. hxg7+ Kg8 39. Be5 Qe3+ 40. Qf2 Qh3 41. Qg2 Qe3+ 42. Rf2 Qe1+ ' +
+  '43. Kh2 Qe3 44. Re2 Qc1 45. Qf2 h6 46. Qh4 Kh7 47. Qf6 Rg8 48. Qxf7 Qf1 49. Rg2 Qf3 50. Qxe6 h5 ' +
+  '51. gxh5 Qxh5+ 52. Kg1 Qd1+ 53. Kf2 Qd2+ 54. Kf3 Qd3+ 55. Kg4 Qd1+ 56. Kg3 Qd3+ 57. Kh2 Qf3 58. Qg4 Qxg4 ' +
+  '59. Rxg4 Kh6 60. Rh4# 1-0\n';
+
+/** How many pages a PDF has (its page objects). */
+function pdfPages(buffer) {
+  return (buffer.toString('latin1').match(/\/Type\s*\/Page[^s]/g) || []).length;
+}
+
+/** The score sheet of a 60-move game: one A4 page when printed, in English and Chinese. */
+async function scenarioScoreSheet(browser, base) {
+  const res = await fetch(`${base}/api/import`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-chess-pgn' },
+    body: SIXTY_MOVES,
+  });
+  const { id } = await res.json();
+  const page = await open(browser, `${base}/game/${id}`, DESKTOP, 'sheet');
+  await page.waitForSelector('#sheet-link:not([hidden])');
+  await Promise.all([page.waitForURL(`${base}/game/${id}/sheet`), page.click('#sheet-link')]);
+  check((await page.textContent('#f-winner')) === 'Kasia', 'the sheet names the winner');
+  check(await page.locator('.sheet table.moves tbody tr').count() === 60, 'sixty numbered lines in two columns');
+  const pdf = await page.pdf({ format: 'A4', printBackground: true });
+  check(pdfPages(pdf) === 1, `printed on A4, the 60-move sheet is one page (${pdfPages(pdf)})`);
+  writeFileSync(path.join(shots, 'sheet-en.pdf'), pdf);
+  await page.screenshot({ path: path.join(shots, 'sheet-en.png'), fullPage: true });
+  await page.click('#to-long');
+  check((await page.locator('.sheet table.moves').first().textContent()).includes('Nc3×e4'), 'the long notation: Nc3×e4');
+  const zh = await open(browser, `${base}/game/${id}/sheet?notation=long`, { ...DESKTOP, locale: 'zh-CN' }, 'sheet zh');
+  check((await zh.textContent('h1')) === '国际象棋记录', 'the sheet\'s heading in Chinese');
+  const zhPdf = await zh.pdf({ format: 'A4', printBackground: true });
+  check(pdfPages(zhPdf) === 1, `and one page in Chinese (${pdfPages(zhPdf)})`);
+  await zh.screenshot({ path: path.join(shots, 'sheet-zh.png'), fullPage: true });
+  for (const p of [page, zh]) await p.context().close();
+}
+
 async function main() {
   const server = await startServer();
   const browser = await chromium.launch({
@@ -830,6 +873,7 @@ async function main() {
     scenarioChineseErrors,
     scenarioAccounts,
     scenarioPools,
+    scenarioScoreSheet,
   ];
   try {
     for (const scenario of scenarios) {

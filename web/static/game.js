@@ -616,6 +616,7 @@ function redraw() {
     show('btn-decline-rematch', !!rematchOffer);
   }
   $('pgn-link').hidden = game.san.length === 0;
+  $('sheet-link').hidden = game.san.length === 0;
 }
 
 // A phone turned on its side lays the moves out anew: keep the last one in sight.

@@ -35,6 +35,11 @@ async function createGame(event) {
   const body = { time_control: control, color: data.get('color') };
   const fen = (data.get('fen') || '').trim();
   if (fen) body.fen = fen;
+  // For club play: what the score sheet and the PGN name.
+  for (const field of ['event', 'round', 'table']) {
+    const value = (data.get(field) || '').trim();
+    if (value) body[field] = value;
+  }
   if (data.get('opponent') === 'bot') body.bot = Number(data.get('level'));
   // An open challenge is listed here for anyone; a friend's game is reached by its link only.
   if (data.get('opponent') === 'seek') body.seek = true;

@@ -130,7 +130,17 @@ async fn rating_tags(
 /// The tags the store knows and the core does not: event, site, players, dates.
 fn tag(record: &mut GameRecord, row: &GameRow, origin: &str) {
     let (date, time) = utc_date_time(row.game.created_at);
-    record.tags.set("Event", "Rookery game");
+    let club = &row.game.club;
+    record
+        .tags
+        .set("Event", club.event.as_deref().unwrap_or("Rookery game"));
+    if let Some(round) = &club.round {
+        record.tags.set("Round", round.as_str());
+    }
+    // R7: the score sheet's table is the PGN's Board tag.
+    if let Some(table) = &club.table {
+        record.tags.set("Board", table.as_str());
+    }
     record
         .tags
         .set("Site", format!("{origin}/game/{}", row.game.id));

@@ -163,6 +163,10 @@ fn swapped(row: &GameRow) -> NewGame {
         black_user: g.white_user.clone(),
         rated: g.rated,
         rating_range: None,
+        club: crate::store::ClubRecord {
+            event: g.club.event.clone(),
+            ..Default::default()
+        },
     }
 }
 

@@ -102,7 +102,10 @@ fn migrate_creates_the_schema_and_can_run_twice() {
         )
     });
     let (versions, columns, tables) = schema;
-    assert_eq!(versions, ["1", "2", "3", "4", "5", "6", "7", "8", "9"]);
+    assert_eq!(
+        versions,
+        ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
+    );
     for column in [
         "status",
         "result",
@@ -117,6 +120,9 @@ fn migrate_creates_the_schema_and_can_run_twice() {
         "rated",
         "rating_min",
         "rating_max",
+        "event",
+        "round",
+        "board",
     ] {
         assert!(
             columns.iter().any(|c| c == column),

@@ -27,6 +27,14 @@ pub(crate) struct CreateGame {
     /// game's speed lies within it may join.
     #[serde(default)]
     pub(crate) rating_range: Option<String>,
+    /// For club play (seed 003's score sheet; PGN `Event`, `Round`, `Board`): at most 64
+    /// characters each.
+    #[serde(default)]
+    pub(crate) event: Option<String>,
+    #[serde(default)]
+    pub(crate) round: Option<String>,
+    #[serde(default)]
+    pub(crate) table: Option<String>,
 }
 
 /// A seat taken (create, join, rematch); the seat cookie goes with it.

@@ -108,6 +108,11 @@ pub(crate) async fn create(
             Some(range)
         }
     };
+    let club = crate::store::ClubRecord {
+        event: club_field("event", req.event)?,
+        round: club_field("round", req.round)?,
+        table: club_field("table", req.table)?,
+    };
     let game = Game::new(start, control);
     if let Some((_, termination)) = game.result() {
         // Nothing to play (R4): such a game would be over before it began.
@@ -163,9 +168,25 @@ pub(crate) async fn create(
         black_user: black.user,
         rated: req.rated,
         rating_range,
+        club,
     };
     state.rooms.create(&row, game).await?;
     Ok(seated(id, color, name, &token, StatusCode::CREATED))
+}
+
+/// A club field as given: trimmed, none if empty, refused past 64 characters or with a
+/// control character (it goes into a PGN tag and onto a printed sheet).
+fn club_field(what: &str, value: Option<String>) -> Result<Option<String>, ApiError> {
+    let Some(text) = value.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty()) else {
+        return Ok(None);
+    };
+    if text.chars().count() > 64 || text.chars().any(char::is_control) {
+        return Err(ApiError::bad(
+            "bad_request",
+            format!("{what}: at most 64 characters, on one line"),
+        ));
+    }
+    Ok(Some(text))
 }
 
 /// A rating range as written, "1400-1800" (low first, within 0-4000).

@@ -13,6 +13,7 @@ mod pages;
 mod pgn;
 mod pools;
 mod serve;
+mod sheet;
 mod socket;
 
 /// The request bodies the fuzz targets read (`crate::fuzzing`).
@@ -114,6 +115,7 @@ pub(crate) fn router(state: AppState, request_timeout: std::time::Duration) -> R
         .route("/game/{id}/socket", get(socket::upgrade))
         .route("/", get(pages::home))
         .route("/game/{id}", get(pages::game))
+        .route("/game/{id}/sheet", get(sheet::sheet))
         .route("/@/{name}", get(pages::player))
         .route("/leaderboard", get(boards::overview))
         .route("/leaderboard/{speed}", get(boards::speed))

@@ -818,6 +818,16 @@ const STATIC: &[(&str, &str, &[u8])] = &[
         "text/javascript; charset=utf-8",
         include_bytes!("../../../../web/static/sound.js"),
     ),
+    (
+        "sheet.css",
+        "text/css; charset=utf-8",
+        include_bytes!("../../../../web/static/sheet.css"),
+    ),
+    (
+        "sheet.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../../../web/static/sheet.js"),
+    ),
 ];
 
 /// `GET /static/{file}`.

@@ -281,6 +281,7 @@ async fn make_game(
         black_user: black.account.clone(),
         rated: pool.rated && white.account.is_some() && black.account.is_some(),
         rating_range: None,
+        club: Default::default(),
     };
     rooms
         .create(&row, Game::new(Position::new(), control))

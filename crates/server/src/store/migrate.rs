@@ -52,6 +52,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "seek_rating_range",
         include_str!("../../../../migrations/0009_seek_rating_range.sql"),
     ),
+    (
+        10,
+        "club_record",
+        include_str!("../../../../migrations/0010_club_record.sql"),
+    ),
 ];
 
 pub(crate) async fn run(pool: &AnyPool) -> Result<(), StoreError> {

@@ -26,7 +26,7 @@ macro_rules! game_columns {
         "g.id, g.created_at, g.start_fen, g.time_control, g.white_name, g.black_name, g.status, \
          g.result, g.termination, g.finished_at, g.white_seat, g.black_seat, g.white_bot, \
          g.black_bot, g.rematch_of, g.draw_offers, g.seek, g.white_user, g.black_user, \
-         wu.title, bu.title, g.rated, g.rating_min, g.rating_max"
+         wu.title, bu.title, g.rated, g.rating_min, g.rating_max, g.event, g.round, g.board"
     };
 }
 
@@ -92,6 +92,16 @@ pub(crate) struct NewGame {
     pub(crate) rated: bool,
     /// A seek's rating range: who may join (their rating at the game's speed, inclusive).
     pub(crate) rating_range: Option<(i64, i64)>,
+    /// What a club's score sheet names (seed 003): event, round, table.
+    pub(crate) club: ClubRecord,
+}
+
+/// A club game's event, round and table (seed 003; PGN `Event`, `Round`, `Board`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct ClubRecord {
+    pub(crate) event: Option<String>,
+    pub(crate) round: Option<String>,
+    pub(crate) table: Option<String>,
 }
 
 /// One move as stored.
@@ -259,9 +269,9 @@ impl Store {
         sqlx::query(
             "INSERT INTO games (id, created_at, start_fen, time_control, white_name, black_name, \
              white_seat, black_seat, white_bot, black_bot, rematch_of, status, seek, white_user, \
-             black_user, rated, rating_min, rating_max) \
+             black_user, rated, rating_min, rating_max, event, round, board) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
-             $17, $18)",
+             $17, $18, $19, $20, $21)",
         )
         .bind(&g.id)
         .bind(g.created_at)
@@ -281,6 +291,9 @@ impl Store {
         .bind(i64::from(g.rated))
         .bind(g.rating_range.map(|r| r.0))
         .bind(g.rating_range.map(|r| r.1))
+        .bind(g.club.event.clone())
+        .bind(g.club.round.clone())
+        .bind(g.club.table.clone())
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -541,6 +554,11 @@ fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow, StoreError> {
             rating_range: match (r.try_get(22)?, r.try_get(23)?) {
                 (Some(lo), Some(hi)) => Some((lo, hi)),
                 _ => None,
+            },
+            club: ClubRecord {
+                event: r.try_get(24)?,
+                round: r.try_get(25)?,
+                table: r.try_get(26)?,
             },
         },
         status: Status::parse(&r.try_get::<String, _>(6)?)?,
