@@ -13,6 +13,7 @@
 //! assert_eq!(found.best.unwrap().to_uci().to_string(), "a1a8");
 //! ```
 
+pub mod analysis;
 mod endgame;
 mod epd;
 mod eval;

@@ -1,0 +1,311 @@
+//! Computer analysis of a finished game, as lichess judges one: each position evaluated at a
+//! fixed budget; each move judged by how much it lowered the mover's winning chances
+//! (lichess's thresholds: 0.1 an inaccuracy, 0.2 a mistake, 0.3 a blunder, written with the
+//! seeds' symbols `?!`, `?`, `??`); per side the counts, the average centipawn loss and
+//! lichess's accuracy percentage (https://lichess.org/page/accuracy). Centipawns are taken
+//! within ±1000, and a mate counts as ±1000, as lichess takes them for winning chances.
+
+use rookery_core::{ByColor, Color, Move, Position};
+
+use crate::search::{Evaluation, Limits, MATE, Search};
+
+/// Scores at least this far from zero are mates.
+const MATE_SCORES: i32 = MATE - 1000;
+/// Centipawns count within ±this.
+pub const CP_CEILING: i32 = 1000;
+
+/// An evaluation from White's side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns.
+    Cp(i32),
+    /// A forced mate in this many moves: positive when White mates, negative when Black does.
+    Mate(i32),
+}
+
+/// A position's evaluation and the engine's best move there. `score` is `None` in a
+/// position where the game is over (checkmate, stalemate): there is nothing to search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PositionEval {
+    pub score: Option<Score>,
+    pub best: Option<Move>,
+}
+
+/// Evaluates `pos` (reached after the positions hashed in `history`) with the network
+/// evaluation, searching `nodes` nodes.
+pub fn evaluate(search: &mut Search, pos: &Position, history: &[u64], nodes: u64) -> PositionEval {
+    if pos.legal_moves().is_empty() {
+        return PositionEval {
+            score: None,
+            best: None,
+        };
+    }
+    let limits = Limits {
+        nodes: Some(nodes),
+        evaluation: Evaluation::Network,
+        ..Limits::default()
+    };
+    let found = search.run(pos, history, &limits);
+    let own = found.score;
+    let for_white = if pos.turn() == Color::White { 1 } else { -1 };
+    let score = if own.abs() >= MATE_SCORES {
+        let plies = MATE - own.abs();
+        let moves = (plies + 1) / 2;
+        Score::Mate(own.signum() * moves.max(1) * for_white)
+    } else {
+        Score::Cp(own * for_white)
+    };
+    PositionEval {
+        score: Some(score),
+        best: found.best,
+    }
+}
+
+/// White's centipawns as winning chances are taken from them: within ±1000, a mate as ±1000;
+/// a finished game's position as its result (`turn`: the side to move there, mated if
+/// `checkmate`).
+pub fn judged_cp(eval: &PositionEval, turn: Color, checkmate: bool) -> i32 {
+    match eval.score {
+        Some(Score::Cp(cp)) => cp.clamp(-CP_CEILING, CP_CEILING),
+        Some(Score::Mate(n)) => CP_CEILING * n.signum(),
+        None if checkmate => match turn {
+            Color::White => -CP_CEILING,
+            Color::Black => CP_CEILING,
+        },
+        None => 0,
+    }
+}
+
+/// Winning chances in [-1, 1] of `cp` (lichess's curve, fitted to real games).
+pub fn winning_chances(cp: i32) -> f64 {
+    let cp = f64::from(cp.clamp(-CP_CEILING, CP_CEILING));
+    2.0 / (1.0 + (-0.003_682_08 * cp).exp()) - 1.0
+}
+
+/// Win% in [0, 100]: `50 + 50 x winning chances`.
+pub fn win_percent(cp: i32) -> f64 {
+    50.0 + 50.0 * winning_chances(cp)
+}
+
+/// What a move was, by the drop in the mover's winning chances.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Judgement {
+    Inaccuracy,
+    Mistake,
+    Blunder,
+}
+
+impl Judgement {
+    /// The seeds' symbol: `?!`, `?`, `??`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Judgement::Inaccuracy => "?!",
+            Judgement::Mistake => "?",
+            Judgement::Blunder => "??",
+        }
+    }
+
+    /// The PGN NAG: `$6`, `$2`, `$4`.
+    pub fn nag(self) -> u8 {
+        match self {
+            Judgement::Inaccuracy => 6,
+            Judgement::Mistake => 2,
+            Judgement::Blunder => 4,
+        }
+    }
+
+    /// The English word, as lichess writes it in comments.
+    pub fn word(self) -> &'static str {
+        match self {
+            Judgement::Inaccuracy => "Inaccuracy",
+            Judgement::Mistake => "Mistake",
+            Judgement::Blunder => "Blunder",
+        }
+    }
+}
+
+/// The judgement of a move that took the mover from `before` to `after` (centipawns from the
+/// mover's side): a drop in winning chances of 0.3 is a blunder, 0.2 a mistake, 0.1 an
+/// inaccuracy (lichess's thresholds).
+pub fn judge(before: i32, after: i32) -> Option<Judgement> {
+    let drop = winning_chances(before) - winning_chances(after);
+    if drop >= 0.3 {
+        Some(Judgement::Blunder)
+    } else if drop >= 0.2 {
+        Some(Judgement::Mistake)
+    } else if drop >= 0.1 {
+        Some(Judgement::Inaccuracy)
+    } else {
+        None
+    }
+}
+
+/// A move's accuracy from the mover's Win% before and after it (lichess's curve, with its
+/// one-point allowance for an imperfect analysis), within [0, 100].
+pub fn move_accuracy(before: f64, after: f64) -> f64 {
+    if after >= before {
+        return 100.0;
+    }
+    let raw = 103.166_8 * (-0.043_54 * (before - after)).exp() - 3.166_9;
+    (raw + 1.0).clamp(0.0, 100.0)
+}
+
+/// One side's figures over a game.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct SideSummary {
+    pub inaccuracies: u32,
+    pub mistakes: u32,
+    pub blunders: u32,
+    /// Average centipawn loss (each move's loss within the ±1000 ceiling).
+    pub acpl: u32,
+    /// Accuracy in percent; `None` for a side that made no move.
+    pub accuracy: Option<f64>,
+}
+
+/// A game's review: each ply's judgement and each side's summary.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Review {
+    pub judgements: Vec<Option<Judgement>>,
+    pub sides: ByColor<SideSummary>,
+}
+
+fn std_dev(xs: &[f64]) -> f64 {
+    if xs.is_empty() {
+        return 0.0;
+    }
+    let mean = xs.iter().sum::<f64>() / xs.len() as f64;
+    (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / xs.len() as f64).sqrt()
+}
+
+/// Reviews a game from White's centipawns of every position, the start's first (as
+/// [`judged_cp`] gives them); `first` is the side that made the first move. A side's
+/// accuracy is, as lichess computes it, the mean of two means of its moves' accuracies: one
+/// weighted by how much the game swung around each move (the standard deviation of Win% over
+/// a window of 2 to 8 positions, within [0.5, 12]), and the harmonic one.
+pub fn review(first: Color, cps: &[i32]) -> Review {
+    let plies = cps.len().saturating_sub(1);
+    let wins: Vec<f64> = cps.iter().map(|&cp| win_percent(cp)).collect();
+    let window = (plies / 10).clamp(2, 8).min(wins.len().max(1));
+    // One weight per move: the windows ending at the first positions are the first full one.
+    let mut weights = Vec::with_capacity(plies);
+    for i in 0..plies {
+        let end = (i + 2).max(window).min(wins.len());
+        let start = end.saturating_sub(window);
+        weights.push(std_dev(&wins[start..end]).clamp(0.5, 12.0));
+    }
+    let mut judgements = Vec::with_capacity(plies);
+    let mut sides = ByColor::<SideSummary>::default();
+    let mut per_side: ByColor<(Vec<f64>, Vec<f64>, i64)> = ByColor::default();
+    for i in 0..plies {
+        let mover = if i % 2 == 0 { first } else { !first };
+        let sign = if mover == Color::White { 1 } else { -1 };
+        let (before, after) = (cps[i] * sign, cps[i + 1] * sign);
+        let judgement = judge(before, after);
+        let side = sides.get_mut(mover);
+        match judgement {
+            Some(Judgement::Inaccuracy) => side.inaccuracies += 1,
+            Some(Judgement::Mistake) => side.mistakes += 1,
+            Some(Judgement::Blunder) => side.blunders += 1,
+            None => {}
+        }
+        judgements.push(judgement);
+        let accuracy = move_accuracy(win_percent(before), win_percent(after));
+        let (accs, ws, loss) = per_side.get_mut(mover);
+        accs.push(accuracy);
+        ws.push(weights[i]);
+        *loss += i64::from((before - after).max(0));
+    }
+    for color in [Color::White, Color::Black] {
+        let (accs, ws, loss) = per_side.get(color);
+        let side = sides.get_mut(color);
+        if accs.is_empty() {
+            continue;
+        }
+        side.acpl = (*loss as f64 / accs.len() as f64).round() as u32;
+        let weighted =
+            accs.iter().zip(ws).map(|(a, w)| a * w).sum::<f64>() / ws.iter().sum::<f64>();
+        let harmonic = accs.len() as f64 / accs.iter().map(|a| 1.0 / a.max(0.001)).sum::<f64>();
+        side.accuracy = Some((weighted + harmonic) / 2.0);
+    }
+    Review { judgements, sides }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn win_percent_is_lichess_curve() {
+        assert!((win_percent(0) - 50.0).abs() < 1e-9);
+        // +100 cp: 59.10%; +300: 75.11% (python: 50 + 50 * (2 / (1 + exp(-0.00368208 * cp)) - 1)).
+        assert!(
+            (win_percent(100) - 59.10).abs() < 0.01,
+            "{}",
+            win_percent(100)
+        );
+        assert!(
+            (win_percent(300) - 75.11).abs() < 0.01,
+            "{}",
+            win_percent(300)
+        );
+        assert!((win_percent(-300) + win_percent(300) - 100.0).abs() < 1e-9);
+        // Past the ceiling nothing changes.
+        assert_eq!(win_percent(5000), win_percent(1000));
+    }
+
+    /// The accuracy curve was fitted by lichess to these points (Win% lost -> accuracy,
+    /// published beside its source): 0 -> 100, 5 -> 75, 10 -> 60, 20 -> 42, 40 -> 20,
+    /// 60 -> 5, 80 -> 0. The fit passes within 6 points of each; losing nothing is 100.
+    #[test]
+    fn move_accuracy_follows_lichess_published_points() {
+        for (lost, expected) in [
+            (0.0, 100.0),
+            (5.0, 75.0),
+            (10.0, 60.0),
+            (20.0, 42.0),
+            (40.0, 20.0),
+            (60.0, 5.0),
+            (80.0, 0.0),
+        ] {
+            let got = move_accuracy(60.0, 60.0 - lost);
+            assert!((got - expected).abs() <= 6.0, "{lost}: {got} vs {expected}");
+        }
+        assert_eq!(move_accuracy(40.0, 55.0), 100.0, "a gain is perfect");
+        assert_eq!(move_accuracy(100.0, 0.0), 0.0);
+    }
+
+    #[test]
+    fn thresholds_are_lichess_winning_chance_drops() {
+        assert_eq!(judge(0, -20), None);
+        assert_eq!(judge(0, -60), Some(Judgement::Inaccuracy));
+        assert_eq!(judge(0, -115), Some(Judgement::Mistake));
+        assert_eq!(judge(0, -180), Some(Judgement::Blunder));
+        // The same centipawns matter less when the game is decided.
+        assert_eq!(judge(900, 700), None);
+        // Hanging a queen from equality: a blunder.
+        assert_eq!(judge(0, -900), Some(Judgement::Blunder));
+        assert_eq!(Judgement::Blunder.symbol(), "??");
+        assert_eq!(Judgement::Mistake.nag(), 2);
+    }
+
+    #[test]
+    fn a_review_counts_each_side() {
+        // White keeps the balance, then drops 900 on move 3; Black plays on.
+        let cps = [20, 25, 20, 30, 25, -880, -870, -880];
+        let r = review(Color::White, &cps);
+        assert_eq!(r.judgements.len(), 7);
+        assert_eq!(r.judgements[4], Some(Judgement::Blunder));
+        assert_eq!(r.sides.white.blunders, 1);
+        assert_eq!(r.sides.black.blunders + r.sides.black.mistakes, 0);
+        assert!(
+            r.sides.white.acpl > 200 && r.sides.black.acpl < 20,
+            "{:?}",
+            r.sides
+        );
+        let (w, b) = (
+            r.sides.white.accuracy.unwrap(),
+            r.sides.black.accuracy.unwrap(),
+        );
+        assert!(w < 70.0 && b > 90.0, "{w} {b}");
+    }
+}
