@@ -133,6 +133,11 @@ impl Bots {
     }
 
     /// Seats a bot of `level` as `color` in `room` until its game ends.
+    /// The permits of the pool searches run in: computer analyses take them too.
+    pub(crate) fn permits(&self) -> Arc<Semaphore> {
+        self.permits.clone()
+    }
+
     pub(crate) fn seat(&self, room: RoomHandle, color: Color, level: Level) {
         let brain = Brain {
             level,

@@ -38,6 +38,15 @@ pub(crate) struct Config {
     /// built-in one; levels map to its strength options.
     #[arg(long, env = "ROOKERY_UCI_ENGINE", global = true)]
     pub(crate) uci_engine: Option<PathBuf>,
+    /// Nodes the built-in engine searches in each position of a computer analysis
+    /// (docs/ANALYSIS.md): more is deeper and slower.
+    #[arg(
+        long,
+        env = "ROOKERY_ANALYSIS_NODES",
+        default_value_t = 200_000,
+        global = true
+    )]
+    pub(crate) analysis_nodes: u64,
     /// Open connections (sockets included) one client address may hold; more are refused
     /// at once. A load test from one address raises it.
     #[arg(

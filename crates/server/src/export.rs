@@ -40,7 +40,39 @@ pub(crate) async fn pgn(
     if row.game.rated {
         rating_tags(&mut record, store, row).await?;
     }
+    if let Some(stored) = store.analysis(&row.game.id).await? {
+        if let Some(analysis) = stored
+            .evals
+            .as_deref()
+            .and_then(|e| crate::analysis::GameAnalysis::of(&game, e))
+        {
+            annotate(&mut record, &analysis);
+        }
+    }
     Ok(rookery_core::pgn::write(&record))
+}
+
+/// A computer analysis in the PGN, as lichess writes one: `[%eval 0.17]` (or `#3`) after each
+/// move for the position it reached, and for a judged move its NAG (`$6` `$2` `$4`, the seeds'
+/// `?!` `?` `??`) and a comment naming the engine's better move.
+fn annotate(record: &mut GameRecord, analysis: &crate::analysis::GameAnalysis) {
+    for (i, rm) in record.moves.iter_mut().enumerate() {
+        if let Some(text) = analysis
+            .evals
+            .get(i + 1)
+            .and_then(crate::analysis::GameAnalysis::eval_text)
+        {
+            rm.comments.insert(0, format!("[%eval {text}]"));
+        }
+        if let Some(Some(judgement)) = analysis.review.judgements.get(i) {
+            rm.nags.push(judgement.nag());
+            let comment = match analysis.best.get(i).cloned().flatten() {
+                Some(best) => format!("{}. {best} was best.", judgement.word()),
+                None => format!("{}.", judgement.word()),
+            };
+            rm.comments.push(comment);
+        }
+    }
 }
 
 /// One player's rating in a rated game: before it (as it stands now while the game is on),

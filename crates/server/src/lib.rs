@@ -2,6 +2,7 @@
 //! (`main.rs`) calls [`main`]; the fuzz targets (`fuzz/`) call [`fuzzing`].
 
 mod accounts;
+mod analysis;
 mod bot;
 mod cli;
 mod export;

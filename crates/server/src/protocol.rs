@@ -237,6 +237,7 @@ pub(crate) const CODES: &[&str] = &[
     "unknown_pool",
     "no_ticket",
     "rating_out_of_range",
+    "analysis_needs_end",
 ];
 
 impl Problem {

@@ -104,7 +104,7 @@ fn migrate_creates_the_schema_and_can_run_twice() {
     let (versions, columns, tables) = schema;
     assert_eq!(
         versions,
-        ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
+        ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"]
     );
     for column in [
         "status",
@@ -141,6 +141,7 @@ fn migrate_creates_the_schema_and_can_run_twice() {
         "ratings",
         "ladder",
         "rating_changes",
+        "analyses",
     ] {
         assert!(tables.iter().any(|t| t == table), "{table}: {tables:?}");
     }

@@ -303,6 +303,8 @@ fn door_of(method: &axum::http::Method, path: &str) -> Option<Door> {
         "/api/games" | "/api/pool" => Some(Door::CreateGame),
         "/api/import" => Some(Door::Import),
         _ if path.starts_with("/api/games/") && path.ends_with("/move") => Some(Door::Move),
+        // An analysis is minutes of a core: as dear as an import.
+        _ if path.starts_with("/api/games/") && path.ends_with("/analysis") => Some(Door::Import),
         _ => None,
     }
 }

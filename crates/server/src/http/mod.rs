@@ -1,6 +1,7 @@
 //! The HTTP side: application state, the router, and serving with graceful shutdown.
 
 pub(crate) mod account;
+mod analysis;
 mod boards;
 mod body;
 mod charts;
@@ -57,6 +58,8 @@ pub(crate) struct AppState {
     pub(crate) online: crate::presence::Online,
     /// The quick-pairing pools.
     pub(crate) pools: crate::pools::Pools,
+    /// Computer analyses, queued and running.
+    pub(crate) analyses: crate::analysis::Analyses,
 }
 
 /// Where people reach this server (`https://chess.example.org`): `--public-url`, else the
@@ -105,6 +108,10 @@ pub(crate) fn router(state: AppState, request_timeout: std::time::Duration) -> R
         .route("/api/games/{id}", get(games::show))
         .route("/api/games/{id}/join", post(games::join))
         .route("/api/games/{id}/move", post(games::play))
+        .route(
+            "/api/games/{id}/analysis",
+            post(analysis::request).get(analysis::show),
+        )
         .route("/api/games/{id}/rematch", post(games::rematch))
         .route(
             "/api/games/{id}/decline-rematch",
@@ -198,6 +205,7 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
         tracing::info!(engine = %engine.display(), "bots use an external UCI engine");
     }
     let bots = crate::bot::Bots::new(config.uci_engine.clone());
+    let permits = bots.permits();
     let rooms = Rooms::new(store.clone(), EventWriter::start(store.clone()), bots);
     let recovered = rooms.recover().await.map_err(|e| e.to_string())?;
     tracing::info!(games = recovered, "live games loaded back into rooms");
@@ -210,10 +218,19 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
     limits.header_timeout = seconds(config.header_timeout, "--header-timeout")?;
     limits.request_timeout = seconds(config.request_timeout, "--request-timeout")?;
     let pools = crate::pools::Pools::start(rooms.clone());
+    let analyses = crate::analysis::Analyses::start(
+        store.clone(),
+        rooms.clone(),
+        permits,
+        config.analysis_nodes.max(1),
+    )
+    .await
+    .map_err(|e| e.to_string())?;
     let state = AppState {
         store,
         rooms,
         pools,
+        analyses,
         shutdown,
         socket_open,
         socket_idle: seconds(config.socket_idle_timeout, "--socket-idle-timeout")?,

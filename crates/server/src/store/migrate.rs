@@ -57,6 +57,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "club_record",
         include_str!("../../../../migrations/0010_club_record.sql"),
     ),
+    (
+        11,
+        "analyses",
+        include_str!("../../../../migrations/0011_analyses.sql"),
+    ),
 ];
 
 pub(crate) async fn run(pool: &AnyPool) -> Result<(), StoreError> {

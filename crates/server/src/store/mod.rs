@@ -3,6 +3,7 @@
 //! writer (`writer.rs`): a move is acknowledged only once its transaction committed.
 
 pub(crate) mod accounts;
+pub(crate) mod analyses;
 mod migrate;
 pub(crate) mod ratings;
 pub(crate) mod writer;

@@ -1,0 +1,317 @@
+//! Computer analysis jobs (docs/ANALYSIS.md). "Request analysis" on a finished game queues a
+//! job, stored at once (it survives a restart); a few workers take jobs in turn and evaluate
+//! every position of the game at a fixed node budget with the built-in engine. Each position
+//! is one search on a blocking thread holding one of the bots' permits: the same bounded pool
+//! the bots think in, so an analysis never takes more cores than the bots may, never holds
+//! up the async runtime (and so a live game's moves), and a bot waits at most one position's
+//! search for its turn. When every position is done, the evaluations are stored; the review
+//! (judgements, counts, accuracy) is worked out from them when read.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use rookery_core::game::Game;
+use rookery_core::{Move, Position};
+use rookery_engine::Search;
+use rookery_engine::analysis::{PositionEval, Review, Score, evaluate, judged_cp, review};
+use tokio::sync::{Semaphore, mpsc};
+
+use crate::room::now_ms;
+use crate::rooms::Rooms;
+use crate::store::{Store, StoreError};
+
+/// Positions done and positions in all, of the jobs running now.
+type Progress = Arc<Mutex<HashMap<String, (usize, usize)>>>;
+
+/// The analysis queue: a cheap-to-clone handle.
+#[derive(Clone)]
+pub(crate) struct Analyses {
+    queue: mpsc::UnboundedSender<String>,
+    progress: Progress,
+    nodes: u64,
+}
+
+impl std::fmt::Debug for Analyses {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Analyses")
+            .field("nodes", &self.nodes)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How many jobs run at once (each search still waits for a permit).
+const WORKERS: usize = 2;
+/// The transposition table of each worker's search, MiB.
+const TABLE_MIB: usize = 8;
+
+impl Analyses {
+    /// Starts the workers; every job not finished before a restart is queued again.
+    pub(crate) async fn start(
+        store: Store,
+        rooms: Rooms,
+        permits: Arc<Semaphore>,
+        nodes: u64,
+    ) -> Result<Analyses, StoreError> {
+        let (queue, rx) = mpsc::unbounded_channel::<String>();
+        let rx = Arc::new(tokio::sync::Mutex::new(rx));
+        let progress = Progress::default();
+        for _ in 0..WORKERS {
+            let (rx, store, rooms, permits, progress) = (
+                rx.clone(),
+                store.clone(),
+                rooms.clone(),
+                permits.clone(),
+                progress.clone(),
+            );
+            tokio::spawn(async move {
+                loop {
+                    let Some(id) = rx.lock().await.recv().await else {
+                        return;
+                    };
+                    let job = Job {
+                        store: &store,
+                        rooms: &rooms,
+                        permits: &permits,
+                        progress: &progress,
+                        nodes,
+                    };
+                    if let Err(e) = job.run(&id).await {
+                        tracing::error!(game = %id, error = %e, "an analysis failed");
+                    }
+                    lock(&progress).remove(&id);
+                }
+            });
+        }
+        let analyses = Analyses {
+            queue,
+            progress,
+            nodes,
+        };
+        for id in store.unfinished_analyses().await? {
+            let _ = analyses.queue.send(id);
+        }
+        Ok(analyses)
+    }
+
+    /// Queues the analysis of a finished game (once: asking again changes nothing).
+    pub(crate) async fn request(&self, store: &Store, game_id: &str) -> Result<(), StoreError> {
+        if store
+            .queue_analysis(game_id, self.nodes as i64, now_ms() as i64)
+            .await?
+        {
+            let _ = self.queue.send(game_id.to_owned());
+        }
+        Ok(())
+    }
+
+    /// Positions done and in all, while the game's analysis runs.
+    pub(crate) fn progress(&self, game_id: &str) -> Option<(usize, usize)> {
+        lock(&self.progress).get(game_id).copied()
+    }
+}
+
+fn lock(progress: &Progress) -> std::sync::MutexGuard<'_, HashMap<String, (usize, usize)>> {
+    progress
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+struct Job<'a> {
+    store: &'a Store,
+    rooms: &'a Rooms,
+    permits: &'a Arc<Semaphore>,
+    progress: &'a Progress,
+    nodes: u64,
+}
+
+impl Job<'_> {
+    async fn run(&self, id: &str) -> Result<(), StoreError> {
+        let Some(row) = self.store.game(id).await? else {
+            return Ok(());
+        };
+        self.store.set_analysis_running(id).await?;
+        let (_, game) = self.rooms.game_of(&row).await?;
+        let moves: Vec<Move> = game.moves().iter().map(|m| m.m).collect();
+        let total = moves.len() + 1;
+        let mut pos = *game.start();
+        let mut history: Vec<u64> = Vec::with_capacity(total);
+        let mut search = Some(Search::new(TABLE_MIB));
+        let mut evals = Vec::with_capacity(total);
+        for i in 0..total {
+            lock(self.progress).insert(id.to_owned(), (i, total));
+            let permit = self
+                .permits
+                .clone()
+                .acquire_owned()
+                .await
+                .map_err(|e| StoreError(e.to_string()))?;
+            let (mut s, seen, nodes) = (
+                search.take().unwrap_or_else(|| Search::new(TABLE_MIB)),
+                history.clone(),
+                self.nodes,
+            );
+            let (s, eval) = tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                let eval = evaluate(&mut s, &pos, &seen, nodes);
+                (s, eval)
+            })
+            .await
+            .map_err(|e| StoreError(format!("an analysis search failed: {e}")))?;
+            search = Some(s);
+            evals.push(eval);
+            if let Some(&m) = moves.get(i) {
+                history.push(pos.zobrist());
+                pos.play_unchecked(m);
+            }
+        }
+        self.store
+            .finish_analysis(id, &evals_json(&evals), now_ms() as i64)
+            .await?;
+        tracing::info!(game = %id, positions = total, "analysis done");
+        Ok(())
+    }
+}
+
+/// The stored form: `[[cp, mate, best], ...]`, from White's side.
+fn evals_json(evals: &[PositionEval]) -> String {
+    let rows: Vec<serde_json::Value> = evals
+        .iter()
+        .map(|e| {
+            let (cp, mate) = match e.score {
+                Some(Score::Cp(cp)) => (Some(cp), None),
+                Some(Score::Mate(n)) => (None, Some(n)),
+                None => (None, None),
+            };
+            serde_json::json!([cp, mate, e.best.map(|m| m.to_uci().to_string())])
+        })
+        .collect();
+    serde_json::Value::Array(rows).to_string()
+}
+
+/// A finished analysis, read back against its game: every position's evaluation, the
+/// review, and the engine's best move at each ply in SAN.
+#[derive(Debug, Clone)]
+pub(crate) struct GameAnalysis {
+    pub(crate) evals: Vec<PositionEval>,
+    pub(crate) review: Review,
+    /// The engine's best move in the position before each ply (SAN).
+    pub(crate) best: Vec<Option<String>>,
+}
+
+impl GameAnalysis {
+    /// Reads stored evaluations for `game`; `None` if they do not fit it.
+    pub(crate) fn of(game: &Game, stored: &str) -> Option<GameAnalysis> {
+        let rows: Vec<(Option<i32>, Option<i32>, Option<String>)> =
+            serde_json::from_str(stored).ok()?;
+        if rows.len() != game.moves().len() + 1 {
+            return None;
+        }
+        let mut pos: Position = *game.start();
+        let mut evals = Vec::with_capacity(rows.len());
+        let mut cps = Vec::with_capacity(rows.len());
+        let mut best = Vec::with_capacity(rows.len());
+        for (i, (cp, mate, uci)) in rows.into_iter().enumerate() {
+            let score = match (cp, mate) {
+                (Some(cp), _) => Some(Score::Cp(cp)),
+                (None, Some(n)) => Some(Score::Mate(n)),
+                _ => None,
+            };
+            let m = uci.and_then(|u| {
+                rookery_core::UciMove::from_ascii(u.as_bytes())
+                    .ok()?
+                    .to_move(&pos)
+                    .ok()
+            });
+            let eval = PositionEval { score, best: m };
+            cps.push(judged_cp(&eval, pos.turn(), pos.is_checkmate()));
+            evals.push(eval);
+            if let Some(played) = game.moves().get(i) {
+                best.push(m.map(|m| pos.san(m)));
+                pos.play_unchecked(played.m);
+            }
+        }
+        let first = game.start().turn();
+        Some(GameAnalysis {
+            evals,
+            review: review(first, &cps),
+            best,
+        })
+    }
+
+    /// The `[%eval]` of a position, as lichess writes it: pawns from White's side with up to
+    /// two decimals (`0.17`, `-1.5`), or `#3` / `#-3`.
+    pub(crate) fn eval_text(eval: &PositionEval) -> Option<String> {
+        match eval.score? {
+            Score::Cp(cp) => {
+                let text = format!("{:.2}", f64::from(cp) / 100.0);
+                let text = text.trim_end_matches('0').trim_end_matches('.');
+                Some(if text == "-0" {
+                    "0".to_owned()
+                } else {
+                    text.to_owned()
+                })
+            }
+            Score::Mate(n) => Some(format!("#{n}")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evals_are_written_as_lichess_writes_them() {
+        let at = |score| PositionEval { score, best: None };
+        assert_eq!(
+            GameAnalysis::eval_text(&at(Some(Score::Cp(17)))).unwrap(),
+            "0.17"
+        );
+        assert_eq!(
+            GameAnalysis::eval_text(&at(Some(Score::Cp(-150)))).unwrap(),
+            "-1.5"
+        );
+        assert_eq!(
+            GameAnalysis::eval_text(&at(Some(Score::Cp(300)))).unwrap(),
+            "3"
+        );
+        assert_eq!(
+            GameAnalysis::eval_text(&at(Some(Score::Cp(0)))).unwrap(),
+            "0"
+        );
+        assert_eq!(
+            GameAnalysis::eval_text(&at(Some(Score::Mate(3)))).unwrap(),
+            "#3"
+        );
+        assert_eq!(
+            GameAnalysis::eval_text(&at(Some(Score::Mate(-2)))).unwrap(),
+            "#-2"
+        );
+        assert_eq!(GameAnalysis::eval_text(&at(None)), None);
+    }
+
+    #[test]
+    fn stored_evaluations_read_back_against_their_game() {
+        let mut game = Game::new(Position::new(), rookery_core::clock::TimeControl::Untimed);
+        for uci in ["e2e4", "e7e5"] {
+            game.apply(
+                rookery_core::game::Command::Move {
+                    by: game.position().turn(),
+                    text: rookery_core::game::MoveText::Uci(uci.into()),
+                    offer_draw: false,
+                },
+                0,
+            )
+            .unwrap();
+        }
+        let stored = r#"[[20,null,"e2e4"],[25,null,"e7e5"],[30,null,"g1f3"]]"#;
+        let a = GameAnalysis::of(&game, stored).unwrap();
+        assert_eq!(a.best, [Some("e4".to_owned()), Some("e5".to_owned())]);
+        assert_eq!(a.review.judgements, [None, None]);
+        assert!(
+            GameAnalysis::of(&game, "[[1,null,null]]").is_none(),
+            "wrong length"
+        );
+        assert!(GameAnalysis::of(&game, "junk").is_none());
+    }
+}
