@@ -40,6 +40,8 @@ async function startServer(port = null, dir = null) {
   port = port || (await freePort());
   dir = dir || mkdtempSync(path.join(tmpdir(), 'rookery-e2e-'));
   const child = spawn(bin, ['--listen', `127.0.0.1:${port}`, '--database-url', `sqlite://${dir}/e2e.db`], {
+    // A light analysis budget: the browser test checks the page, not the engine's depth.
+    env: { ...process.env, ROOKERY_ANALYSIS_NODES: '20000' },
     stdio: ['ignore', 'ignore', process.env.ROOKERY_TEST_LOG ? 'inherit' : 'ignore'],
   });
   const base = `http://127.0.0.1:${port}`;
@@ -853,6 +855,40 @@ async function scenarioScoreSheet(browser, base) {
   for (const p of [page, zh]) await p.context().close();
 }
 
+/** Computer analysis on the game page: request it, watch it finish, see the blunder marked
+ * `??` with the better move, the graph (a click shows that move) and the summary. */
+async function scenarioAnalysis(browser, base) {
+  const res = await fetch(`${base}/api/import`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-chess-pgn' },
+    body: '[White "Hasty"]\n[Black "Calm"]\n[Result "0-1"]\n\n1. e4 e5 2. Qg4 d6 3. Qxg7 Bxg7 0-1\n',
+  });
+  const { id } = await res.json();
+  const page = await open(browser, `${base}/game/${id}`, DESKTOP, 'analysis');
+  await page.waitForSelector('#btn-analysis:not([hidden])');
+  await page.click('#btn-analysis');
+  await page.waitForSelector('#analysis-summary:not([hidden])', { timeout: 60000 });
+  const marked = page.locator('#moves button[data-ply="5"] .judgement');
+  check((await marked.textContent()) === '??', 'the hung queen is marked ?? in the move list');
+  const title = await page.locator('#moves button[data-ply="5"]').getAttribute('title');
+  check(/^Blunder\. \S+ was best\.$/.test(title || ''), `with the better move (${title})`);
+  check(Number(await page.textContent('#s-white-blunders')) >= 1, 'the summary counts White\'s blunder');
+  check((await page.textContent('#s-black-accuracy')).endsWith('%'), 'and gives an accuracy');
+  const graph = page.locator('#eval-graph svg');
+  check(await graph.count() === 1, 'the evaluation graph is drawn');
+  const box = await graph.boundingBox();
+  await page.mouse.click(box.x + box.width * (3 / 6), box.y + box.height / 2);
+  await page.waitForSelector('#replay-note:not([hidden])');
+  check((await page.getAttribute('#moves [aria-current]', 'data-ply')) === '3', 'a click on the graph shows that move');
+  await page.screenshot({ path: path.join(shots, 'analysis-en.png'), fullPage: true });
+  const zh = await open(browser, `${base}/game/${id}`, { ...DESKTOP, locale: 'zh-CN' }, 'analysis zh');
+  await zh.waitForSelector('#analysis-summary:not([hidden])');
+  check((await zh.textContent('#analysis-title')) === '电脑分析', 'the analysis in Chinese');
+  check(((await zh.locator('#moves button[data-ply="5"]').getAttribute('title')) || '').startsWith('败着'), 'the judgement in Chinese');
+  await zh.screenshot({ path: path.join(shots, 'analysis-zh.png'), fullPage: true });
+  for (const p of [page, zh]) await p.context().close();
+}
+
 async function main() {
   const server = await startServer();
   const browser = await chromium.launch({
@@ -874,6 +910,7 @@ async function main() {
     scenarioAccounts,
     scenarioPools,
     scenarioScoreSheet,
+    scenarioAnalysis,
   ];
   try {
     for (const scenario of scenarios) {

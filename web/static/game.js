@@ -2,6 +2,7 @@
 // move list, controls and status. Everything the rules decide comes from the server: legal
 // destinations, what a player may do (`can`), checks and results.
 
+import { analysis, drawGraph, initAnalysis, judgementOf } from './analysis.js';
 import { Board, parsePlacement } from './board.js';
 import { t, languageSwitcher, lang, problemText, prefs, savePrefs } from './i18n.js';
 import { play, isMuted, setMuted } from './sound.js';
@@ -447,6 +448,14 @@ function redrawMoves() {
       button.type = 'button';
       button.dataset.ply = ply + 1;
       button.textContent = sanText(game.san[ply]);
+      const judged = judgementOf(ply + 1);
+      if (judged) {
+        const mark = document.createElement('span');
+        mark.className = `judgement ${judged.kind}`;
+        mark.textContent = judged.symbol;
+        button.append(mark);
+        button.title = judged.title;
+      }
       const shown = viewPly === null ? game.san.length : viewPly;
       if (shown === ply + 1) button.setAttribute('aria-current', 'true');
       row.appendChild(button);
@@ -617,6 +626,9 @@ function redraw() {
   }
   $('pgn-link').hidden = game.san.length === 0;
   $('sheet-link').hidden = game.san.length === 0;
+  // A finished game with moves can be analysed by the engine.
+  if (game.over && game.san.length > 0) initAnalysis(page.id, redraw);
+  if (analysis && analysis.status === 'done') drawGraph(ply, view);
 }
 
 // A phone turned on its side lays the moves out anew: keep the last one in sight.

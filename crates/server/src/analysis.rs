@@ -193,6 +193,8 @@ fn evals_json(evals: &[PositionEval]) -> String {
 #[derive(Debug, Clone)]
 pub(crate) struct GameAnalysis {
     pub(crate) evals: Vec<PositionEval>,
+    /// White's centipawns of each position as the review takes them (within ±1000).
+    pub(crate) cps: Vec<i32>,
     pub(crate) review: Review,
     /// The engine's best move in the position before each ply (SAN).
     pub(crate) best: Vec<Option<String>>,
@@ -234,6 +236,7 @@ impl GameAnalysis {
         Some(GameAnalysis {
             evals,
             review: review(first, &cps),
+            cps,
             best,
         })
     }

@@ -6,7 +6,7 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use rookery_engine::analysis::Score;
+use rookery_engine::analysis::{Score, win_percent};
 use serde::Serialize;
 
 use super::AppState;
@@ -28,6 +28,9 @@ pub(crate) struct AnalysisView {
     /// (`{"cp": 17}`, `{"mate": -3}`, or null where the game is over).
     #[serde(skip_serializing_if = "Option::is_none")]
     evals: Option<Vec<Option<EvalView>>>,
+    /// Once done: White's Win% of each position (lichess's curve), for the graph.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    wins: Option<Vec<f64>>,
     /// Once done: each move's judgement (null for a good one).
     #[serde(skip_serializing_if = "Option::is_none")]
     moves: Option<Vec<Option<MoveView>>>,
@@ -78,6 +81,7 @@ fn empty(status: &'static str) -> AnalysisView {
         done: None,
         total: None,
         evals: None,
+        wins: None,
         moves: None,
         white: None,
         black: None,
@@ -129,6 +133,13 @@ async fn view(state: &AppState, id: &str) -> Result<AnalysisView, ApiError> {
                         },
                     })
                 })
+                .collect(),
+        ),
+        wins: Some(
+            analysis
+                .cps
+                .iter()
+                .map(|&cp| (win_percent(cp) * 10.0).round() / 10.0)
                 .collect(),
         ),
         moves: Some(

@@ -819,6 +819,11 @@ const STATIC: &[(&str, &str, &[u8])] = &[
         include_bytes!("../../../../web/static/sound.js"),
     ),
     (
+        "analysis.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../../../web/static/analysis.js"),
+    ),
+    (
         "sheet.css",
         "text/css; charset=utf-8",
         include_bytes!("../../../../web/static/sheet.css"),
