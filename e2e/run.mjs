@@ -881,11 +881,33 @@ async function scenarioAnalysis(browser, base) {
   await page.waitForSelector('#replay-note:not([hidden])');
   check((await page.getAttribute('#moves [aria-current]', 'data-ply')) === '3', 'a click on the graph shows that move');
   await page.screenshot({ path: path.join(shots, 'analysis-en.png'), fullPage: true });
+  // The analysis board, opened at the move on the board: move freely, the engine's line.
+  await Promise.all([page.waitForURL(/\/analysis\?game=/), page.click('#board-link')]);
+  check(page.url().endsWith('&ply=3'), `the board opens at the move shown (${page.url()})`);
+  await page.waitForFunction(() => document.querySelectorAll('#line button').length === 3);
+  await drag(page, 'd7', 'd6');
+  await page.waitForFunction(() => document.querySelectorAll('#line button').length === 4);
+  check((await page.inputValue('#fen-out')) === 'rnbqkbnr/ppp2ppp/3p4/4p3/4P1Q1/8/PPPP1PPP/RNB1KBNR w KQkq - 0 3',
+    'a move on the board: the FEN to copy follows');
+  check((await page.inputValue('#pgn-out')).includes('2. Qg4 d6'), 'and the PGN of the line');
+  await page.click('#btn-engine');
+  await page.waitForFunction(() => /depth \d+/.test(document.getElementById('eval-depth').textContent));
+  check(/^[+-]?\d+\.\d\d$|^#-?\d+$/.test(await page.textContent('#eval-score')), 'the engine\'s evaluation streams in');
+  check((await page.textContent('#eval-pv')).trim().length > 0, 'with its best line');
+  await page.screenshot({ path: path.join(shots, 'board-en.png'), fullPage: true });
+  await page.click('#btn-engine');
   const zh = await open(browser, `${base}/game/${id}`, { ...DESKTOP, locale: 'zh-CN' }, 'analysis zh');
   await zh.waitForSelector('#analysis-summary:not([hidden])');
   check((await zh.textContent('#analysis-title')) === '电脑分析', 'the analysis in Chinese');
   check(((await zh.locator('#moves button[data-ply="5"]').getAttribute('title')) || '').startsWith('败着'), 'the judgement in Chinese');
   await zh.screenshot({ path: path.join(shots, 'analysis-zh.png'), fullPage: true });
+  await zh.goto(`${base}/analysis?fen=${encodeURIComponent('6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1')}`);
+  await zh.waitForSelector('#board .sq');
+  await zh.click('#btn-engine');
+  await zh.waitForFunction(() => document.getElementById('eval-score').textContent === '#1');
+  check((await zh.textContent('#eval-pv')).startsWith('Ra8#'), 'the board from a FEN: mate in one found');
+  check((await zh.textContent('#board-title')) === '分析棋盘', 'the analysis board in Chinese');
+  await zh.screenshot({ path: path.join(shots, 'board-zh.png'), fullPage: true });
   for (const p of [page, zh]) await p.context().close();
 }
 

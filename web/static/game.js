@@ -626,6 +626,8 @@ function redraw() {
   }
   $('pgn-link').hidden = game.san.length === 0;
   $('sheet-link').hidden = game.san.length === 0;
+  // The analysis board opens at the move on the board.
+  $('board-link').href = `/analysis?game=${page.id}&ply=${ply}`;
   // A finished game with moves can be analysed by the engine.
   if (game.over && game.san.length > 0) initAnalysis(page.id, redraw);
   if (analysis && analysis.status === 'done') drawGraph(ply, view);

@@ -29,6 +29,8 @@ pub(crate) struct Analyses {
     queue: mpsc::UnboundedSender<String>,
     progress: Progress,
     nodes: u64,
+    /// The bots' search permits, which analyses (and the analysis board) take too.
+    permits: Arc<Semaphore>,
 }
 
 impl std::fmt::Debug for Analyses {
@@ -86,6 +88,7 @@ impl Analyses {
             queue,
             progress,
             nodes,
+            permits,
         };
         for id in store.unfinished_analyses().await? {
             let _ = analyses.queue.send(id);
@@ -102,6 +105,11 @@ impl Analyses {
             let _ = self.queue.send(game_id.to_owned());
         }
         Ok(())
+    }
+
+    /// The search permits (the bots' pool).
+    pub(crate) fn permits(&self) -> Arc<Semaphore> {
+        self.permits.clone()
     }
 
     /// Positions done and in all, while the game's analysis runs.

@@ -483,25 +483,37 @@ struct Moves {
     promotions: Vec<(Square, Square, Role)>,
 }
 
+/// The legal moves of `position` as a game frame carries them: `{"dests": {...},
+/// "promotions": {...}}` (the analysis board's frames use the same form).
+pub(crate) fn playable(position: &rookery_core::Position) -> serde_json::Value {
+    let legal = position.legal_moves();
+    let moves = (!legal.is_empty()).then(|| Moves::from_legal(&legal, position.turn()));
+    serde_json::to_value(Playable(moves)).unwrap_or(serde_json::Value::Null)
+}
+
 impl Moves {
     /// What `seat` may play now: nothing unless it is their move.
     fn of(view: &View, seat: Option<Color>) -> Option<Box<Moves>> {
         if view.legal.is_empty() || seat != Some(view.turn) {
             return None;
         }
+        Some(Moves::from_legal(&view.legal, view.turn))
+    }
+
+    fn from_legal(legal: &[rookery_core::Move], turn: Color) -> Box<Moves> {
         let mut dests = [Bitboard::EMPTY; 64];
         let mut promotions = Vec::new();
-        for m in &view.legal {
+        for m in legal {
             let to = &mut dests[m.from().index()];
             to.set(m.to());
             if let Some(side) = m.castling_side() {
-                to.set(side.rook_from(view.turn));
+                to.set(side.rook_from(turn));
             }
             if let Some(role) = m.promotion() {
                 promotions.push((m.from(), m.to(), role));
             }
         }
-        Some(Box::new(Moves { dests, promotions }))
+        Box::new(Moves { dests, promotions })
     }
 }
 

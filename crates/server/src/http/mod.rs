@@ -2,6 +2,7 @@
 
 pub(crate) mod account;
 mod analysis;
+mod board;
 mod boards;
 mod body;
 mod charts;
@@ -127,6 +128,8 @@ pub(crate) fn router(state: AppState, request_timeout: std::time::Duration) -> R
         .route("/leaderboard", get(boards::overview))
         .route("/leaderboard/{speed}", get(boards::speed))
         .route("/ladder", get(boards::ladder))
+        .route("/analysis", get(board::page))
+        .route("/analysis/socket", get(board::socket))
         .route("/login", get(account::login_form).post(account::login))
         .route("/signup", get(account::signup_form).post(account::signup))
         .route("/logout", post(account::logout))

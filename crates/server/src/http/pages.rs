@@ -176,7 +176,7 @@ impl axum::extract::FromRequestParts<AppState> for Chrome {
 
 /// JSON that can sit inside `<script type="application/json">`: `<` is escaped, so no
 /// `</script>` can close the element early.
-fn script_json(value: &impl Serialize) -> String {
+pub(crate) fn script_json(value: &impl Serialize) -> String {
     serde_json::to_string(value)
         .unwrap_or_else(|_| "null".into())
         .replace('<', "\\u003c")
@@ -817,6 +817,11 @@ const STATIC: &[(&str, &str, &[u8])] = &[
         "sound.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../../../../web/static/sound.js"),
+    ),
+    (
+        "board-page.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../../../web/static/board-page.js"),
     ),
     (
         "analysis.js",

@@ -1,0 +1,446 @@
+//! The analysis board (docs/ANALYSIS.md): `/analysis` from a position, a pasted FEN or PGN,
+//! or a game's move (`?game=ID&ply=N`); pieces move freely for both sides, every move judged
+//! by the core. Its socket, `/analysis/socket`, takes the whole line on each change and
+//! answers with the position (legal moves, SAN, FEN, the line's PGN); on `go` the engine
+//! searches the line's last position on a blocking thread holding one of the bots' permits
+//! and streams each finished depth (evaluation and best line) until `stop`, a new line, 20
+//! seconds, or depth 40.
+//!
+//! Frames: `{"t": "line", "d": {"fen": "...", "moves": ["e2e4", ...]}}`, `{"t": "load", "d":
+//! {"text": FEN or PGN}}`, `{"t": "go"}`, `{"t": "stop"}`; answers `line`, `loaded` (the
+//! pasted text as a start and moves), `eval`, `done` and `error` (`{"code", "message"}`).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use askama::Template;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Query, State};
+use axum::response::Response;
+use futures_util::{SinkExt, StreamExt};
+use rookery_core::pgn::{GameRecord, RecordedMove};
+use rookery_core::{Position, SanPlus, UciMove};
+use rookery_engine::{Evaluation, Limits, MATE, Search};
+use serde::Deserialize;
+use serde_json::json;
+use tokio::sync::mpsc;
+
+use super::AppState;
+use super::pages::{Chrome, Tr, render, script_json};
+
+/// Largest frame the board takes: a line of a few hundred moves.
+const MAX_FRAME: usize = 16 * 1024;
+/// Longest line.
+const MAX_PLIES: usize = 600;
+/// Longest search, and deepest.
+const SEARCH_TIME: Duration = Duration::from_secs(20);
+const SEARCH_DEPTH: u32 = 40;
+/// The board's search table, MiB.
+const TABLE_MIB: usize = 8;
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct BoardQuery {
+    fen: Option<String>,
+    game: Option<String>,
+    ply: Option<usize>,
+}
+
+#[derive(Template)]
+#[template(path = "board.html")]
+struct BoardPage {
+    tr: Tr,
+    chrome: Chrome,
+    /// The start position and moves the page opens with, as JSON for its script.
+    start_json: String,
+}
+
+/// `GET /analysis`: the board, from a FEN, a game's move, or the start.
+pub(crate) async fn page(
+    State(state): State<AppState>,
+    chrome: Chrome,
+    Query(q): Query<BoardQuery>,
+) -> Response {
+    let mut fen = q
+        .fen
+        .filter(|f| Position::from_fen(f.trim()).is_ok())
+        .map(|f| f.trim().to_owned());
+    let mut moves: Vec<String> = Vec::new();
+    if let Some(id) = q.game.as_deref() {
+        if let Ok(Some(row)) = state.store.game(id).await {
+            if let Ok((_, game)) = state.rooms.game_of(&row).await {
+                fen = (*game.start() != Position::new()).then(|| game.start().fen());
+                let upto = q.ply.unwrap_or(game.moves().len()).min(game.moves().len());
+                moves = game.moves()[..upto]
+                    .iter()
+                    .map(|m| m.m.to_uci().to_string())
+                    .collect();
+            }
+        }
+    }
+    render(&BoardPage {
+        tr: chrome.tr,
+        chrome,
+        start_json: script_json(&json!({ "fen": fen, "moves": moves })),
+    })
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(
+    tag = "t",
+    content = "d",
+    rename_all = "lowercase",
+    deny_unknown_fields
+)]
+enum BoardFrame {
+    Line(LineData),
+    /// A pasted FEN or PGN: the board starts over from it.
+    Load(LoadData),
+    Go,
+    Stop,
+}
+
+#[derive(Debug, Deserialize)]
+struct LoadData {
+    text: String,
+}
+
+/// A pasted text as a line: a FEN (no moves), else the first game of a PGN (its start and
+/// moves, read by the core's PGN reader).
+fn load(text: &str) -> Result<LineData, (&'static str, String)> {
+    let text = text.trim();
+    if Position::from_fen(text).is_ok() {
+        return Ok(LineData {
+            fen: Some(text.to_owned()),
+            moves: Vec::new(),
+        });
+    }
+    let mut reader = rookery_core::pgn::Reader::new(text.as_bytes());
+    match reader.next() {
+        Some(Ok(record)) => Ok(LineData {
+            fen: (record.start != Position::new()).then(|| record.start.fen()),
+            moves: record
+                .moves
+                .iter()
+                .map(|m| m.m.to_uci().to_string())
+                .collect(),
+        }),
+        Some(Err(e)) => Err(("bad_pgn", format!("neither a FEN nor a readable PGN: {e}"))),
+        None => Err(("bad_pgn", "neither a FEN nor a PGN".to_owned())),
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct LineData {
+    #[serde(default)]
+    fen: Option<String>,
+    #[serde(default)]
+    moves: Vec<String>,
+}
+
+/// A line read through the core: its positions and SAN, or why it cannot be.
+struct Line {
+    start: Position,
+    end: Position,
+    history: Vec<u64>,
+    record: GameRecord,
+}
+
+fn read_line(data: &LineData) -> Result<Line, (&'static str, String)> {
+    let start = match data.fen.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
+        Some(fen) => Position::from_fen(fen).map_err(|e| ("bad_fen", format!("bad FEN: {e}")))?,
+        None => Position::new(),
+    };
+    if data.moves.len() > MAX_PLIES {
+        return Err(("malformed", format!("a line has at most {MAX_PLIES} moves")));
+    }
+    let mut record = GameRecord::new();
+    record.start = start;
+    let mut pos = start;
+    let mut history = Vec::with_capacity(data.moves.len());
+    for (i, text) in data.moves.iter().enumerate() {
+        let m = UciMove::from_ascii(text.as_bytes())
+            .map_err(|e| ("illegal_move", format!("ply {}: {text:?}: {e}", i + 1)))?
+            .to_move(&pos)
+            .map_err(|e| ("illegal_move", format!("ply {}: {text}: {e}", i + 1)))?;
+        history.push(pos.zobrist());
+        let san = SanPlus::of_and_play(&mut pos, m);
+        record.moves.push(RecordedMove {
+            m,
+            san,
+            clock: None,
+            elapsed: None,
+            comments: Vec::new(),
+            nags: Vec::new(),
+        });
+    }
+    Ok(Line {
+        start,
+        end: pos,
+        history,
+        record,
+    })
+}
+
+fn line_frame(line: &Line) -> String {
+    let end = &line.end;
+    let mut d = json!({
+        "fen": end.fen(),
+        "start_fen": line.start.fen(),
+        "start_ply": line.start.plies_before(),
+        "san": line.record.moves.iter().map(|m| m.san.to_string()).collect::<Vec<_>>(),
+        "check": end.is_check().then(|| end.king_of(end.turn()).to_string()),
+        "turn": end.turn().name(),
+        "over": end.outcome().map(|o| format!("{o:?}").to_lowercase()),
+        "pgn": rookery_core::pgn::write(&line.record),
+        "last": line.record.moves.last().map(|m| m.m.to_uci().to_string()),
+    });
+    if let (Some(obj), serde_json::Value::Object(moves)) =
+        (d.as_object_mut(), crate::protocol::playable(end))
+    {
+        obj.extend(moves);
+    }
+    json!({ "t": "line", "d": d }).to_string()
+}
+
+fn error_frame(code: &str, message: &str) -> String {
+    json!({ "t": "error", "d": { "code": code, "message": message } }).to_string()
+}
+
+/// The search's report of one finished depth: the evaluation from White's side and the best
+/// line in SAN.
+fn eval_frame(pos: &Position, found: &rookery_engine::Found) -> String {
+    let white = if pos.turn() == rookery_core::Color::White {
+        1
+    } else {
+        -1
+    };
+    let (cp, mate) = if found.score.abs() >= MATE - 1000 {
+        let plies = MATE - found.score.abs();
+        (
+            None,
+            Some(found.score.signum() * white * ((plies + 1) / 2).max(1)),
+        )
+    } else {
+        (Some(found.score * white), None)
+    };
+    let mut p = *pos;
+    let mut pv = Vec::new();
+    for &m in &found.pv {
+        if !p.is_legal(m) {
+            break;
+        }
+        pv.push(SanPlus::of_and_play(&mut p, m).to_string());
+    }
+    json!({ "t": "eval", "d": {
+        "depth": found.depth, "cp": cp, "mate": mate, "pv": pv, "nodes": found.nodes,
+    }})
+    .to_string()
+}
+
+/// `GET /analysis/socket`.
+pub(crate) async fn socket(
+    State(state): State<AppState>,
+    place: Option<axum::Extension<super::serve::Place>>,
+    ws: WebSocketUpgrade,
+) -> Response {
+    let permits = state.analyses.permits();
+    let open = state.socket_open.clone();
+    ws.max_message_size(MAX_FRAME)
+        .max_frame_size(MAX_FRAME)
+        .write_buffer_size(0)
+        .on_upgrade(move |socket| async move {
+            connection(socket, permits).await;
+            drop(open);
+            drop(place);
+        })
+}
+
+async fn connection(socket: WebSocket, permits: Arc<tokio::sync::Semaphore>) {
+    let (mut sink, mut stream) = socket.split();
+    let (out, mut outgoing) = mpsc::unbounded_channel::<String>();
+    let writer = tokio::spawn(async move {
+        while let Some(text) = outgoing.recv().await {
+            if sink.send(Message::Text(text.into())).await.is_err() {
+                return;
+            }
+        }
+    });
+    let mut line: Option<Line> = None;
+    let mut stop: Option<Arc<AtomicBool>> = None;
+    let mut window = std::time::Instant::now();
+    let mut frames = 0u32;
+    while let Some(Ok(msg)) = stream.next().await {
+        let Message::Text(text) = msg else {
+            if matches!(msg, Message::Close(_)) {
+                break;
+            }
+            continue;
+        };
+        // At most 20 frames a second.
+        if window.elapsed() >= Duration::from_secs(1) {
+            (window, frames) = (std::time::Instant::now(), 0);
+        }
+        frames += 1;
+        if frames > 20 {
+            let _ = out.send(error_frame("slow_down", "too many frames: slow down"));
+            continue;
+        }
+        match serde_json::from_str::<BoardFrame>(text.as_str()) {
+            Err(e) => {
+                let _ = out.send(error_frame("malformed", &format!("unreadable frame: {e}")));
+            }
+            Ok(BoardFrame::Line(data)) => {
+                if let Some(flag) = stop.take() {
+                    flag.store(true, Ordering::Relaxed);
+                }
+                match read_line(&data) {
+                    Ok(read) => {
+                        let _ = out.send(line_frame(&read));
+                        line = Some(read);
+                    }
+                    Err((code, message)) => {
+                        let _ = out.send(error_frame(code, &message));
+                    }
+                }
+            }
+            Ok(BoardFrame::Load(data)) => {
+                if let Some(flag) = stop.take() {
+                    flag.store(true, Ordering::Relaxed);
+                }
+                match load(&data.text).and_then(|l| Ok((read_line(&l)?, l))) {
+                    Ok((read, data)) => {
+                        let loaded =
+                            json!({ "t": "loaded", "d": { "fen": data.fen, "moves": data.moves } });
+                        let _ = out.send(loaded.to_string());
+                        let _ = out.send(line_frame(&read));
+                        line = Some(read);
+                    }
+                    Err((code, message)) => {
+                        let _ = out.send(error_frame(code, &message));
+                    }
+                }
+            }
+            Ok(BoardFrame::Stop) => {
+                if let Some(flag) = stop.take() {
+                    flag.store(true, Ordering::Relaxed);
+                }
+            }
+            Ok(BoardFrame::Go) => {
+                let Some(current) = &line else {
+                    let _ = out.send(error_frame("waiting", "send a line first"));
+                    continue;
+                };
+                if let Some(flag) = stop.take() {
+                    flag.store(true, Ordering::Relaxed);
+                }
+                let flag = Arc::new(AtomicBool::new(false));
+                stop = Some(flag.clone());
+                tokio::spawn(search(
+                    permits.clone(),
+                    current.end,
+                    current.history.clone(),
+                    flag,
+                    out.clone(),
+                ));
+            }
+        }
+    }
+    if let Some(flag) = stop {
+        flag.store(true, Ordering::Relaxed);
+    }
+    drop(out);
+    let _ = writer.await;
+}
+
+/// One search of `pos`, waiting for a permit first (a stop meanwhile cancels it).
+async fn search(
+    permits: Arc<tokio::sync::Semaphore>,
+    pos: Position,
+    history: Vec<u64>,
+    stop: Arc<AtomicBool>,
+    out: mpsc::UnboundedSender<String>,
+) {
+    if pos.legal_moves().is_empty() {
+        let _ = out.send(json!({ "t": "done" }).to_string());
+        return;
+    }
+    let Ok(permit) = permits.acquire_owned().await else {
+        return;
+    };
+    if stop.load(Ordering::Relaxed) {
+        return;
+    }
+    let _ = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let limits = Limits {
+            depth: Some(SEARCH_DEPTH),
+            time: Some(SEARCH_TIME),
+            stop: Some(stop),
+            evaluation: Evaluation::Network,
+            ..Limits::default()
+        };
+        let mut search = Search::new(TABLE_MIB);
+        search.run_reporting(&pos, &history, &limits, &mut |found| {
+            let _ = out.send(eval_frame(&pos, found));
+        });
+        let _ = out.send(json!({ "t": "done" }).to_string());
+    })
+    .await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_is_read_by_the_core_and_refused_with_the_ply() {
+        let line = read_line(&LineData {
+            fen: None,
+            moves: vec!["e2e4".into(), "e7e5".into(), "g1f3".into()],
+        })
+        .unwrap();
+        let frame: serde_json::Value = serde_json::from_str(&line_frame(&line)).unwrap();
+        assert_eq!(frame["d"]["san"], json!(["e4", "e5", "Nf3"]));
+        assert_eq!(frame["d"]["turn"], "black");
+        assert!(
+            frame["d"]["pgn"]
+                .as_str()
+                .unwrap()
+                .contains("1. e4 e5 2. Nf3 *")
+        );
+        assert_eq!(frame["d"]["dests"]["b8"], json!(["a6", "c6"]));
+        let bad = read_line(&LineData {
+            fen: None,
+            moves: vec!["e2e4".into(), "e2e4".into()],
+        });
+        let (code, message) = bad.err().unwrap();
+        assert_eq!(code, "illegal_move");
+        assert!(message.starts_with("ply 2: e2e4"), "{message}");
+        let (code, _) = read_line(&LineData {
+            fen: Some("not a fen".into()),
+            moves: Vec::new(),
+        })
+        .err()
+        .unwrap();
+        assert_eq!(code, "bad_fen");
+        // Pasted text: a FEN, or a PGN's first game.
+        assert_eq!(load("4k3/8/8/8/8/8/8/4K3 w - - 0 1").err(), None);
+        let l = load("[Event \"x\"]\n\n1. d4 d5 2. c4 *").unwrap();
+        assert_eq!(l.moves, ["d2d4", "d7d5", "c2c4"]);
+        assert_eq!(load("1. e4 e5 2. Ke3").err().unwrap().0, "bad_pgn");
+        // From a FEN, the PGN carries it.
+        let line = read_line(&LineData {
+            fen: Some("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".into()),
+            moves: vec!["e2e4".into()],
+        })
+        .unwrap();
+        let frame: serde_json::Value = serde_json::from_str(&line_frame(&line)).unwrap();
+        assert!(
+            frame["d"]["pgn"]
+                .as_str()
+                .unwrap()
+                .contains("[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]")
+        );
+    }
+}
