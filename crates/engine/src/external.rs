@@ -65,6 +65,73 @@ impl External {
         result
     }
 
+    /// The engine's judgement of the position `fen` followed by `moves` (UCI), at full
+    /// strength, searching `nodes` nodes: its last full score and its best move.
+    ///
+    /// # Errors
+    /// As [`External::best_move`]; also when the engine gave no score.
+    pub fn evaluate(
+        &mut self,
+        fen: &str,
+        moves: &[String],
+        nodes: u64,
+        within: Duration,
+    ) -> Result<ExternalEval, String> {
+        let result = self.judge(fen, moves, nodes, within);
+        if result.is_err() {
+            self.stop();
+        }
+        result
+    }
+
+    fn judge(
+        &mut self,
+        fen: &str,
+        moves: &[String],
+        nodes: u64,
+        within: Duration,
+    ) -> Result<ExternalEval, String> {
+        if self.running.is_none() {
+            self.running = Some(self.start()?);
+        }
+        let engine = self.running.as_mut().ok_or("the engine is not running")?;
+        if engine.level != Some(Level::MAX) {
+            engine.set_level(Level::MAX)?;
+        }
+        let position = if moves.is_empty() {
+            format!("position fen {fen}")
+        } else {
+            format!("position fen {fen} moves {}", moves.join(" "))
+        };
+        engine.send(&position)?;
+        engine.send(&format!("go nodes {}", nodes.max(1)))?;
+        let deadline = Instant::now() + within + GRACE;
+        let mut eval = ExternalEval::default();
+        loop {
+            let line = engine.next_line(deadline)?;
+            let mut words = line.split_whitespace();
+            match words.next() {
+                Some("info") => {
+                    if let Some(score) = score_of(&line) {
+                        (eval.cp, eval.mate) = score;
+                    }
+                }
+                Some("bestmove") => {
+                    eval.best = words
+                        .next()
+                        .filter(|m| *m != "0000" && *m != "(none)")
+                        .map(str::to_owned);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        if eval.cp.is_none() && eval.mate.is_none() {
+            return Err("the engine gave no score".into());
+        }
+        Ok(eval)
+    }
+
     fn ask(
         &mut self,
         fen: &str,
@@ -162,6 +229,33 @@ impl External {
     }
 }
 
+/// An external engine's judgement of a position, from the side to move's view: centipawns,
+/// or a mate in so many moves (negative: the side to move is mated), and its best move (UCI).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ExternalEval {
+    pub cp: Option<i32>,
+    pub mate: Option<i32>,
+    pub best: Option<String>,
+}
+
+/// The exact score of an `info` line (`score cp 31`, `score mate -2`); none for a bound.
+fn score_of(line: &str) -> Option<(Option<i32>, Option<i32>)> {
+    let mut words = line
+        .split_whitespace()
+        .skip_while(|w| *w != "score")
+        .skip(1);
+    let kind = words.next()?;
+    let value: i32 = words.next()?.parse().ok()?;
+    if matches!(words.next(), Some("lowerbound" | "upperbound")) {
+        return None;
+    }
+    match kind {
+        "cp" => Some((Some(value), None)),
+        "mate" => Some((None, Some(value))),
+        _ => None,
+    }
+}
+
 impl Drop for External {
     fn drop(&mut self) {
         self.stop();
@@ -222,5 +316,25 @@ impl Running {
         self.wait_for("readyok", HANDSHAKE)?;
         self.level = Some(level);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_are_read_from_info_lines() {
+        let line = "info depth 12 seldepth 15 multipv 1 score cp -31 nodes 20345 pv e7e5 g1f3";
+        assert_eq!(score_of(line), Some((Some(-31), None)));
+        assert_eq!(
+            score_of("info depth 3 score mate 2 pv a1a8"),
+            Some((None, Some(2)))
+        );
+        assert_eq!(
+            score_of("info depth 9 score cp 40 lowerbound nodes 5"),
+            None
+        );
+        assert_eq!(score_of("info string NNUE evaluation enabled"), None);
     }
 }

@@ -26,7 +26,7 @@ mod uci;
 
 pub use epd::{EpdCase, parse_epd};
 pub use eval::evaluate;
-pub use external::External;
+pub use external::{External, ExternalEval};
 pub use level::{Level, Rng, budget};
 pub use search::{Evaluation, Found, Limits, MATE, RootMove, Search};
 pub use uci::serve as serve_uci;

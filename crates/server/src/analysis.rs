@@ -53,6 +53,7 @@ impl Analyses {
         rooms: Rooms,
         permits: Arc<Semaphore>,
         nodes: u64,
+        external: Option<std::path::PathBuf>,
     ) -> Result<Analyses, StoreError> {
         let (queue, rx) = mpsc::unbounded_channel::<String>();
         let rx = Arc::new(tokio::sync::Mutex::new(rx));
@@ -65,7 +66,13 @@ impl Analyses {
                 permits.clone(),
                 progress.clone(),
             );
+            let external = external.clone();
             tokio::spawn(async move {
+                // The worker's engines, kept from job to job.
+                let mut engines = Some(Engines {
+                    search: Search::new(TABLE_MIB),
+                    external: external.map(rookery_engine::External::new),
+                });
                 loop {
                     let Some(id) = rx.lock().await.recv().await else {
                         return;
@@ -77,7 +84,7 @@ impl Analyses {
                         progress: &progress,
                         nodes,
                     };
-                    if let Err(e) = job.run(&id).await {
+                    if let Err(e) = job.run(&id, &mut engines).await {
                         tracing::error!(game = %id, error = %e, "an analysis failed");
                     }
                     lock(&progress).remove(&id);
@@ -124,6 +131,64 @@ fn lock(progress: &Progress) -> std::sync::MutexGuard<'_, HashMap<String, (usize
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// What a worker searches with: the built-in engine, and the external UCI engine when the
+/// server has one (`--uci-engine`; a position it fails on is searched by the built-in one).
+struct Engines {
+    search: Search,
+    external: Option<rookery_engine::External>,
+}
+
+impl Engines {
+    /// The evaluation of `pos`, reached from `start` by `moves` (whose positions' hashes are
+    /// `history`).
+    fn evaluate(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        pos: &Position,
+        history: &[u64],
+        nodes: u64,
+    ) -> PositionEval {
+        if let Some(engine) = &mut self.external {
+            if pos.legal_moves().is_empty() {
+                return PositionEval {
+                    score: None,
+                    best: None,
+                };
+            }
+            let uci: Vec<String> = moves.iter().map(|m| m.to_uci().to_string()).collect();
+            let within = std::time::Duration::from_secs(60);
+            match engine.evaluate(&start.fen(), &uci, nodes, within) {
+                Ok(e) => {
+                    let white = if pos.turn() == rookery_core::Color::White {
+                        1
+                    } else {
+                        -1
+                    };
+                    let score = match (e.cp, e.mate) {
+                        (_, Some(n)) if n != 0 => Some(Score::Mate(n * white)),
+                        (Some(cp), _) => Some(Score::Cp(cp * white)),
+                        _ => None,
+                    };
+                    let best = e.best.and_then(|u| {
+                        rookery_core::UciMove::from_ascii(u.as_bytes())
+                            .ok()?
+                            .to_move(pos)
+                            .ok()
+                    });
+                    if score.is_some() {
+                        return PositionEval { score, best };
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "the external engine failed; the built-in one analyses")
+                }
+            }
+        }
+        evaluate(&mut self.search, pos, history, nodes)
+    }
+}
+
 struct Job<'a> {
     store: &'a Store,
     rooms: &'a Rooms,
@@ -133,7 +198,7 @@ struct Job<'a> {
 }
 
 impl Job<'_> {
-    async fn run(&self, id: &str) -> Result<(), StoreError> {
+    async fn run(&self, id: &str, engines: &mut Option<Engines>) -> Result<(), StoreError> {
         let Some(row) = self.store.game(id).await? else {
             return Ok(());
         };
@@ -141,9 +206,9 @@ impl Job<'_> {
         let (_, game) = self.rooms.game_of(&row).await?;
         let moves: Vec<Move> = game.moves().iter().map(|m| m.m).collect();
         let total = moves.len() + 1;
-        let mut pos = *game.start();
+        let start = *game.start();
+        let mut pos = start;
         let mut history: Vec<u64> = Vec::with_capacity(total);
-        let mut search = Some(Search::new(TABLE_MIB));
         let mut evals = Vec::with_capacity(total);
         for i in 0..total {
             lock(self.progress).insert(id.to_owned(), (i, total));
@@ -153,19 +218,19 @@ impl Job<'_> {
                 .acquire_owned()
                 .await
                 .map_err(|e| StoreError(e.to_string()))?;
-            let (mut s, seen, nodes) = (
-                search.take().unwrap_or_else(|| Search::new(TABLE_MIB)),
-                history.clone(),
-                self.nodes,
-            );
-            let (s, eval) = tokio::task::spawn_blocking(move || {
+            let mut worker = engines.take().unwrap_or_else(|| Engines {
+                search: Search::new(TABLE_MIB),
+                external: None,
+            });
+            let (seen, played, nodes) = (history.clone(), moves[..i].to_vec(), self.nodes);
+            let (worker, eval) = tokio::task::spawn_blocking(move || {
                 let _permit = permit;
-                let eval = evaluate(&mut s, &pos, &seen, nodes);
-                (s, eval)
+                let eval = worker.evaluate(&start, &played, &pos, &seen, nodes);
+                (worker, eval)
             })
             .await
             .map_err(|e| StoreError(format!("an analysis search failed: {e}")))?;
-            search = Some(s);
+            *engines = Some(worker);
             evals.push(eval);
             if let Some(&m) = moves.get(i) {
                 history.push(pos.zobrist());

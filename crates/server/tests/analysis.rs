@@ -168,7 +168,7 @@ fn a_queued_analysis_survives_a_restart() {
     );
     let r = call(&s, "GET", &format!("/api/games/{id}/analysis"), None, None);
     assert!(
-        !r.body.contains("\"done\""),
+        !r.body.contains(r#""status":"done""#),
         "still running when the server dies: {}",
         r.body
     );
@@ -176,6 +176,49 @@ fn a_queued_analysis_survives_a_restart() {
     let s = start_with(&url, &["--analysis-nodes", "20000"]);
     let v = until_done(&s, &id);
     assert_eq!(v["evals"].as_array().unwrap().len(), 120);
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// With `--uci-engine`, the external engine (Stockfish here) analyses: the hung queen is a
+/// blunder by its judgement too, and a mate it sees is written `#-1`.
+#[test]
+fn an_external_engine_analyses_when_configured() {
+    let stockfish = ["/usr/games/stockfish", "/usr/bin/stockfish"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists());
+    let Some(stockfish) = stockfish else {
+        skipped("the external engine's analysis (apt-get install stockfish)");
+        return;
+    };
+    let (dir, url) = temp_url("analysis-external");
+    let s = start_with(
+        &url,
+        &["--analysis-nodes", "50000", "--uci-engine", stockfish],
+    );
+    let id = import(&s, HUNG_QUEEN);
+    call(&s, "POST", &format!("/api/games/{id}/analysis"), None, None);
+    let v = until_done(&s, &id);
+    assert_eq!(v["moves"][4]["symbol"], "??", "{v}");
+    let mated = import(
+        &s,
+        "[White \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n",
+    );
+    call(
+        &s,
+        "POST",
+        &format!("/api/games/{mated}/analysis"),
+        None,
+        None,
+    );
+    let v = until_done(&s, &mated);
+    assert_eq!(v["evals"][3]["mate"], -1, "{v}");
+    assert!(
+        v["evals"][4].is_null(),
+        "the mated position has no evaluation: {v}"
+    );
+    let pgn = call(&s, "GET", &format!("/game/export/{mated}"), None, None).body;
+    assert!(pgn.contains("[%eval #-1]"), "{pgn}");
     drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -226,6 +226,7 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
         rooms.clone(),
         permits,
         config.analysis_nodes.max(1),
+        config.uci_engine.clone(),
     )
     .await
     .map_err(|e| e.to_string())?;
