@@ -10,6 +10,7 @@ pub(crate) mod error;
 mod games;
 mod guard;
 pub(crate) mod identity;
+mod lichess;
 pub(crate) mod limits;
 mod pages;
 mod pgn;
@@ -103,6 +104,12 @@ pub(crate) fn router(state: AppState, request_timeout: std::time::Duration) -> R
         .route("/api/games", post(games::create).get(games::list))
         .route("/api/games/user/{name}", get(pgn::user_games))
         .route("/api/import", post(pgn::import))
+        .route("/api/token/test", post(lichess::token_test))
+        .route("/api/token", axum::routing::delete(lichess::revoke_token))
+        .route("/api/account", get(lichess::account))
+        .route("/api/account/playing", get(lichess::playing))
+        .route("/api/user/{name}", get(lichess::user))
+        .route("/api/users/status", get(lichess::users_status))
         .route("/api/pools", get(pools::grid))
         .route("/api/pool", post(pools::join))
         .route("/api/pool/{ticket}", get(pools::poll).delete(pools::leave))

@@ -1,0 +1,139 @@
+//! lichess's API (docs/API.md): the shapes existing programs read. Tokens and accounts here;
+//! the berserk client test (`tests/python/berserk_test.py`) drives the rest.
+
+mod common;
+
+use common::agent::user_command;
+use common::{Server, request_with, start_with, temp_url};
+
+fn with_token(
+    s: &Server,
+    method: &str,
+    path: &str,
+    token: &str,
+    body: Option<&str>,
+) -> common::Reply {
+    let auth = format!("Bearer {token}");
+    let mut headers = vec![("Authorization", auth.as_str())];
+    if body.is_some_and(|b| b.starts_with('{')) {
+        headers.push(("Content-Type", "application/json"));
+    }
+    request_with(s, method, path, &headers, body).unwrap()
+}
+
+fn json(reply: &common::Reply) -> serde_json::Value {
+    serde_json::from_str(&reply.body).unwrap_or_else(|e| panic!("{e}: {}", reply.body))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tokens_and_accounts_answer_as_lichess_does() {
+    let (dir, url) = temp_url("lichess");
+    for name in ["Anna", "bo"] {
+        assert!(user_command(&url, &["create", name], "a good password\n").0);
+    }
+    let token = |name: &str, scopes: &str| {
+        let (ok, out) = user_command(&url, &["token", name, "--scopes", scopes], "");
+        assert!(ok);
+        out.trim().to_owned()
+    };
+    let anna = token("Anna", "board:play,challenge:read");
+    let bo = token("bo", "board:play");
+    let reader = token("bo", "preference:read");
+    let s = start_with(&url, &[]);
+
+    // POST /api/token/test: each token's scopes and account, null for an unknown one.
+    let r = request_with(
+        &s,
+        "POST",
+        "/api/token/test",
+        &[("Content-Type", "text/plain")],
+        Some(&format!("{anna},nope")),
+    )
+    .unwrap();
+    let v = json(&r);
+    assert_eq!(v[&anna]["scopes"], "board:play,challenge:read", "{v}");
+    assert_eq!(v[&anna]["userId"], "anna");
+    assert!(v[&anna]["expires"].is_null());
+    assert!(v["nope"].is_null());
+
+    // GET /api/account and /api/user/{name}.
+    let v = json(&with_token(&s, "GET", "/api/account", &anna, None));
+    assert_eq!(
+        (v["id"].as_str(), v["username"].as_str()),
+        (Some("anna"), Some("Anna"))
+    );
+    assert!(v["createdAt"].is_i64() && v["perfs"].is_object());
+    let r = request_with(&s, "GET", "/api/account", &[], None).unwrap();
+    assert_eq!(r.status, 401, "no token, no account");
+    let v = json(&request_with(&s, "GET", "/api/user/BO", &[], None).unwrap());
+    assert_eq!(v["username"], "bo");
+    assert_eq!(
+        request_with(&s, "GET", "/api/user/nobody", &[], None)
+            .unwrap()
+            .status,
+        404
+    );
+
+    // A game between them: /api/account/playing and /api/users/status say so.
+    let r = with_token(
+        &s,
+        "POST",
+        "/api/games",
+        &anna,
+        Some(r#"{"time_control":"5+3","color":"white"}"#),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = common::field(&r.body, "id").to_owned();
+    let r = with_token(&s, "POST", &format!("/api/games/{id}/join"), &bo, Some(""));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v = json(&with_token(&s, "GET", "/api/account/playing", &anna, None));
+    let game = &v["nowPlaying"][0];
+    assert_eq!(game["gameId"], id.as_str(), "{v}");
+    assert_eq!(
+        (game["color"].as_str(), game["isMyTurn"].as_bool()),
+        (Some("white"), Some(true))
+    );
+    assert_eq!(game["opponent"]["username"], "bo");
+    assert_eq!(game["speed"], "blitz");
+    assert_eq!(game["secondsLeft"], 300);
+    let v =
+        json(&request_with(&s, "GET", "/api/users/status?ids=anna,bo,nobody", &[], None).unwrap());
+    assert_eq!(v.as_array().unwrap().len(), 2, "{v}");
+    assert_eq!(v[0]["playing"], true);
+
+    // A token without a play scope cannot move; another account's token cannot touch the game.
+    let r = with_token(
+        &s,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        &reader,
+        Some(r#"{"m":"e4"}"#),
+    );
+    assert_ne!(r.status, 200, "{}", r.body);
+    let r = with_token(
+        &s,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        &bo,
+        Some(r#"{"m":"e4"}"#),
+    );
+    assert_ne!(r.status, 200, "not bo's move: {}", r.body);
+    // A revoked token (DELETE /api/token, as lichess) is refused at once; so is any token of a
+    // closed account.
+    assert_eq!(
+        with_token(&s, "DELETE", "/api/token", &reader, None).status,
+        204
+    );
+    let r = with_token(&s, "GET", "/api/account", &reader, None);
+    assert_eq!(
+        (r.status, common::field(&r.body, "code")),
+        (401, "bad_token")
+    );
+    assert_eq!(with_token(&s, "GET", "/api/account", &bo, None).status, 200);
+    let (ok, _) = user_command(&url, &["close", "bo"], "");
+    assert!(ok);
+    let r = with_token(&s, "GET", "/api/account", &bo, None);
+    assert_eq!(r.status, 401, "{}", r.body);
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}
