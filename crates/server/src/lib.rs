@@ -4,7 +4,9 @@
 mod accounts;
 mod analysis;
 mod bot;
+mod challenges;
 mod cli;
+mod events;
 mod export;
 pub mod fuzzing;
 mod http;

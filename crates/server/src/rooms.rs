@@ -26,6 +26,8 @@ pub(crate) struct Rooms {
     bots: Bots,
     /// How each open room lists in the lobby.
     lobby: Lobby,
+    /// What happens to accounts (games starting), for their event streams.
+    events: crate::events::Events,
 }
 
 /// The bot levels of a game's seats (`None`: a person).
@@ -45,6 +47,23 @@ impl Rooms {
             writer,
             bots,
             lobby: Lobby::default(),
+            events: crate::events::Events::default(),
+        }
+    }
+
+    /// The accounts' event hub.
+    pub(crate) fn events(&self) -> &crate::events::Events {
+        &self.events
+    }
+
+    /// Tells both accounts of a game whose seats are all taken that it began.
+    pub(crate) fn announce_start(&self, game: &NewGame) {
+        if game.open_seat().is_some() {
+            return;
+        }
+        for user in [&game.white_user, &game.black_user].into_iter().flatten() {
+            self.events
+                .send(user, crate::events::UserEvent::GameStart(game.id.clone()));
         }
     }
 
@@ -106,6 +125,7 @@ impl Rooms {
         // A new game's first load is epoch 0; loads after it claim their own.
         let room = self.spawn(row, game, 0);
         self.map().insert(row.id.clone(), room);
+        self.announce_start(row);
         Ok(())
     }
 

@@ -74,7 +74,7 @@ pub(crate) async fn run(config: &Config, command: UserCommand) -> Result<(), Str
             let user = existing(&name).await?;
             let title = match title.as_str() {
                 "none" | "" => None,
-                text => Some(Title::parse(text).ok_or_else(|| {
+                text => Some(Title::grantable(text).ok_or_else(|| {
                     format!("no such title {text:?} (GM, IM, FM, WGM, WIM, NM, CM or none)")
                 })?),
             };

@@ -21,6 +21,9 @@ pub(crate) enum Title {
     Nm,
     /// Candidate master (候补大师).
     Cm,
+    /// An engine's account (lichess's BOT): it plays through the Bot API, by challenge only.
+    /// Not granted by an admin: an account with no games becomes one itself.
+    Bot,
 }
 
 impl Title {
@@ -37,6 +40,7 @@ impl Title {
     /// The abbreviation shown before a name and written in PGN.
     pub(crate) fn as_str(self) -> &'static str {
         match self {
+            Title::Bot => "BOT",
             Title::Gm => "GM",
             Title::Im => "IM",
             Title::Fm => "FM",
@@ -47,10 +51,17 @@ impl Title {
         }
     }
 
+    /// A title as stored: one of the grantable ones, or BOT.
     pub(crate) fn parse(text: &str) -> Option<Title> {
         Title::ALL
             .into_iter()
+            .chain([Title::Bot])
             .find(|t| t.as_str().eq_ignore_ascii_case(text))
+    }
+
+    /// One an admin may grant (not BOT).
+    pub(crate) fn grantable(text: &str) -> Option<Title> {
+        Title::parse(text).filter(|t| *t != Title::Bot)
     }
 
     /// The title's full name in the page's language (catalogue key).
@@ -63,6 +74,7 @@ impl Title {
             Title::Wim => "title_wim",
             Title::Nm => "title_nm",
             Title::Cm => "title_cm",
+            Title::Bot => "title_bot",
         }
     }
 }

@@ -1007,7 +1007,7 @@ pub(crate) async fn admin_action(
         "title" => {
             let title = match form.title.as_str() {
                 "" => None,
-                text => Some(Title::parse(text).ok_or_else(|| {
+                text => Some(Title::grantable(text).ok_or_else(|| {
                     ApiError::bad("bad_request", format!("no such title {text:?}"))
                 })?),
             };

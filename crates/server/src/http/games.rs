@@ -271,7 +271,7 @@ pub(crate) async fn join(
     }
     let token = ids::seat_token();
     let (name, user) = player_name(&caller);
-    let id = row.game.id;
+    let id = row.game.id.clone();
     if !state
         .store
         .take_seat(&id, open == Color::White, &token, &name, user.as_deref())
@@ -288,6 +288,14 @@ pub(crate) async fn join(
             .map(Title::as_str);
         room.seated(open, name.clone(), title).await;
     }
+    // Both seats taken: the accounts' event streams hear that the game began.
+    let mut started = row.game;
+    started.id.clone_from(&id);
+    match open {
+        Color::White => (started.white_seat, started.white_user) = (Some(token.clone()), user),
+        Color::Black => (started.black_seat, started.black_user) = (Some(token.clone()), user),
+    }
+    state.rooms.announce_start(&started);
     Ok(seated(id, open, name, &token, StatusCode::OK))
 }
 

@@ -274,3 +274,87 @@ pub(crate) async fn playing(
     }
     Ok(Json(json!({ "nowPlaying": now_playing })))
 }
+
+/// A game as lichess's `GameJson` describes it (the JSON and NDJSON game exports): players
+/// with ratings and changes, status and winner, the moves in SAN, the clock, the opening.
+pub(crate) async fn game_json(state: &AppState, row: &GameRow) -> Result<Value, ApiError> {
+    let (_, game) = state.rooms.game_of(row).await?;
+    let ratings = crate::export::game_ratings(&state.store, row).await?;
+    let mut players = serde_json::Map::new();
+    for color in [Color::White, Color::Black] {
+        let (user, bot) = match color {
+            Color::White => (&row.game.white_user, row.game.white_bot),
+            Color::Black => (&row.game.black_user, row.game.black_bot),
+        };
+        let p = if let Some(level) = bot {
+            json!({ "aiLevel": level })
+        } else {
+            let mut p = json!({ "user": { "name": row.game.name(color) } });
+            if let Some(id) = user {
+                p["user"]["id"] = json!(id);
+            }
+            let seat = ratings.as_ref().and_then(|r| {
+                r[match color {
+                    Color::White => 0,
+                    Color::Black => 1,
+                }]
+                .as_ref()
+            });
+            if let Some(seat) = seat {
+                p["rating"] = json!(seat.before.rating.round() as i64);
+                if let Some(d) = seat.diff {
+                    p["ratingDiff"] = json!(d);
+                }
+                if seat.before.provisional() {
+                    p["provisional"] = json!(true);
+                }
+            }
+            p
+        };
+        players.insert(color.name().to_owned(), p);
+    }
+    let speed = speed_of(&row.game.time_control);
+    let sans: Vec<String> = game.moves().iter().map(|m| m.san.to_string()).collect();
+    let source = if row.game.white_bot.is_some() || row.game.black_bot.is_some() {
+        "ai"
+    } else {
+        "friend"
+    };
+    let mut v = json!({
+        "id": row.game.id,
+        "rated": row.game.rated,
+        "variant": if row.game.start_fen.is_some() { "fromPosition" } else { "standard" },
+        "speed": speed,
+        "perf": speed,
+        "createdAt": row.game.created_at,
+        "lastMoveAt": row.finished_at.unwrap_or(row.game.created_at),
+        "status": super::lichess_stream::status_name(&game),
+        "source": source,
+        "players": players,
+        "moves": sans.join(" "),
+    });
+    if let Some((result, _)) = game.result() {
+        match result {
+            rookery_core::pgn::GameResult::WhiteWins => v["winner"] = json!("white"),
+            rookery_core::pgn::GameResult::BlackWins => v["winner"] = json!("black"),
+            _ => {}
+        }
+    }
+    if let Some(fen) = &row.game.start_fen {
+        v["initialFen"] = json!(fen);
+    }
+    if let rookery_core::clock::TimeControl::Periods(periods) = game.clock().control() {
+        if let Some(first) = periods.first() {
+            let (initial, increment) = (first.base.as_secs(), first.increment.as_secs());
+            v["clock"] = json!({
+                "initial": initial,
+                "increment": increment,
+                "totalTime": initial + 40 * increment,
+            });
+        }
+    }
+    if let Some(o) = crate::room::opening_of(&game) {
+        v["opening"] = json!({ "eco": o.eco, "name": o.name, "ply": o.plies });
+    }
+    Ok(v)
+}

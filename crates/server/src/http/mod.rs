@@ -11,6 +11,8 @@ mod games;
 mod guard;
 pub(crate) mod identity;
 mod lichess;
+mod lichess_play;
+mod lichess_stream;
 pub(crate) mod limits;
 mod pages;
 mod pgn;
@@ -62,6 +64,8 @@ pub(crate) struct AppState {
     pub(crate) pools: crate::pools::Pools,
     /// Computer analyses, queued and running.
     pub(crate) analyses: crate::analysis::Analyses,
+    /// Challenges waiting for an answer (lichess's challenge API).
+    pub(crate) challenges: crate::challenges::Challenges,
 }
 
 /// Where people reach this server (`https://chess.example.org`): `--public-url`, else the
@@ -110,6 +114,42 @@ pub(crate) fn router(state: AppState, request_timeout: std::time::Duration) -> R
         .route("/api/account/playing", get(lichess::playing))
         .route("/api/user/{name}", get(lichess::user))
         .route("/api/users/status", get(lichess::users_status))
+        .route("/api/stream/event", get(lichess_stream::event_stream))
+        .route("/api/challenge", get(lichess_play::challenges))
+        .route("/api/challenge/ai", post(lichess_play::challenge_ai))
+        .route("/api/challenge/{name}", post(lichess_play::challenge))
+        .route("/api/challenge/{id}/{what}", post(lichess_play::answer))
+        .route(
+            "/api/board/game/stream/{id}",
+            get(lichess_stream::game_stream),
+        )
+        .route(
+            "/api/bot/game/stream/{id}",
+            get(lichess_stream::game_stream),
+        )
+        .route(
+            "/api/board/game/{id}/move/{uci}",
+            post(lichess_play::board_move),
+        )
+        .route(
+            "/api/bot/game/{id}/move/{uci}",
+            post(lichess_play::bot_move),
+        )
+        .route(
+            "/api/board/game/{id}/{what}",
+            post(lichess_play::board_action),
+        )
+        .route(
+            "/api/board/game/{id}/{what}/{answer}",
+            post(lichess_play::board_answer),
+        )
+        .route("/api/bot/game/{id}/{what}", post(lichess_play::bot_action))
+        .route(
+            "/api/bot/game/{id}/{what}/{answer}",
+            post(lichess_play::bot_answer),
+        )
+        .route("/api/bot/account/upgrade", post(lichess_play::upgrade))
+        .route("/api/bot/online", get(lichess_play::bots_online))
         .route("/api/pools", get(pools::grid))
         .route("/api/pool", post(pools::join))
         .route("/api/pool/{ticket}", get(pools::poll).delete(pools::leave))
@@ -242,6 +282,7 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
         rooms,
         pools,
         analyses,
+        challenges: crate::challenges::Challenges::default(),
         shutdown,
         socket_open,
         socket_idle: seconds(config.socket_idle_timeout, "--socket-idle-timeout")?,

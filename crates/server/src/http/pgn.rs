@@ -14,13 +14,26 @@ use crate::store::accounts::Whose;
 
 const PGN: &str = "application/x-chess-pgn; charset=utf-8";
 
-/// `GET /game/export/{id}`: the PGN of a game (a live one up to its last move).
+/// What the client asks for in `Accept`, as lichess reads it: JSON, NDJSON, or PGN.
+fn wants(headers: &HeaderMap, kind: &str) -> bool {
+    headers
+        .get(axum::http::header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains(kind))
+}
+
+/// `GET /game/export/{id}`: the PGN of a game (a live one up to its last move), or with
+/// `Accept: application/json` lichess's game JSON.
 pub(crate) async fn export(
     State(state): State<AppState>,
     InGame { row, .. }: InGame,
     Origin(origin): Origin,
     Query(q): Query<ExportQuery>,
+    headers: HeaderMap,
 ) -> Result<Response, ApiError> {
+    if wants(&headers, "application/json") {
+        return Ok(Json(super::lichess::game_json(&state, &row).await?).into_response());
+    }
     let pgn = crate::export::pgn(&state.rooms, &state.store, &row, &origin, q.clocks).await?;
     Ok(([(CONTENT_TYPE, PGN)], pgn).into_response())
 }
@@ -37,7 +50,9 @@ pub(crate) async fn user_games(
     Path(name): Path<String>,
     Origin(origin): Origin,
     Query(q): Query<ExportQuery>,
+    headers: HeaderMap,
 ) -> Result<Response, ApiError> {
+    let ndjson = wants(&headers, "application/x-ndjson");
     let max = q.max.unwrap_or(MAX_EXPORT).clamp(1, MAX_EXPORT);
     let after = match q.after.as_deref() {
         Some(id) => Some(
@@ -63,14 +78,25 @@ pub(crate) async fn user_games(
     rows.truncate(max as usize);
     let mut out = String::new();
     for row in &rows {
-        match crate::export::pgn(&state.rooms, &state.store, row, &origin, q.clocks).await {
-            Ok(pgn) => out.push_str(&pgn),
+        let written = if ndjson {
+            super::lichess::game_json(&state, row)
+                .await
+                .map(|v| v.to_string() + "\n")
+                .map_err(|e| e.problem.message)
+        } else {
+            crate::export::pgn(&state.rooms, &state.store, row, &origin, q.clocks)
+                .await
+                .map_err(|e| e.to_string())
+        };
+        match written {
+            Ok(text) => out.push_str(&text),
             Err(e) => {
                 tracing::error!(game = %row.game.id, error = %e, "game left out of an export")
             }
         }
     }
-    let mut response = ([(CONTENT_TYPE, PGN)], out).into_response();
+    let kind = if ndjson { "application/x-ndjson" } else { PGN };
+    let mut response = ([(CONTENT_TYPE, kind)], out).into_response();
     if let Some(last) = rows.last().filter(|_| more)
         && let Ok(value) = axum::http::HeaderValue::from_str(&last.game.id)
     {

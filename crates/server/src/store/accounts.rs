@@ -237,6 +237,18 @@ impl Store {
             .await
     }
 
+    /// The open accounts with `title`.
+    pub(crate) async fn users_titled(&self, title: Title) -> Result<Vec<User>, StoreError> {
+        let sql = format!(
+            "SELECT {USER_COLUMNS} FROM users WHERE title = $1 AND closed_at IS NULL ORDER BY id"
+        );
+        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(title.as_str())
+            .fetch_all(self.pool())
+            .await?;
+        rows.iter().map(|r| user_at(r, 0)).collect()
+    }
+
     pub(crate) async fn set_admin(&self, id: &str, admin: bool) -> Result<bool, StoreError> {
         self.set_user(id, "admin", i64::from(admin)).await
     }

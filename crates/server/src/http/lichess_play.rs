@@ -1,0 +1,679 @@
+//! lichess's API for playing (docs/API.md, "lichess's API"): challenges, the Board API (a
+//! person through a program) and the Bot API (an engine's account). Every move and every draw
+//! offer goes to the game's room as a player's command, so the rules of docs/RULES.md decide
+//! here as everywhere: an offer R5 refuses is refused with its reason.
+
+use std::collections::HashMap;
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use rookery_core::game::{Game, MoveText};
+use rookery_core::rating::Speed;
+use rookery_core::{Color, Position};
+use serde_json::{Value, json};
+
+use super::AppState;
+use super::error::ApiError;
+use super::identity::{Account, Caller, Via};
+use super::lichess::{seat_of, speed_key};
+use crate::accounts::Title;
+use crate::challenges::{Challenge, Party};
+use crate::events::UserEvent;
+use crate::ids;
+use crate::protocol::Action;
+use crate::room::now_ms;
+use crate::store::{GameRow, NewGame};
+
+/// A request's fields, from a JSON object or a form (lichess takes both): every value as
+/// text (`true`, `300`), nulls left out.
+fn fields(headers: &HeaderMap, body: &Bytes) -> Result<HashMap<String, String>, ApiError> {
+    let json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|t| t.starts_with("application/json"));
+    if json {
+        let v: serde_json::Map<String, Value> = serde_json::from_slice(body)
+            .map_err(|e| ApiError::bad("bad_request", format!("the JSON body: {e}")))?;
+        Ok(v.into_iter()
+            .filter_map(|(k, v)| match v {
+                Value::Null => None,
+                Value::String(s) => Some((k, s)),
+                other => Some((k, other.to_string())),
+            })
+            .collect())
+    } else if body.is_empty() {
+        Ok(HashMap::new())
+    } else {
+        serde_urlencoded::from_bytes(body)
+            .map_err(|e| ApiError::bad("bad_request", format!("the form: {e}")))
+    }
+}
+
+fn scope(account: &Account, wanted: &[&str]) -> Result<(), ApiError> {
+    let ok = match &account.via {
+        Via::Session(_) => true,
+        Via::Token { scopes, .. } => scopes.split(',').any(|s| wanted.contains(&s)),
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "bad_scope",
+            format!("this token lacks the scope: {}", wanted.join(" or ")),
+        ))
+    }
+}
+
+fn account(caller: &Caller) -> Result<&Account, ApiError> {
+    caller.account.as_ref().ok_or_else(|| {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "bad_token",
+            "this needs an API token (Authorization: Bearer)",
+        )
+    })
+}
+
+fn is_bot(account: &Account) -> bool {
+    account.user.title == Some(Title::Bot)
+}
+
+async fn party(
+    state: &AppState,
+    user: &crate::store::accounts::User,
+    speed: Option<Speed>,
+) -> Result<Party, ApiError> {
+    let (rating, provisional) = match speed {
+        Some(speed) => {
+            let g = state
+                .store
+                .rating_at(&user.id, speed, now_ms() as i64)
+                .await?;
+            (Some(g.rating.round() as i64), g.provisional())
+        }
+        None => (None, false),
+    };
+    Ok(Party {
+        id: user.id.clone(),
+        name: user.name.clone(),
+        title: user.title.map(Title::as_str),
+        rating,
+        provisional,
+    })
+}
+
+/// The clock of a challenge's fields: `clock.limit` and `clock.increment` in seconds; none
+/// without them. Correspondence (`days`) is not played here.
+fn clock_of(f: &HashMap<String, String>) -> Result<Option<(u64, u64)>, ApiError> {
+    if f.contains_key("days") {
+        return Err(ApiError::bad(
+            "bad_time_control",
+            "correspondence games (days) are not played here yet: give clock.limit and clock.increment",
+        ));
+    }
+    let number = |key: &str| -> Result<Option<u64>, ApiError> {
+        f.get(key)
+            .map(|v| {
+                v.parse::<u64>().map_err(|_| {
+                    ApiError::bad(
+                        "bad_time_control",
+                        format!("{key}: {v:?} is not a number of seconds"),
+                    )
+                })
+            })
+            .transpose()
+    };
+    match (number("clock.limit")?, number("clock.increment")?) {
+        (None, None) => Ok(None),
+        (limit, increment) => {
+            let (limit, increment) = (limit.unwrap_or(0), increment.unwrap_or(0));
+            if limit == 0 && increment == 0 || limit > 10_800 || increment > 180 {
+                return Err(ApiError::bad(
+                    "bad_time_control",
+                    "clock.limit 0-10800 s and clock.increment 0-180 s, not both 0",
+                ));
+            }
+            Ok(Some((limit, increment)))
+        }
+    }
+}
+
+fn control_of(clock: Option<(u64, u64)>) -> rookery_core::clock::TimeControl {
+    match clock {
+        Some((limit, increment)) => rookery_core::clock::TimeControl::fischer(
+            std::time::Duration::from_secs(limit),
+            std::time::Duration::from_secs(increment),
+        ),
+        None => rookery_core::clock::TimeControl::Untimed,
+    }
+}
+
+fn truthy(f: &HashMap<String, String>, key: &str) -> bool {
+    f.get(key).is_some_and(|v| v == "true" || v == "1")
+}
+
+/// `POST /api/challenge/{username}`: challenges an account. Fields as lichess: `rated`,
+/// `clock.limit`, `clock.increment` (seconds), `color` (`white`, `black`, `random`),
+/// `variant` (`standard` only), `fen`.
+pub(crate) async fn challenge(
+    State(state): State<AppState>,
+    caller: Caller,
+    super::Origin(origin): super::Origin,
+    Path(username): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let me = account(&caller)?;
+    scope(me, &["challenge:write", "board:play", "bot:play"])?;
+    let f = fields(&headers, &body)?;
+    if !crate::store::storable(&username) {
+        return Err(ApiError::not_found("user"));
+    }
+    let dest = state
+        .store
+        .user(&username)
+        .await?
+        .filter(|u| u.closed_at.is_none())
+        .ok_or_else(|| ApiError::not_found("user"))?;
+    if dest.id == me.user.id {
+        return Err(ApiError::bad(
+            "bad_request",
+            "you cannot challenge yourself",
+        ));
+    }
+    if f.get("variant").is_some_and(|v| v != "standard") {
+        return Err(ApiError::bad(
+            "bad_request",
+            "only standard chess is played here",
+        ));
+    }
+    let clock = clock_of(&f)?;
+    let control = control_of(clock);
+    let fen = f
+        .get("fen")
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty());
+    if let Some(fen) = &fen {
+        Position::from_fen(fen).map_err(|e| ApiError::bad("bad_fen", format!("bad FEN: {e}")))?;
+    }
+    let rated = truthy(&f, "rated");
+    if rated && (clock.is_none() || fen.is_some()) {
+        return Err(ApiError::bad(
+            "not_rateable",
+            "rated games have a clock and start from the normal position",
+        ));
+    }
+    let color = match f.get("color").map(String::as_str) {
+        None | Some("random") => "random",
+        Some("white") => "white",
+        Some("black") => "black",
+        Some(other) => {
+            return Err(ApiError::bad(
+                "bad_request",
+                format!("color {other:?}: white, black or random"),
+            ));
+        }
+    };
+    let speed = Speed::of_control(&control);
+    let c = Challenge {
+        id: ids::game_id(),
+        challenger: party(&state, &me.user, speed).await?,
+        dest: party(&state, &dest, speed).await?,
+        rated,
+        clock,
+        color,
+        fen,
+        created_at: now_ms() as i64,
+        speed: speed.map_or("correspondence", speed_key),
+    };
+    state.challenges.add(c.clone());
+    state.rooms.events().send(
+        &dest.id,
+        UserEvent::Challenge(std::sync::Arc::new(
+            json!({ "type": "challenge", "challenge": c.json(&origin, Some("in")) }),
+        )),
+    );
+    Ok(Json(c.json(&origin, Some("out"))))
+}
+
+/// `GET /api/challenge`: the caller's challenges, `{"in": [...], "out": [...]}`.
+pub(crate) async fn challenges(
+    State(state): State<AppState>,
+    caller: Caller,
+    super::Origin(origin): super::Origin,
+) -> Result<Json<Value>, ApiError> {
+    let me = account(&caller)?;
+    let (incoming, outgoing) = state.challenges.of(&me.user.id, now_ms() as i64);
+    Ok(Json(json!({
+        "in": incoming.iter().map(|c| c.json(&origin, Some("in"))).collect::<Vec<_>>(),
+        "out": outgoing.iter().map(|c| c.json(&origin, Some("out"))).collect::<Vec<_>>(),
+    })))
+}
+
+fn ok() -> Json<Value> {
+    Json(json!({ "ok": true }))
+}
+
+/// `POST /api/challenge/{id}/{accept|decline|cancel}`.
+pub(crate) async fn answer(
+    State(state): State<AppState>,
+    caller: Caller,
+    super::Origin(origin): super::Origin,
+    Path((id, what)): Path<(String, String)>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let me = account(&caller)?;
+    scope(me, &["challenge:write", "board:play", "bot:play"])?;
+    let now = now_ms() as i64;
+    let c = state
+        .challenges
+        .get(&id, now)
+        .ok_or_else(|| ApiError::not_found("challenge"))?;
+    let mine = me.user.id.as_str();
+    match what.as_str() {
+        "accept" if c.dest.id == mine => {
+            let c = state
+                .challenges
+                .take(&id, now)
+                .ok_or_else(|| ApiError::not_found("challenge"))?;
+            start_game(&state, &c).await?;
+            Ok(ok())
+        }
+        "decline" if c.dest.id == mine => {
+            state.challenges.take(&id, now);
+            let reason = fields(&headers, &body)?
+                .get("reason")
+                .cloned()
+                .unwrap_or_else(|| "generic".to_owned());
+            let mut v = c.json(&origin, Some("out"));
+            v["status"] = json!("declined");
+            v["declineReasonKey"] = json!(reason);
+            v["declineReason"] = json!(format!(
+                "{} declined the challenge ({reason}).",
+                c.dest.name
+            ));
+            state.rooms.events().send(
+                &c.challenger.id,
+                UserEvent::Challenge(std::sync::Arc::new(
+                    json!({ "type": "challengeDeclined", "challenge": v }),
+                )),
+            );
+            Ok(ok())
+        }
+        "cancel" if c.challenger.id == mine || c.dest.id == mine => {
+            state.challenges.take(&id, now);
+            let mut v = c.json(&origin, Some("in"));
+            v["status"] = json!("canceled");
+            let other = if c.challenger.id == mine {
+                &c.dest.id
+            } else {
+                &c.challenger.id
+            };
+            state.rooms.events().send(
+                other,
+                UserEvent::Challenge(std::sync::Arc::new(
+                    json!({ "type": "challengeCanceled", "challenge": v }),
+                )),
+            );
+            Ok(ok())
+        }
+        "accept" | "decline" | "cancel" => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "no_seat",
+            "this challenge is not yours to answer",
+        )),
+        _ => Err(ApiError::not_found("action")),
+    }
+}
+
+/// Makes the game of an accepted challenge, both seats taken; the accounts' event streams
+/// hear `gameStart` from the rooms.
+async fn start_game(state: &AppState, c: &Challenge) -> Result<String, ApiError> {
+    let start = match &c.fen {
+        Some(fen) => {
+            Position::from_fen(fen).map_err(|e| ApiError::bad("bad_fen", e.to_string()))?
+        }
+        None => Position::new(),
+    };
+    let control = control_of(c.clock);
+    let game = Game::new(start, control.clone());
+    if game.result().is_some() {
+        return Err(ApiError::bad(
+            "position_over",
+            "this position is over already",
+        ));
+    }
+    let challenger_white = match c.color {
+        "white" => true,
+        "black" => false,
+        _ => ids::coin(),
+    };
+    let (white, black) = if challenger_white {
+        (&c.challenger, &c.dest)
+    } else {
+        (&c.dest, &c.challenger)
+    };
+    let row = NewGame {
+        id: ids::game_id(),
+        created_at: now_ms() as i64,
+        start_fen: c.fen.clone(),
+        time_control: control.to_pgn(),
+        white_name: white.name.clone(),
+        black_name: black.name.clone(),
+        white_seat: Some(ids::seat_token()),
+        black_seat: Some(ids::seat_token()),
+        white_user: Some(white.id.clone()),
+        black_user: Some(black.id.clone()),
+        rated: c.rated,
+        ..NewGame::default()
+    };
+    state.rooms.create(&row, game).await?;
+    Ok(row.id)
+}
+
+/// `POST /api/challenge/ai`: a game against the built-in bot of `level` (1-8), started at
+/// once; answers the game as lichess does (`id`, `fen`, `player`, ...).
+pub(crate) async fn challenge_ai(
+    State(state): State<AppState>,
+    caller: Caller,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let me = account(&caller)?;
+    scope(me, &["challenge:write", "board:play", "bot:play"])?;
+    let f = fields(&headers, &body)?;
+    let level = f
+        .get("level")
+        .and_then(|l| l.parse::<u8>().ok())
+        .and_then(rookery_engine::Level::new)
+        .ok_or_else(|| ApiError::bad("bad_request", "level: 1 to 8"))?;
+    let control = control_of(clock_of(&f)?);
+    let start = match f.get("fen").map(|s| s.trim()).filter(|s| !s.is_empty()) {
+        Some(fen) => Position::from_fen(fen)
+            .map_err(|e| ApiError::bad("bad_fen", format!("bad FEN: {e}")))?,
+        None => Position::new(),
+    };
+    let game = Game::new(start, control.clone());
+    if game.result().is_some() {
+        return Err(ApiError::bad(
+            "position_over",
+            "this position is over already",
+        ));
+    }
+    let white = match f.get("color").map(String::as_str) {
+        Some("white") => true,
+        Some("black") => false,
+        _ => ids::coin(),
+    };
+    let bot = crate::bot::bot_name(level);
+    let (mine, theirs) = (Some(ids::seat_token()), Some(ids::seat_token()));
+    let mut row = NewGame {
+        id: ids::game_id(),
+        created_at: now_ms() as i64,
+        start_fen: (start != Position::new()).then(|| start.fen()),
+        time_control: control.to_pgn(),
+        ..NewGame::default()
+    };
+    if white {
+        (row.white_name, row.white_seat, row.white_user) =
+            (me.user.name.clone(), mine, Some(me.user.id.clone()));
+        (row.black_name, row.black_seat, row.black_bot) =
+            (bot, theirs, Some(i64::from(level.get())));
+    } else {
+        (row.black_name, row.black_seat, row.black_user) =
+            (me.user.name.clone(), mine, Some(me.user.id.clone()));
+        (row.white_name, row.white_seat, row.white_bot) =
+            (bot, theirs, Some(i64::from(level.get())));
+    }
+    state.rooms.create(&row, game).await?;
+    Ok(Json(json!({
+        "id": row.id,
+        "variant": { "key": "standard", "name": "Standard", "short": "Std" },
+        "speed": super::lichess::speed_of(&row.time_control),
+        "perf": super::lichess::speed_of(&row.time_control),
+        "rated": false,
+        "fen": start.fen(),
+        "turns": 0,
+        "source": "ai",
+        "status": { "id": 20, "name": "started" },
+        "createdAt": row.created_at,
+        "player": if white { "white" } else { "black" },
+    })))
+}
+
+/// Which API a play request came through: the Board API (people) or the Bot API (BOT
+/// accounts only), as lichess keeps them apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Door {
+    Board,
+    Bot,
+}
+
+/// The game and the caller's color in it, for a play request through `door`.
+async fn seat(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    door: Door,
+) -> Result<(GameRow, Color), ApiError> {
+    let me = account(caller)?;
+    match door {
+        Door::Board => scope(me, &["board:play"])?,
+        Door::Bot => scope(me, &["bot:play"])?,
+    }
+    if (door == Door::Bot) != is_bot(me) {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "bad_scope",
+            if door == Door::Bot {
+                "the Bot API is for BOT accounts (POST /api/bot/account/upgrade)"
+            } else {
+                "a BOT account plays through the Bot API"
+            },
+        ));
+    }
+    if !crate::store::storable(id) {
+        return Err(ApiError::not_found("game"));
+    }
+    let row = state
+        .store
+        .game(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("game"))?;
+    let color = seat_of(&row, &me.user.id).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            "no_seat",
+            "you do not play in this game",
+        )
+    })?;
+    Ok((row, color))
+}
+
+async fn apply(
+    state: &AppState,
+    row: &GameRow,
+    color: Color,
+    action: Action,
+) -> Result<Json<Value>, ApiError> {
+    let room = state
+        .rooms
+        .get(&row.game.id)
+        .await?
+        .ok_or_else(|| ApiError::new(StatusCode::CONFLICT, "game_over", "the game is over"))?;
+    room.apply(action.by(color)).await?;
+    Ok(ok())
+}
+
+#[derive(Debug, serde::Deserialize)]
+pub(crate) struct MoveQuery {
+    #[serde(rename = "offeringDraw", default)]
+    offering_draw: Option<String>,
+}
+
+async fn play_move(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    uci: String,
+    q: MoveQuery,
+    door: Door,
+) -> Result<Json<Value>, ApiError> {
+    let (row, color) = seat(state, caller, id, door).await?;
+    let action = Action::Move {
+        text: MoveText::Uci(uci),
+        offer_draw: q.offering_draw.as_deref() == Some("true"),
+    };
+    apply(state, &row, color, action).await
+}
+
+/// `POST /api/board/game/{id}/move/{uci}?offeringDraw=true`.
+pub(crate) async fn board_move(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((id, uci)): Path<(String, String)>,
+    Query(q): Query<MoveQuery>,
+) -> Result<Json<Value>, ApiError> {
+    play_move(&state, &caller, &id, uci, q, Door::Board).await
+}
+
+/// `POST /api/bot/game/{id}/move/{uci}?offeringDraw=true`.
+pub(crate) async fn bot_move(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((id, uci)): Path<(String, String)>,
+    Query(q): Query<MoveQuery>,
+) -> Result<Json<Value>, ApiError> {
+    play_move(&state, &caller, &id, uci, q, Door::Bot).await
+}
+
+/// The action of a play path's last part: `abort`, `resign`, `claim-victory`, `draw/yes`,
+/// `draw/no`; a take-back is refused (a move once made stands, 落子无悔).
+async fn act(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    what: &str,
+    door: Door,
+) -> Result<Json<Value>, ApiError> {
+    let (row, color) = seat(state, caller, id, door).await?;
+    let action = match what.trim_end_matches('/') {
+        "abort" => Action::Abort,
+        "resign" => Action::Resign,
+        "claim-victory" => Action::ClaimVictory,
+        "draw/yes" => {
+            // Accept the opponent's offer if one stands, else offer (R5).
+            let (_, game) = state.rooms.game_of(&row).await?;
+            if game.draw_offer() == Some(!color) {
+                Action::AcceptDraw
+            } else {
+                Action::OfferDraw
+            }
+        }
+        "draw/no" => Action::DeclineDraw,
+        t if t.starts_with("takeback/") => {
+            return Err(ApiError::bad(
+                "illegal_move",
+                "no take-backs here: a move once made stands (落子无悔)",
+            ));
+        }
+        _ => return Err(ApiError::not_found("action")),
+    };
+    apply(state, &row, color, action).await
+}
+
+/// `POST /api/board/game/{id}/{action}` (and `draw/{yes|no}`).
+pub(crate) async fn board_action(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((id, what)): Path<(String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    act(&state, &caller, &id, &what, Door::Board).await
+}
+
+/// `POST /api/board/game/{id}/{draw|takeback}/{yes|no}`.
+pub(crate) async fn board_answer(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((id, what, answer)): Path<(String, String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    act(
+        &state,
+        &caller,
+        &id,
+        &format!("{what}/{answer}"),
+        Door::Board,
+    )
+    .await
+}
+
+/// `POST /api/bot/game/{id}/{action}`.
+pub(crate) async fn bot_action(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((id, what)): Path<(String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    act(&state, &caller, &id, &what, Door::Bot).await
+}
+
+/// `POST /api/bot/game/{id}/{draw|takeback}/{yes|no}`.
+pub(crate) async fn bot_answer(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((id, what, answer)): Path<(String, String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    act(&state, &caller, &id, &format!("{what}/{answer}"), Door::Bot).await
+}
+
+/// `POST /api/bot/account/upgrade`: an account that has played no game becomes a BOT.
+pub(crate) async fn upgrade(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> Result<Json<Value>, ApiError> {
+    let me = account(&caller)?;
+    scope(me, &["bot:play"])?;
+    if is_bot(me) {
+        return Ok(ok());
+    }
+    let record = state
+        .store
+        .record_of(crate::store::accounts::Whose::Account(&me.user.id))
+        .await?;
+    let live = state
+        .store
+        .live_games()
+        .await?
+        .iter()
+        .any(|r| seat_of(r, &me.user.id).is_some());
+    if record.won + record.drawn + record.lost > 0 || live {
+        return Err(ApiError::bad(
+            "bad_request",
+            "only an account that has played no game can become a BOT",
+        ));
+    }
+    state.store.set_title(&me.user.id, Some(Title::Bot)).await?;
+    Ok(ok())
+}
+
+/// `GET /api/bot/online`: BOT accounts with an event stream open, NDJSON as lichess.
+pub(crate) async fn bots_online(
+    State(state): State<AppState>,
+) -> Result<axum::response::Response, ApiError> {
+    let mut lines = String::new();
+    for user in state.store.users_titled(Title::Bot).await? {
+        if state.online.is_online(&user.id) {
+            lines.push_str(
+                &json!({ "id": user.id, "username": user.name, "title": "BOT" }).to_string(),
+            );
+            lines.push('\n');
+        }
+    }
+    Ok(axum::response::IntoResponse::into_response((
+        [(header::CONTENT_TYPE, "application/x-ndjson")],
+        lines,
+    )))
+}

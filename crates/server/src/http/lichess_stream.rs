@@ -1,0 +1,418 @@
+//! lichess's NDJSON streams (docs/API.md, "lichess's API"): an account's events
+//! (`/api/stream/event`: `gameStart`, `gameFinish`, challenges) and a game's, for the Board and
+//! Bot APIs (`/api/board/game/stream/{id}`, `/api/bot/game/stream/{id}`: `gameFull`, then
+//! `gameState` on every change, `opponentGone`). One JSON object a line, and an empty line
+//! every few seconds to keep the connection open. A game stream ends with its game; while it
+//! is open it counts as the player's presence (a Board API player is not "gone").
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use rookery_core::game::{Event, Game, Termination};
+use rookery_core::pgn::GameResult;
+use rookery_core::{ByColor, Color, Position};
+use serde_json::{Value, json};
+use tokio::sync::{broadcast, mpsc};
+
+use super::AppState;
+use super::error::ApiError;
+use super::identity::Caller;
+use super::lichess::{game_info, seat_of, speed_of};
+use crate::events::UserEvent;
+use crate::room::{RoomEvent, now_ms};
+use crate::store::GameRow;
+
+/// How often an idle stream sends an empty line.
+const KEEP_ALIVE: Duration = Duration::from_secs(6);
+
+/// An NDJSON answer fed by `lines` (each one JSON text), with keep-alive newlines.
+fn ndjson(lines: mpsc::Receiver<String>) -> Response {
+    let mut ticker = tokio::time::interval(KEEP_ALIVE);
+    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let stream = futures_util::stream::unfold((lines, ticker), |(mut lines, mut ticker)| async {
+        let chunk = tokio::select! {
+            line = lines.recv() => match line {
+                Some(mut line) => {
+                    line.push('\n');
+                    line
+                }
+                None => return None,
+            },
+            _ = ticker.tick() => "\n".to_owned(),
+        };
+        Some((Ok::<_, Infallible>(Bytes::from(chunk)), (lines, ticker)))
+    });
+    (
+        [(header::CONTENT_TYPE, "application/x-ndjson")],
+        Body::from_stream(stream),
+    )
+        .into_response()
+}
+
+fn need_user(caller: &Caller) -> Result<String, ApiError> {
+    caller
+        .account
+        .as_ref()
+        .map(|a| a.user.id.clone())
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "bad_token",
+                "this needs an API token (Authorization: Bearer)",
+            )
+        })
+}
+
+/// lichess's status name of a game (`started`, `mate`, `resign`, ...).
+pub(crate) fn status_name(game: &Game) -> &'static str {
+    match game.result() {
+        None => "started",
+        Some((result, termination)) => match termination {
+            Termination::Checkmate => "mate",
+            Termination::Resignation => "resign",
+            Termination::Stalemate => "stalemate",
+            Termination::Aborted => "aborted",
+            Termination::Abandonment => "timeout",
+            Termination::TimeForfeit if result == GameResult::Draw => "draw",
+            Termination::TimeForfeit => "outoftime",
+            Termination::Unterminated => "unknownFinish",
+            _ => "draw",
+        },
+    }
+}
+
+fn winner(game: &Game) -> Option<&'static str> {
+    match game.result()?.0 {
+        GameResult::WhiteWins => Some("white"),
+        GameResult::BlackWins => Some("black"),
+        _ => None,
+    }
+}
+
+/// A game's `gameState`: its moves (UCI), clocks and increments in ms, status, winner, and
+/// the standing draw offer.
+pub(crate) fn game_state(game: &Game) -> Value {
+    let moves: Vec<String> = game
+        .moves()
+        .iter()
+        .map(|m| m.m.to_uci().to_string())
+        .collect();
+    // Untimed games: lichess's figure for "no clock".
+    let far = u64::from(i32::MAX as u32);
+    let clocks = game.clocks_at(now_ms());
+    let ms = |c: Color| clocks[c].map_or(far, |d| d.as_millis() as u64);
+    let inc = |c: Color| game.clock().per_move(c).as_millis() as u64;
+    let mut v = json!({
+        "type": "gameState",
+        "moves": moves.join(" "),
+        "wtime": ms(Color::White),
+        "btime": ms(Color::Black),
+        "winc": inc(Color::White),
+        "binc": inc(Color::Black),
+        "status": status_name(game),
+    });
+    if let Some(w) = winner(game) {
+        v["winner"] = json!(w);
+    }
+    match game.draw_offer() {
+        Some(Color::White) => v["wdraw"] = json!(true),
+        Some(Color::Black) => v["bdraw"] = json!(true),
+        None => {}
+    }
+    v
+}
+
+/// What makes one `gameState` news after another: the moves, the status and the offers
+/// (not the clocks, which run).
+fn state_key(state: &Value) -> String {
+    format!(
+        "{} {} {} {}",
+        state["moves"], state["status"], state["wdraw"], state["bdraw"]
+    )
+}
+
+/// A game's `gameFull`: who plays, the clock, the start, and its state.
+async fn game_full(state: &AppState, row: &GameRow, game: &Game) -> Result<Value, ApiError> {
+    let now = now_ms() as i64;
+    let speed = speed_of(&row.game.time_control);
+    let mut players = ByColor::<Value>::default();
+    for color in [Color::White, Color::Black] {
+        let user = match color {
+            Color::White => &row.game.white_user,
+            Color::Black => &row.game.black_user,
+        };
+        let title = match color {
+            Color::White => row.white_title,
+            Color::Black => row.black_title,
+        };
+        let mut p = json!({ "name": row.game.name(color) });
+        match user {
+            Some(id) => {
+                p["id"] = json!(id);
+                if let Some(speed) =
+                    rookery_core::clock::TimeControl::from_pgn(&row.game.time_control)
+                        .ok()
+                        .and_then(|c| rookery_core::rating::Speed::of_control(&c))
+                {
+                    let r = state.store.rating_at(id, speed, now).await?;
+                    p["rating"] = json!(r.rating.round() as i64);
+                    if r.provisional() {
+                        p["provisional"] = json!(true);
+                    }
+                }
+            }
+            None => p["id"] = Value::Null,
+        }
+        if let Some(t) = title {
+            p["title"] = json!(t.as_str());
+        }
+        if let Some(level) = match color {
+            Color::White => row.game.white_bot,
+            Color::Black => row.game.black_bot,
+        } {
+            p = json!({ "aiLevel": level });
+        }
+        *players.get_mut(color) = p;
+    }
+    let mut v = json!({
+        "type": "gameFull",
+        "id": row.game.id,
+        "variant": { "key": "standard", "name": "Standard", "short": "Std" },
+        "speed": speed,
+        "perf": { "name": speed },
+        "rated": row.game.rated,
+        "createdAt": row.game.created_at,
+        "white": players.white,
+        "black": players.black,
+        "initialFen": if *game.start() == Position::new() {
+            "startpos".to_owned()
+        } else {
+            game.start().fen()
+        },
+        "state": game_state(game),
+    });
+    if let rookery_core::clock::TimeControl::Periods(periods) = game.clock().control() {
+        if let Some(first) = periods.first() {
+            v["clock"] = json!({
+                "initial": first.base.as_millis() as u64,
+                "increment": first.increment.as_millis() as u64,
+            });
+        }
+    }
+    Ok(v)
+}
+
+/// `GET /api/stream/event`: the account's events, beginning with a `gameStart` for each of
+/// its games under way.
+pub(crate) async fn event_stream(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> Result<Response, ApiError> {
+    let user = need_user(&caller)?;
+    // Listen first, so that nothing between the listing and the listening is missed.
+    let mut hub = state.rooms.events().subscribe(&user);
+    let (tx, rx) = mpsc::channel::<String>(64);
+    let live: Vec<GameRow> = state
+        .store
+        .live_games()
+        .await?
+        .into_iter()
+        .filter(|r| seat_of(r, &user).is_some() && r.game.open_seat().is_none())
+        .collect();
+    let pending = state.challenges.pending_for(&user);
+    tokio::spawn(async move {
+        // While the stream is open the account is online (lichess: how bots show as online).
+        let _here = state.online.enter(&user);
+        for row in live {
+            announce(&state, &tx, &row, &user).await;
+        }
+        for challenge in pending {
+            if tx.send(challenge.to_string()).await.is_err() {
+                return;
+            }
+        }
+        loop {
+            tokio::select! {
+                event = hub.recv() => match event {
+                    Ok(UserEvent::GameStart(id)) => {
+                        if let Ok(Some(row)) = state.store.game(&id).await {
+                            announce(&state, &tx, &row, &user).await;
+                        }
+                    }
+                    Ok(UserEvent::Challenge(v)) => {
+                        if tx.send(v.to_string()).await.is_err() {
+                            return;
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(broadcast::error::RecvError::Closed) => return,
+                },
+                () = tx.closed() => return,
+            }
+        }
+    });
+    Ok(ndjson(rx))
+}
+
+/// Sends `gameStart` for `row` to `user`'s stream, then watches the game to send
+/// `gameFinish` when it ends.
+async fn announce(state: &AppState, tx: &mpsc::Sender<String>, row: &GameRow, user: &str) {
+    let Some(color) = seat_of(row, user) else {
+        return;
+    };
+    let Ok(info) = game_info(state, row, color).await else {
+        return;
+    };
+    if tx
+        .send(json!({ "type": "gameStart", "game": info }).to_string())
+        .await
+        .is_err()
+    {
+        return;
+    }
+    let (state, tx, row) = (state.clone(), tx.clone(), row.clone());
+    tokio::spawn(async move {
+        let room = match state.rooms.get(&row.game.id).await {
+            Ok(Some(room)) => room,
+            // No room: the game is over already.
+            Ok(None) => {
+                finish(&state, &tx, &row, color).await;
+                return;
+            }
+            Err(_) => return,
+        };
+        let Ok(mut sub) = room.subscribe(u64::MAX).await else {
+            return;
+        };
+        let over = |game: &Game| game.is_over();
+        if room.snapshot().await.is_ok_and(|s| over(&s.game)) {
+            finish(&state, &tx, &row, color).await;
+            return;
+        }
+        loop {
+            tokio::select! {
+                event = sub.feed.recv() => match event {
+                    Ok(e) if matches!(e.event, RoomEvent::Game(Event::GameOver { .. })) => {
+                        finish(&state, &tx, &row, color).await;
+                        return;
+                    }
+                    Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(broadcast::error::RecvError::Closed) => return,
+                },
+                () = tx.closed() => return,
+            }
+        }
+    });
+}
+
+async fn finish(state: &AppState, tx: &mpsc::Sender<String>, row: &GameRow, color: Color) {
+    let Ok(Some(row)) = state.store.game(&row.game.id).await else {
+        return;
+    };
+    let Ok((_, game)) = state.rooms.game_of(&row).await else {
+        return;
+    };
+    let Ok(mut info) = game_info(state, &row, color).await else {
+        return;
+    };
+    info["status"] = json!({ "name": status_name(&game) });
+    if let Some(w) = winner(&game) {
+        info["winner"] = json!(w);
+    }
+    let _ = tx
+        .send(json!({ "type": "gameFinish", "game": info }).to_string())
+        .await;
+}
+
+/// `GET /api/board/game/stream/{id}` and `/api/bot/game/stream/{id}`: `gameFull`, then a
+/// `gameState` after every move, draw offer and end; `opponentGone` when the opponent's last
+/// connection closes or one opens again. Only a player of the game may open it.
+pub(crate) async fn game_stream(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let user = need_user(&caller)?;
+    let row = state
+        .store
+        .game(&id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("game"))?;
+    let color = seat_of(&row, &user).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            "no_seat",
+            "you do not play in this game",
+        )
+    })?;
+    let (tx, rx) = mpsc::channel::<String>(64);
+    let Some(room) = state.rooms.get(&id).await? else {
+        // A finished game: its whole state, and the stream ends.
+        let (_, game) = state.rooms.game_of(&row).await?;
+        let full = game_full(&state, &row, &game).await?;
+        let _ = tx.send(full.to_string()).await;
+        return Ok(ndjson(rx));
+    };
+    let mut sub = room
+        .subscribe(u64::MAX)
+        .await
+        .map_err(|_| ApiError::not_found("game"))?;
+    let snapshot = room
+        .snapshot()
+        .await
+        .map_err(|_| ApiError::not_found("game"))?;
+    let full = game_full(&state, &row, &snapshot.game).await?;
+    tokio::spawn(async move {
+        if tx.send(full.to_string()).await.is_err() || snapshot.game.is_over() {
+            return;
+        }
+        // The stream is the player's presence while it is open.
+        room.presence(color, true).await;
+        // A state already sent is not sent again (the feed can repeat what the first frame
+        // showed: events between the subscription and the snapshot).
+        let mut sent = state_key(&full["state"]);
+        loop {
+            tokio::select! {
+                event = sub.feed.recv() => match event {
+                    Ok(e) => {
+                        let line = match &e.event {
+                            RoomEvent::Game(_) => match room.snapshot().await {
+                                Ok(s) => {
+                                    let v = game_state(&s.game);
+                                    let key = state_key(&v);
+                                    (key != sent).then(|| {
+                                        sent = key;
+                                        (v, s.game.is_over())
+                                    })
+                                }
+                                Err(_) => None,
+                            },
+                            RoomEvent::Presence { color: who, connected, claim_after } if *who != color => {
+                                let mut v = json!({ "type": "opponentGone", "gone": !connected });
+                                if !connected {
+                                    v["claimWinInSeconds"] = json!(claim_after.as_secs());
+                                }
+                                Some((v, false))
+                            }
+                            _ => None,
+                        };
+                        if let Some((v, over)) = line {
+                            if tx.send(v.to_string()).await.is_err() || over {
+                                break;
+                            }
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(broadcast::error::RecvError::Closed) => break,
+                },
+                () = tx.closed() => break,
+            }
+        }
+        room.presence(color, false).await;
+    });
+    Ok(ndjson(rx))
+}

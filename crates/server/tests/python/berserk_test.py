@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+"""lichess's API through a real lichess client: berserk 0.14.0 (PyPI) pointed at a Rookery
+server (docs/API.md, "lichess's API").
+
+Starts the server on a fresh SQLite file and makes three accounts with `rookery user create`
+and `rookery user token`. Then:
+1. A person's Board API game: Anna challenges Bo, Bo (his event stream) accepts, both event
+   streams hear `gameStart`; Anna offers a draw with her first move and Bo declines it; a second
+   offer of Anna's is refused with R5's reason; the game goes to checkmate, seen on Anna's game
+   stream (`gameFull`, then `gameState`s, the last `mate` and `white`); `gameFinish` arrives;
+   the JSON, PGN and NDJSON exports read back (python-chess reads the PGN).
+2. A BOT: a third account upgrades itself to a BOT, streams its events, accepts Bo's challenge
+   and plays a whole game with a UCI engine (the `rookery-engine` binary, through
+   python-chess), against Bo's random legal moves through the Board API, to its end.
+
+Usage: berserk_test.py --binary target/debug/rookery --engine target/debug/rookery-engine
+Needs `pip install berserk==0.14.0 chess`. Exit status 0 when every check held.
+"""
+import argparse
+import io
+import queue
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+import berserk
+import chess
+import chess.engine
+import chess.pgn
+
+checks = 0
+
+
+def check(ok, what):
+    global checks
+    checks += 1
+    print(("ok   " if ok else "FAIL ") + what, flush=True)
+    if not ok:
+        raise SystemExit(f"FAILED: {what}")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def listen(stream, into):
+    """Puts every event of a berserk stream on a queue, in a thread."""
+    def run():
+        try:
+            for event in stream:
+                into.put(event)
+        except Exception as e:  # the stream ended with the server or the game
+            into.put({"type": "closed", "error": str(e)})
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    return t
+
+
+def wait_for(q, pred, what, timeout=30):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            event = q.get(timeout=max(0.1, deadline - time.time()))
+        except queue.Empty:
+            break
+        if pred(event):
+            return event
+    raise SystemExit(f"FAILED: no {what} within {timeout} s")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--binary", default="target/debug/rookery")
+    ap.add_argument("--engine", default="target/debug/rookery-engine")
+    args = ap.parse_args()
+    tmp = tempfile.mkdtemp()
+    url = f"sqlite://{tmp}/berserk.db"
+    tokens = {}
+    for name, scopes in [("Anna", "board:play,challenge:read,challenge:write"),
+                         ("Bo", "board:play,challenge:read,challenge:write"),
+                         ("Engine", "bot:play,challenge:read,challenge:write")]:
+        subprocess.run([args.binary, "--database-url", url, "user", "create", name],
+                       input="a long enough password\n", text=True, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        tokens[name] = subprocess.run(
+            [args.binary, "--database-url", url, "user", "token", name, "--scopes", scopes],
+            capture_output=True, text=True, check=True).stdout.strip()
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen([args.binary, "--listen", f"127.0.0.1:{port}", "--database-url", url,
+                               "--rate-limits", "off"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(f"{base}/api/health", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.05)
+        client = {n: berserk.Client(berserk.TokenSession(t), base_url=base) for n, t in tokens.items()}
+        person_game(client)
+        bot_game(client, args.engine)
+    finally:
+        server.terminate()
+        server.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"berserk 0.14.0 against Rookery: {checks} checks, 0 failures")
+
+
+def person_game(client):
+    anna, bo = client["Anna"], client["Bo"]
+    check(anna.account.get()["username"] == "Anna", "account.get names the token's account")
+    anna_events, bo_events = queue.Queue(), queue.Queue()
+    listen(anna.board.stream_incoming_events(), anna_events)
+    listen(bo.board.stream_incoming_events(), bo_events)
+    time.sleep(0.5)
+    challenge = anna.challenges.create("Bo", rated=False, clock_limit=300, clock_increment=3, color="white")
+    cid = challenge["id"]
+    check(challenge["destUser"]["id"] == "bo" and challenge["timeControl"]["show"] == "5+3",
+          "a challenge answers as lichess's ChallengeJson")
+    event = wait_for(bo_events, lambda e: e.get("type") == "challenge", "challenge event for Bo")
+    check(event["challenge"]["id"] == cid, "Bo's event stream hears the challenge")
+    bo.challenges.accept(cid)
+    start = wait_for(anna_events, lambda e: e.get("type") == "gameStart", "gameStart for Anna")
+    gid = start["game"]["gameId"]
+    wait_for(bo_events, lambda e: e.get("type") == "gameStart", "gameStart for Bo")
+    check(start["game"]["color"] == "white" and start["game"]["isMyTurn"], "gameStart: Anna plays white, her turn")
+
+    states = queue.Queue()
+    listen(anna.board.stream_game_state(gid), states)
+    full = wait_for(states, lambda e: e.get("type") == "gameFull", "gameFull")
+    check(full["white"]["id"] == "anna" and full["black"]["id"] == "bo", "gameFull names both players")
+    check(full["state"]["moves"] == "" and full["clock"]["initial"] == 300000, "gameFull: no move yet, 5 minutes")
+
+    # R5: an offer made on one's turn stands once the move is made; the opponent declines.
+    anna.board.offer_draw(gid)
+    anna.board.make_move(gid, "e2e4")
+    state = wait_for(states, lambda e: e.get("type") == "gameState" and e["moves"] == "e2e4", "e4 state")
+    check(state.get("wdraw") is True, "after e4, White's draw offer stands (wdraw)")
+    bo.board.decline_draw(gid)
+    wait_for(states, lambda e: e.get("type") == "gameState" and not e.get("wdraw"), "offer declined")
+    bo.board.make_move(gid, "e7e5")
+    # R5.4: once declined, Anna may not offer again until Bo has offered.
+    try:
+        anna.board.offer_draw(gid)
+        refused = None
+    except berserk.exceptions.ResponseError as e:
+        refused = e
+    check(refused is not None and refused.status_code == 400 and "offer" in str(refused).lower(),
+          f"a second offer is refused with R5's reason ({refused})")
+    for i, move in enumerate(["f1c4", "b8c6", "d1h5", "g8f6", "h5f7"]):
+        (anna if i % 2 == 0 else bo).board.make_move(gid, move)
+    last = wait_for(states, lambda e: e.get("type") == "gameState" and e.get("status") != "started", "the end")
+    check(last["status"] == "mate" and last["winner"] == "white", "the game stream ends in mate, White wins")
+    finish = wait_for(bo_events, lambda e: e.get("type") == "gameFinish", "gameFinish for Bo")
+    check(finish["game"]["gameId"] == gid, "Bo's event stream hears gameFinish")
+
+    game = anna.games.export(gid)
+    check(game["status"] == "mate" and game["winner"] == "white", "the JSON export: mate, White")
+    check(game["moves"].split() == ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"], "and its moves")
+    pgn = anna.games.export(gid, as_pgn=True)
+    read = chess.pgn.read_game(io.StringIO(pgn))
+    check(read is not None and not read.errors and read.headers["Result"] == "1-0"
+          and len(list(read.mainline_moves())) == 7, "the PGN export reads back in python-chess")
+    mine = list(anna.games.export_by_player("Anna"))
+    check(any(g["id"] == gid for g in mine), "the NDJSON export of Anna's games holds it")
+
+
+def bot_game(client, engine_path):
+    engine, bo = client["Engine"], client["Bo"]
+    engine.account.upgrade_to_bot()
+    check(engine.account.get().get("title") == "BOT", "the account upgraded itself to a BOT")
+    uci = chess.engine.SimpleEngine.popen_uci(engine_path)
+    events = queue.Queue()
+    listen(engine.bots.stream_incoming_events(), events)
+    time.sleep(0.5)
+    online = list(engine.bots.get_online_bots())
+    check(any(b["id"] == "engine" for b in online), "the BOT is listed online while its stream is open")
+    done = threading.Event()
+    results = {}
+
+    def bot_loop():
+        while not done.is_set():
+            try:
+                event = events.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            if event.get("type") == "challenge":
+                engine.bots.accept_challenge(event["challenge"]["id"])
+            elif event.get("type") == "gameStart":
+                play_as_bot(engine, uci, event["game"]["gameId"], results)
+                done.set()
+
+    bot_thread = threading.Thread(target=bot_loop, daemon=True)
+    bot_thread.start()
+    bo_events = queue.Queue()
+    listen(bo.board.stream_incoming_events(), bo_events)
+    time.sleep(0.5)
+    bo.challenges.create("Engine", rated=False, clock_limit=600, clock_increment=5, color="white")
+    start = wait_for(bo_events, lambda e: e.get("type") == "gameStart", "gameStart for Bo vs the BOT")
+    gid = start["game"]["gameId"]
+    rng = random.Random(3)
+    states = queue.Queue()
+    listen(bo.board.stream_game_state(gid), states)
+    board = chess.Board()
+    status = "started"
+    while status == "started" and board.ply() < 300:
+        event = wait_for(states, lambda e: e.get("type") in ("gameFull", "gameState"), "a state", timeout=60)
+        state = event["state"] if event["type"] == "gameFull" else event
+        status = state["status"]
+        board = chess.Board()
+        for m in state["moves"].split():
+            board.push_uci(m)
+        if status == "started" and board.turn == chess.WHITE:
+            bo.board.make_move(gid, rng.choice(list(board.legal_moves)).uci())
+    done.wait(timeout=60)
+    uci.quit()
+    check(status != "started", f"the BOT's game was played to its end ({status}, {board.ply()} plies)")
+    check(results.get("moves", 0) > 0 and "refused" not in results,
+          f"the BOT moved {results.get('moves', 0)} times with its UCI engine, none refused "
+          f"({results.get('refused')})")
+    game = bo.games.export(gid)
+    check(game["status"] == status and game["players"]["black"]["user"]["id"] == "engine",
+          "the JSON export of the BOT game")
+    read = chess.pgn.read_game(io.StringIO(bo.games.export(gid, as_pgn=True)))
+    check(read is not None and not read.errors and read.headers["Black"] == "Engine",
+          "and its PGN reads back in python-chess")
+
+
+def play_as_bot(engine, uci, gid, results):
+    """The BOT's side: on each state where it is to move, its UCI engine chooses."""
+    color = None
+    for event in engine.bots.stream_game_state(gid):
+        if event["type"] == "gameFull":
+            color = chess.WHITE if event["white"].get("id") == "engine" else chess.BLACK
+            state = event["state"]
+        elif event["type"] == "gameState":
+            state = event
+        else:
+            continue
+        if state["status"] != "started":
+            return
+        board = chess.Board()
+        for m in state["moves"].split():
+            board.push_uci(m)
+        if board.turn == color and not board.is_game_over():
+            move = uci.play(board, chess.engine.Limit(time=0.05)).move
+            try:
+                engine.bots.make_move(gid, move.uci())
+                results["moves"] = results.get("moves", 0) + 1
+            except berserk.exceptions.ResponseError as e:
+                results["refused"] = str(e)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
