@@ -137,3 +137,76 @@ async fn tokens_and_accounts_answer_as_lichess_does() {
     drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The first NDJSON object of a stream (past the keep-alive newlines), and the connection.
+fn first_line(s: &Server, path: &str, token: &str) -> (serde_json::Value, std::net::TcpStream) {
+    use std::io::{BufRead, BufReader, Write};
+    let mut conn = std::net::TcpStream::connect(("127.0.0.1", s.port)).unwrap();
+    write!(
+        conn,
+        "GET {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n"
+    )
+    .unwrap();
+    conn.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    let mut reader = BufReader::new(conn.try_clone().unwrap());
+    let mut line = String::new();
+    loop {
+        line.clear();
+        assert!(reader.read_line(&mut line).unwrap() > 0, "the stream ended");
+        let text = line.trim();
+        // Chunked framing: a hex size line, then the data; skip sizes and blanks.
+        if text.starts_with('{') {
+            return (serde_json::from_str(text).unwrap(), conn);
+        }
+    }
+}
+
+/// A client that reconnects mid-game gets `gameFull` again, with the moves so far; a game
+/// stream is only for the game's players.
+#[test]
+fn a_game_stream_starts_again_with_game_full() {
+    let (dir, url) = temp_url("lichess-streams");
+    for name in ["anna", "bo", "cy"] {
+        assert!(user_command(&url, &["create", name], "a good password\n").0);
+    }
+    let token = |name: &str| {
+        let (ok, out) = user_command(&url, &["token", name, "--scopes", "board:play"], "");
+        assert!(ok);
+        out.trim().to_owned()
+    };
+    let (anna, bo, cy) = (token("anna"), token("bo"), token("cy"));
+    let s = start_with(&url, &[]);
+    let r = with_token(
+        &s,
+        "POST",
+        "/api/games",
+        &anna,
+        Some(r#"{"time_control":"5+3","color":"white"}"#),
+    );
+    let id = common::field(&r.body, "id").to_owned();
+    assert_eq!(
+        with_token(&s, "POST", &format!("/api/games/{id}/join"), &bo, Some("")).status,
+        200
+    );
+    let path = format!("/api/board/game/stream/{id}");
+    let (full, conn) = first_line(&s, &path, &anna);
+    assert_eq!(full["type"], "gameFull");
+    assert_eq!(full["state"]["moves"], "");
+    drop(conn);
+    let r = with_token(
+        &s,
+        "POST",
+        &format!("/api/board/game/{id}/move/e2e4"),
+        &anna,
+        Some(""),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let (full, _conn) = first_line(&s, &path, &anna);
+    assert_eq!(full["type"], "gameFull");
+    assert_eq!(full["state"]["moves"], "e2e4", "{full}");
+    let r = with_token(&s, "GET", &path, &cy, None);
+    assert_eq!(r.status, 403, "not cy's game: {}", r.body);
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}
