@@ -677,3 +677,124 @@ pub(crate) async fn bots_online(
         lines,
     )))
 }
+
+/// `POST /api/board/seek`: a public seek (`time` in minutes, `increment` in seconds, `rated`,
+/// `color`, `ratingRange`), listed in the lobby while this request stays open (its keep-alive
+/// lines hold it); the answer ends once someone takes the seat (the event stream hears
+/// `gameStart`). A seek whose request closes first is withdrawn: the waiting game is aborted.
+pub(crate) async fn seek(
+    State(state): State<AppState>,
+    caller: Caller,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<axum::response::Response, ApiError> {
+    let me = account(&caller)?.clone();
+    scope(&me, &["board:play"])?;
+    if is_bot(&me) {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "bad_scope",
+            "a BOT plays by challenge, not by seek",
+        ));
+    }
+    let f = fields(&headers, &body)?;
+    if f.contains_key("days") {
+        return Err(ApiError::bad(
+            "bad_time_control",
+            "correspondence games (days) are not played here yet",
+        ));
+    }
+    let minutes: f64 = f
+        .get("time")
+        .and_then(|t| t.parse().ok())
+        .filter(|t: &f64| *t > 0.0 && *t <= 180.0)
+        .ok_or_else(|| ApiError::bad("bad_time_control", "time: minutes, more than 0"))?;
+    let increment: u64 = f
+        .get("increment")
+        .map(|i| {
+            i.parse()
+                .map_err(|_| ApiError::bad("bad_time_control", "increment: seconds"))
+        })
+        .transpose()?
+        .unwrap_or(0);
+    let control = rookery_core::clock::TimeControl::fischer(
+        std::time::Duration::from_secs_f64(minutes * 60.0),
+        std::time::Duration::from_secs(increment.min(180)),
+    );
+    let range = match f
+        .get("ratingRange")
+        .map(|r| r.trim())
+        .filter(|r| !r.is_empty())
+    {
+        Some(r) => {
+            let (lo, hi) = r
+                .split_once('-')
+                .and_then(|(a, b)| {
+                    Some((a.trim().parse::<i64>().ok()?, b.trim().parse::<i64>().ok()?))
+                })
+                .filter(|(a, b)| a <= b)
+                .ok_or_else(|| ApiError::bad("bad_request", "ratingRange: low-high"))?;
+            Some((lo, hi))
+        }
+        None => None,
+    };
+    let rated = truthy(&f, "rated");
+    let white = match f.get("color").map(String::as_str) {
+        Some("white") => true,
+        Some("black") => false,
+        _ => ids::coin(),
+    };
+    let token = ids::seat_token();
+    let mut row = NewGame {
+        id: ids::game_id(),
+        created_at: now_ms() as i64,
+        time_control: control.to_pgn(),
+        seek: true,
+        rated,
+        rating_range: range,
+        ..NewGame::default()
+    };
+    let (name, user) = (me.user.name.clone(), Some(me.user.id.clone()));
+    if white {
+        (row.white_name, row.white_seat, row.white_user) = (name, Some(token), user);
+        row.black_name = "?".to_owned();
+    } else {
+        (row.black_name, row.black_seat, row.black_user) = (name, Some(token), user);
+        row.white_name = "?".to_owned();
+    }
+    let color = if white { Color::White } else { Color::Black };
+    state
+        .rooms
+        .create(&row, Game::new(Position::new(), control))
+        .await?;
+    let room = state
+        .rooms
+        .get(&row.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("game"))?;
+    let mut sub = room
+        .subscribe(u64::MAX)
+        .await
+        .map_err(|_| ApiError::not_found("game"))?;
+    let (tx, rx) = tokio::sync::mpsc::channel::<String>(4);
+    tokio::spawn(async move {
+        // The open request is the seeker's presence: the lobby lists the seek while it lasts.
+        room.presence(color, true).await;
+        let taken = loop {
+            tokio::select! {
+                event = sub.feed.recv() => match event {
+                    Ok(e) if matches!(e.event, crate::room::RoomEvent::Seated { .. }) => break true,
+                    Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => break false,
+                },
+                () = tx.closed() => break false,
+            }
+        };
+        room.presence(color, false).await;
+        if !taken {
+            let _ = room.apply(Action::Abort.by(color)).await;
+        }
+        drop(tx);
+    });
+    Ok(super::lichess_stream::ndjson(rx))
+}

@@ -30,7 +30,7 @@ use crate::store::GameRow;
 const KEEP_ALIVE: Duration = Duration::from_secs(6);
 
 /// An NDJSON answer fed by `lines` (each one JSON text), with keep-alive newlines.
-fn ndjson(lines: mpsc::Receiver<String>) -> Response {
+pub(crate) fn ndjson(lines: mpsc::Receiver<String>) -> Response {
     let mut ticker = tokio::time::interval(KEEP_ALIVE);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let stream = futures_util::stream::unfold((lines, ticker), |(mut lines, mut ticker)| async {

@@ -149,6 +149,7 @@ pub(crate) fn router(state: AppState, request_timeout: std::time::Duration) -> R
             post(lichess_play::bot_answer),
         )
         .route("/api/bot/account/upgrade", post(lichess_play::upgrade))
+        .route("/api/board/seek", post(lichess_play::seek))
         .route("/api/bot/online", get(lichess_play::bots_online))
         .route("/api/pools", get(pools::grid))
         .route("/api/pool", post(pools::join))

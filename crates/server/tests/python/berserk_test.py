@@ -18,6 +18,7 @@ Needs `pip install berserk==0.14.0 chess`. Exit status 0 when every check held.
 """
 import argparse
 import io
+import json
 import queue
 import random
 import shutil
@@ -35,6 +36,8 @@ import chess.engine
 import chess.pgn
 
 checks = 0
+BASE = []
+TOKENS = {}
 
 
 def check(ok, what):
@@ -105,6 +108,8 @@ def main():
                 break
             except OSError:
                 time.sleep(0.05)
+        BASE.append(base)
+        TOKENS.update(tokens)
         client = {n: berserk.Client(berserk.TokenSession(t), base_url=base) for n, t in tokens.items()}
         person_game(client)
         bot_game(client, args.engine)
@@ -172,6 +177,28 @@ def person_game(client):
           and len(list(read.mainline_moves())) == 7, "the PGN export reads back in python-chess")
     mine = list(anna.games.export_by_player("Anna"))
     check(any(g["id"] == gid for g in mine), "the NDJSON export of Anna's games holds it")
+
+    # A seek (POST /api/board/seek) is listed in the lobby while its request stays open, and
+    # the request ends once someone takes the seat.
+    seeking = {}
+    seeker = threading.Thread(target=lambda: seeking.setdefault("took", anna.board.seek(3, 2)), daemon=True)
+    seeker.start()
+    listed = None
+    for _ in range(100):
+        games = json.load(urllib.request.urlopen(f"{BASE[0]}/api/games"))
+        listed = next((g for g in games if g["open"] and "Anna" in (g["white"], g["black"])), None)
+        if listed:
+            break
+        time.sleep(0.1)
+    check(listed is not None and listed["time_control"] == "180+2", "the seek is listed in the lobby")
+    join = urllib.request.Request(f"{BASE[0]}/api/games/{listed['id']}/join", method="POST", data=b"")
+    join.add_header("Authorization", f"Bearer {TOKENS['Bo']}")
+    urllib.request.urlopen(join)
+    seeker.join(timeout=15)
+    check("took" in seeking, f"the seek's request ended when Bo took the seat ({seeking.get('took', 0):.1f} s)")
+    start = wait_for(anna_events, lambda e: e.get("type") == "gameStart" and e["game"]["gameId"] == listed["id"],
+                     "gameStart of the seek's game")
+    anna.board.abort_game(listed["id"])
 
 
 def bot_game(client, engine_path):
