@@ -911,6 +911,117 @@ async function scenarioAnalysis(browser, base) {
   for (const p of [page, zh]) await p.context().close();
 }
 
+/**
+ * A BOT account's program, as any lichess bot runner: it reads its event stream, accepts
+ * challenges, and in each game answers every state where it is to move with a UCI engine's
+ * move (the `rookery-engine` binary). Returns a function that stops it.
+ */
+function runBot(base, token, enginePath) {
+  const controller = new AbortController();
+  const headers = { Authorization: `Bearer ${token}` };
+  const engine = spawn(enginePath, [], { stdio: ['pipe', 'pipe', 'ignore'] });
+  let pending = null;
+  let buffered = '';
+  engine.stdout.on('data', (chunk) => {
+    buffered += chunk.toString();
+    let at;
+    while ((at = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, at).trim();
+      buffered = buffered.slice(at + 1);
+      if (line.startsWith('bestmove') && pending) {
+        const resolve = pending;
+        pending = null;
+        resolve(line.split(/\s+/)[1]);
+      }
+    }
+  });
+  engine.stdin.write('uci\nisready\n');
+  const think = (moves) => new Promise((resolve) => {
+    pending = resolve;
+    engine.stdin.write(`position startpos${moves ? ` moves ${moves}` : ''}\ngo movetime 50\n`);
+  });
+  async function* lines(path) {
+    const res = await fetch(`${base}${path}`, { headers, signal: controller.signal });
+    const decoder = new TextDecoder();
+    let text = '';
+    for await (const chunk of res.body) {
+      text += decoder.decode(chunk, { stream: true });
+      let at;
+      while ((at = text.indexOf('\n')) >= 0) {
+        const line = text.slice(0, at).trim();
+        text = text.slice(at + 1);
+        if (line) yield JSON.parse(line);
+      }
+    }
+  }
+  async function play(id) {
+    let mine = null;
+    for await (const event of lines(`/api/bot/game/stream/${id}`)) {
+      const state = event.type === 'gameFull' ? event.state : event.type === 'gameState' ? event : null;
+      if (event.type === 'gameFull') mine = event.white.id === 'robo' ? 0 : 1;
+      if (!state || state.status !== 'started') continue;
+      const moves = state.moves ? state.moves.split(' ') : [];
+      if (moves.length % 2 !== mine) continue;
+      const move = await think(state.moves);
+      await fetch(`${base}/api/bot/game/${id}/move/${move}`, { method: 'POST', headers });
+    }
+  }
+  (async () => {
+    try {
+      for await (const event of lines('/api/stream/event')) {
+        if (event.type === 'challenge') {
+          await fetch(`${base}/api/challenge/${event.challenge.id}/accept`, { method: 'POST', headers });
+        } else if (event.type === 'gameStart') {
+          play(event.game.gameId).catch(() => {});
+        }
+      }
+    } catch {
+      // stopped
+    }
+  })();
+  return () => {
+    controller.abort();
+    engine.kill();
+  };
+}
+
+/** A person challenges a BOT account from the lobby and watches it play. */
+async function scenarioBotAccount(browser, base, server) {
+  const cli = (args, input = '') => spawnSync(bin, ['--database-url', `sqlite://${server.dir}/e2e.db`, 'user', ...args],
+    { input, encoding: 'utf8' });
+  cli(['create', 'Robo'], 'a long enough password\n');
+  const token = cli(['token', 'Robo', '--scopes', 'bot:play,challenge:read,challenge:write']).stdout.trim();
+  const up = await fetch(`${base}/api/bot/account/upgrade`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+  check(up.ok, 'an account with no games upgrades itself to a BOT');
+  const enginePath = process.env.ROOKERY_ENGINE_BIN || path.join(path.dirname(bin), 'rookery-engine');
+  const stop = runBot(base, token, enginePath);
+  try {
+    const page = await open(browser, `${base}/signup`, DESKTOP, 'bot challenger');
+    check(await account(page, base, 'signup', 'Challenger', 'i challenge bots'), 'a person signs up');
+    await page.waitForSelector('#bots button[data-bot="robo"]', { timeout: 15000 });
+    check((await page.textContent('#bots')).includes('BOT Robo'), 'the lobby lists the BOT online');
+    await page.check('input[name=time_control][value="5+3"]');
+    await Promise.all([page.waitForURL(/\/game\//, { timeout: 30000 }), page.click('#bots button[data-bot="robo"]')]);
+    await page.waitForSelector('#board .sq');
+    const white = (await page.textContent('#name-white')) === 'Challenger';
+    // The person makes one move; the BOT answers each of its turns.
+    if (white) {
+      await drag(page, 'e2', 'e4');
+      await plies(page, 2);
+    } else {
+      await plies(page, 1);
+      await drag(page, 'e7', 'e5');
+      await plies(page, 3);
+    }
+    const played = await movesOf(page);
+    check(played.length >= (white ? 2 : 3), `the BOT plays its moves (${played.join(' ')})`);
+    await page.screenshot({ path: path.join(shots, 'bot-account-game.png') });
+    await page.context().close();
+  } finally {
+    stop();
+  }
+}
+
 async function main() {
   const server = await startServer();
   const browser = await chromium.launch({
@@ -943,6 +1054,13 @@ async function main() {
         problems.push(`${scenario.name}: ${e.message}`);
         console.log(`FAIL ${scenario.name}: ${e.stack}`);
       }
+    }
+    console.log('-- scenarioBotAccount');
+    try {
+      await scenarioBotAccount(browser, server.base, server);
+    } catch (e) {
+      problems.push(`scenarioBotAccount: ${e.message}`);
+      console.log(`FAIL scenarioBotAccount: ${e.stack}`);
     }
     // Last: it restarts the server.
     console.log('-- scenarioServerRestart');

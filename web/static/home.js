@@ -205,6 +205,77 @@ $('pool-cancel').addEventListener('click', () => {
 });
 window.addEventListener('pagehide', leavePool);
 
+// ---- BOT accounts (lichess's Bot API) ----------------------------------------------------------
+
+/** The clock the create form has chosen, as a challenge's fields (none: no clock). */
+function chosenClock() {
+  const form = $('create');
+  let value = form.elements.time_control.value;
+  if (value === 'custom') value = ($('custom_time_control').value || '').trim();
+  const m = /^(\d+(?:\.\d+)?)\+(\d+)$/.exec(value);
+  return m ? { 'clock.limit': Math.round(Number(m[1]) * 60), 'clock.increment': Number(m[2]) } : {};
+}
+
+/** Challenges a BOT account, then opens the game once it has accepted. */
+async function challengeBot(bot) {
+  const status = $('bot-status');
+  status.textContent = t('bot_challenging', { name: bot.username });
+  try {
+    const res = await fetch(`/api/challenge/${encodeURIComponent(bot.id)}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ...chosenClock(), color: 'random', rated: false }),
+      credentials: 'same-origin',
+    });
+    const reply = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(problemText(reply) || res.statusText);
+    for (let i = 0; i < 60; i++) {
+      await new Promise((r) => setTimeout(r, 1000));
+      const playing = await (await fetch('/api/account/playing', { credentials: 'same-origin' })).json();
+      const game = (playing.nowPlaying || []).find((g) => g.opponent && g.opponent.id === bot.id);
+      if (game) {
+        location.href = `/game/${game.gameId}`;
+        return;
+      }
+    }
+    status.textContent = t('bot_no_answer', { name: bot.username });
+  } catch (e) {
+    status.textContent = e.message;
+  }
+}
+
+/** The BOT accounts online (an event stream open), each with a challenge button. */
+async function refreshBots() {
+  try {
+    const res = await fetch('/api/bot/online');
+    if (!res.ok) return;
+    const bots = (await res.text()).split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+    const list = $('bots');
+    list.textContent = '';
+    const loggedIn = Boolean(document.getElementById('me'));
+    for (const bot of bots) {
+      const li = document.createElement('li');
+      const link = document.createElement('a');
+      link.href = `/@/${encodeURIComponent(bot.username)}`;
+      link.textContent = `BOT ${bot.username}`;
+      li.append(link);
+      if (loggedIn) {
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.className = 'small';
+        button.dataset.bot = bot.id;
+        button.textContent = t('challenge');
+        button.addEventListener('click', () => challengeBot(bot));
+        li.append(' ', button);
+      }
+      list.append(li);
+    }
+    $('bots-empty').hidden = bots.length > 0;
+  } catch {
+    // The next refresh will try again.
+  }
+}
+
 function syncForm() {
   const form = $('create');
   const custom = form.elements.time_control.value === 'custom';
@@ -243,7 +314,9 @@ $('create').addEventListener('change', syncForm);
 syncForm();
 refreshLists();
 refreshPools();
+refreshBots();
 setInterval(() => {
   refreshLists();
   refreshPools();
+  refreshBots();
 }, 5000);
