@@ -41,6 +41,14 @@ pub(crate) async fn join(
         .ok_or_else(|| ApiError::bad("unknown_pool", "the pools play timed games"))?;
     let now = now_ms() as i64;
     let account = caller.account.as_ref().filter(|a| a.may_play());
+    if account.is_some_and(|a| a.user.title == Some(crate::accounts::Title::Bot)) {
+        // As on lichess: a BOT plays by challenge, never from a pool.
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "bad_scope",
+            "a BOT plays by challenge, not from the pools",
+        ));
+    }
     let (holder, waiter, rating) = match account {
         Some(a) => {
             let rating = state.store.rating_at(&a.user.id, speed, now).await?;

@@ -28,6 +28,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 
 import berserk
@@ -211,6 +212,15 @@ def bot_game(client, engine_path):
     time.sleep(0.5)
     online = list(engine.bots.get_online_bots())
     check(any(b["id"] == "engine" for b in online), "the BOT is listed online while its stream is open")
+    pool = urllib.request.Request(f"{BASE[0]}/api/pool", method="POST", data=b'{"time_control":"3+2"}')
+    pool.add_header("Authorization", f"Bearer {TOKENS['Engine']}")
+    pool.add_header("Content-Type", "application/json")
+    try:
+        urllib.request.urlopen(pool)
+        refused = False
+    except urllib.error.HTTPError as e:
+        refused = e.code == 403
+    check(refused, "a BOT cannot join a quick-pairing pool (it plays by challenge)")
     done = threading.Event()
     results = {}
 
