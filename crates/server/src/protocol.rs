@@ -238,6 +238,7 @@ pub(crate) const CODES: &[&str] = &[
     "no_ticket",
     "rating_out_of_range",
     "analysis_needs_end",
+    "chat_muted",
 ];
 
 impl Problem {
@@ -400,6 +401,13 @@ enum ServerFrame<'a> {
     },
     Rematch {
         id: &'a str,
+    },
+    /// A line of the recipient's chat room (players' or spectators').
+    Chat {
+        id: &'a str,
+        room: &'static str,
+        name: &'a str,
+        text: &'a str,
     },
     Ack {
         a: Option<u64>,
@@ -717,10 +725,24 @@ pub(crate) fn state(snapshot: &Snapshot, seat: Option<Color>) -> String {
 }
 
 /// The frame of a room event for the holder of `seat`. `view` is the game as it stands
-/// after a game event (`None`: not known, and the frame says less).
-pub(crate) fn event(e: &Versioned, seat: Option<Color>, view: Option<&View>) -> String {
+/// after a game event (`None`: not known, and the frame says less). `None` for an event this
+/// connection is not shown: a chat line of the other room (players and spectators each see
+/// their own chat only).
+pub(crate) fn event(e: &Versioned, seat: Option<Color>, view: Option<&View>) -> Option<String> {
     let after = || view.map(|view| After::of(view, seat));
     let frame = match &e.event {
+        RoomEvent::Chat(line) => {
+            let players = line.room == crate::store::chat::ChatRoom::Players;
+            if players != seat.is_some() {
+                return None;
+            }
+            ServerFrame::Chat {
+                id: &line.id,
+                room: line.room.as_str(),
+                name: &line.name,
+                text: &line.text,
+            }
+        }
         RoomEvent::Game(Event::MovePlayed {
             by,
             ply,
@@ -783,11 +805,13 @@ pub(crate) fn event(e: &Versioned, seat: Option<Color>, view: Option<&View>) -> 
             claim_after_ms: claim_after.as_millis() as u64,
         },
     };
-    Outgoing {
-        v: Some(e.v),
-        frame,
-    }
-    .text()
+    Some(
+        Outgoing {
+            v: Some(e.v),
+            frame,
+        }
+        .text(),
+    )
 }
 
 /// The answer to an accepted command: the room version after all it caused.
@@ -911,7 +935,7 @@ mod tests {
             view: None,
         };
         assert_eq!(
-            v(&event(&watchers, None, None)),
+            v(&event(&watchers, None, None).unwrap()),
             v(r#"{"t":"watchers","v":5,"d":{"n":2}}"#)
         );
     }

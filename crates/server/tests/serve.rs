@@ -104,7 +104,9 @@ fn migrate_creates_the_schema_and_can_run_twice() {
     let (versions, columns, tables) = schema;
     assert_eq!(
         versions,
-        ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"]
+        [
+            "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"
+        ]
     );
     for column in [
         "status",
@@ -142,6 +144,7 @@ fn migrate_creates_the_schema_and_can_run_twice() {
         "ladder",
         "rating_changes",
         "analyses",
+        "chat",
     ] {
         assert!(tables.iter().any(|t| t == table), "{table}: {tables:?}");
     }

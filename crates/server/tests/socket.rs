@@ -282,8 +282,15 @@ async fn players_hear_who_leaves_and_who_watches_and_cannot_claim_at_once() {
     }
     let mut w = connect(s.port, &id, Some(&white), None).await;
     let b = connect(s.port, &id, Some(&black), None).await;
+    // White hears Black arrive (before Black leaves, so a loaded machine cannot reorder the
+    // two), then leave (on Black's turn).
+    loop {
+        let f = next_any(&mut w).await;
+        if f["t"] == "presence" && f["d"]["color"] == "black" && f["d"]["connected"] == true {
+            break;
+        }
+    }
     drop(b);
-    // White hears Black arrive and leave (on Black's turn).
     let gone = loop {
         let f = next_any(&mut w).await;
         if f["t"] == "presence" && f["d"]["color"] == "black" && f["d"]["connected"] == false {

@@ -28,7 +28,10 @@ use crate::store::{GameRow, NewGame};
 
 /// A request's fields, from a JSON object or a form (lichess takes both): every value as
 /// text (`true`, `300`), nulls left out.
-fn fields(headers: &HeaderMap, body: &Bytes) -> Result<HashMap<String, String>, ApiError> {
+pub(crate) fn fields(
+    headers: &HeaderMap,
+    body: &Bytes,
+) -> Result<HashMap<String, String>, ApiError> {
     let json = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -454,7 +457,7 @@ pub(crate) enum Door {
 }
 
 /// The game and the caller's color in it, for a play request through `door`.
-async fn seat(
+pub(crate) async fn seat(
     state: &AppState,
     caller: &Caller,
     id: &str,

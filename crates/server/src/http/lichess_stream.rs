@@ -391,6 +391,17 @@ pub(crate) async fn game_stream(
                                 }
                                 Err(_) => None,
                             },
+                            RoomEvent::Chat(line)
+                                if line.room == crate::store::chat::ChatRoom::Players =>
+                            {
+                                let v = json!({
+                                    "type": "chatLine",
+                                    "room": "player",
+                                    "username": line.name,
+                                    "text": line.text,
+                                });
+                                Some((v, false))
+                            }
                             RoomEvent::Presence { color: who, connected, claim_after } if *who != color => {
                                 let mut v = json!({ "type": "opponentGone", "gone": !connected });
                                 if !connected {

@@ -44,15 +44,18 @@ pub(crate) enum Door {
     CreateGame,
     Import,
     Move,
+    /// A line of game chat.
+    Chat,
 }
 
 impl Door {
-    const ALL: [Door; 5] = [
+    const ALL: [Door; 6] = [
         Door::SignUp,
         Door::LogIn,
         Door::CreateGame,
         Door::Import,
         Door::Move,
+        Door::Chat,
     ];
 
     /// The allowance of one client address (an account gets the same).
@@ -67,6 +70,8 @@ impl Door {
             // Bullet by hand is a few moves a second; many games from one address at once
             // (a school's network) get room from the burst.
             Door::Move => (100, 50),
+            // A few lines in a row, then one a second.
+            Door::Chat => (5, 1_000),
         };
         Rate {
             burst,

@@ -6,6 +6,7 @@ mod board;
 mod boards;
 mod body;
 mod charts;
+mod chat;
 pub(crate) mod error;
 mod games;
 mod guard;
@@ -135,6 +136,15 @@ pub(crate) fn router(state: AppState, request_timeout: std::time::Duration) -> R
             "/api/bot/game/{id}/move/{uci}",
             post(lichess_play::bot_move),
         )
+        .route(
+            "/api/board/game/{id}/chat",
+            post(chat::board_post).get(chat::board_list),
+        )
+        .route(
+            "/api/bot/game/{id}/chat",
+            post(chat::bot_post).get(chat::bot_list),
+        )
+        .route("/api/games/{id}/chat", post(chat::post).get(chat::list))
         .route(
             "/api/board/game/{id}/{what}",
             post(lichess_play::board_action),

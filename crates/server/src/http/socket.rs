@@ -142,7 +142,9 @@ async fn serve_socket(
                 .map(|s| View::of(&s.game, s.open_seat.is_some(), s.bots));
             for e in missed {
                 v = e.v;
-                let _ = out.send(protocol::event(&e, seat, view.as_ref())).await;
+                if let Some(frame) = protocol::event(&e, seat, view.as_ref()) {
+                    let _ = out.send(frame).await;
+                }
             }
         }
         _ => {
@@ -193,7 +195,9 @@ async fn serve_socket(
                     v = e.v;
                     // Game events carry the state after them (worked out once by the room);
                     // spectators need no destinations but do see checks and running clocks.
-                    let _ = out.send(protocol::event(&e, seat, e.view.as_deref())).await;
+                    if let Some(frame) = protocol::event(&e, seat, e.view.as_deref()) {
+                        let _ = out.send(frame).await;
+                    }
                 }
                 Ok(_) => {}
                 Err(broadcast::error::RecvError::Lagged(_)) => {

@@ -78,6 +78,8 @@ pub(crate) enum RoomEvent {
     Rematch {
         id: String,
     },
+    /// A line of chat, stored already (each room is shown to its own audience only).
+    Chat(Arc<crate::store::chat::ChatLine>),
 }
 
 /// Why the room refused a command.
@@ -164,6 +166,9 @@ enum RoomCmd {
     },
     RematchMade {
         id: Option<String>,
+    },
+    Chat {
+        line: Arc<crate::store::chat::ChatLine>,
     },
 }
 
@@ -318,6 +323,16 @@ impl RoomHandle {
     /// Someone took the open seat of `color` (the store has it already).
     pub(crate) async fn seated(&self, color: Color, name: String, title: Option<&'static str>) {
         let _ = self.tx.send(RoomCmd::Seated { color, name, title }).await;
+    }
+
+    /// Tells the room's connections of a chat line (stored already).
+    pub(crate) async fn chat(&self, line: crate::store::chat::ChatLine) {
+        let _ = self
+            .tx
+            .send(RoomCmd::Chat {
+                line: Arc::new(line),
+            })
+            .await;
     }
 
     /// A player declines (or withdraws) the rematch offer.
@@ -544,6 +559,7 @@ impl Room {
                     self.publish_room(event);
                 }
             }
+            RoomCmd::Chat { line } => self.publish_room(RoomEvent::Chat(line)),
             RoomCmd::Seated { color, name, title } => {
                 if self.open_seat == Some(color) {
                     self.open_seat = None;

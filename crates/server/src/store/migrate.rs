@@ -62,6 +62,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "analyses",
         include_str!("../../../../migrations/0011_analyses.sql"),
     ),
+    (
+        12,
+        "chat",
+        include_str!("../../../../migrations/0012_chat.sql"),
+    ),
 ];
 
 pub(crate) async fn run(pool: &AnyPool) -> Result<(), StoreError> {

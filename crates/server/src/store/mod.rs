@@ -4,6 +4,7 @@
 
 pub(crate) mod accounts;
 pub(crate) mod analyses;
+pub(crate) mod chat;
 mod migrate;
 pub(crate) mod ratings;
 pub(crate) mod writer;

@@ -154,6 +154,12 @@ def person_game(client):
     bo.board.decline_draw(gid)
     wait_for(states, lambda e: e.get("type") == "gameState" and not e.get("wdraw"), "offer declined")
     bo.board.make_move(gid, "e7e5")
+    # Chat: a line to the players' room reaches the game stream and the chat list.
+    bo.board.post_message(gid, "good luck")
+    line = wait_for(states, lambda e: e.get("type") == "chatLine", "chatLine")
+    check(line["username"] == "Bo" and line["text"] == "good luck" and line["room"] == "player",
+          "a chat line reaches Anna's game stream as chatLine")
+    check(anna.board.get_game_chat(gid) == [{"text": "good luck", "user": "Bo"}], "and the game's chat list")
     # R5.4: once declined, Anna may not offer again until Bo has offered.
     try:
         anna.board.offer_draw(gid)
@@ -267,6 +273,7 @@ def bot_game(client, engine_path):
     game = bo.games.export(gid)
     check(game["status"] == status and game["players"]["black"]["user"]["id"] == "engine",
           "the JSON export of the BOT game")
+    check({"text": "Good luck!", "user": "Engine"} in bo.board.get_game_chat(gid), "the BOT chatted through the Bot API")
     read = chess.pgn.read_game(io.StringIO(bo.games.export(gid, as_pgn=True)))
     check(read is not None and not read.errors and read.headers["Black"] == "Engine",
           "and its PGN reads back in python-chess")
@@ -289,6 +296,9 @@ def play_as_bot(engine, uci, gid, results):
         for m in state["moves"].split():
             board.push_uci(m)
         if board.turn == color and not board.is_game_over():
+            if not results.get("greeted"):
+                engine.bots.post_message(gid, "Good luck!")
+                results["greeted"] = True
             move = uci.play(board, chess.engine.Limit(time=0.05)).move
             try:
                 engine.bots.make_move(gid, move.uci())

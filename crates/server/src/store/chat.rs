@@ -1,0 +1,102 @@
+//! Game chat in the database (migration 0012): each line with its room, writer and time.
+
+use sqlx::Row;
+
+use super::{Store, StoreError};
+
+/// Which of a game's two chats: its players', or its spectators' (each sees only its own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ChatRoom {
+    Players,
+    Spectators,
+}
+
+impl ChatRoom {
+    /// lichess's word: `player`, `spectator`.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            ChatRoom::Players => "player",
+            ChatRoom::Spectators => "spectator",
+        }
+    }
+
+    pub(crate) fn parse(text: &str) -> Option<ChatRoom> {
+        match text {
+            "player" => Some(ChatRoom::Players),
+            "spectator" => Some(ChatRoom::Spectators),
+            _ => None,
+        }
+    }
+}
+
+/// One line of chat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ChatLine {
+    pub(crate) id: String,
+    pub(crate) game_id: String,
+    pub(crate) room: ChatRoom,
+    pub(crate) user_id: Option<String>,
+    pub(crate) name: String,
+    pub(crate) text: String,
+    pub(crate) at: i64,
+}
+
+impl Store {
+    pub(crate) async fn add_chat(&self, line: &ChatLine) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO chat (id, game_id, room, user_id, name, text, at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(&line.id)
+        .bind(&line.game_id)
+        .bind(line.room.as_str())
+        .bind(line.user_id.clone())
+        .bind(&line.name)
+        .bind(&line.text)
+        .bind(line.at)
+        .execute(self.pool())
+        .await?;
+        Ok(())
+    }
+
+    /// A game's lines in one room, oldest first (deleted ones left out).
+    pub(crate) async fn chat_of(
+        &self,
+        game_id: &str,
+        room: ChatRoom,
+    ) -> Result<Vec<ChatLine>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, user_id, name, text, at FROM chat \
+             WHERE game_id = $1 AND room = $2 AND deleted = 0 ORDER BY at, id",
+        )
+        .bind(game_id)
+        .bind(room.as_str())
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(ChatLine {
+                    id: r.try_get(0)?,
+                    game_id: game_id.to_owned(),
+                    room,
+                    user_id: r.try_get(1)?,
+                    name: r.try_get(2)?,
+                    text: r.try_get(3)?,
+                    at: r.try_get(4)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Whether an account may not write in chats.
+    pub(crate) async fn chat_muted(&self, user_id: &str) -> Result<bool, StoreError> {
+        let row = sqlx::query("SELECT chat_muted FROM users WHERE id = $1")
+            .bind(user_id)
+            .fetch_optional(self.pool())
+            .await?;
+        Ok(row
+            .map(|r| r.try_get::<i64, _>(0))
+            .transpose()?
+            .is_some_and(|m| m != 0))
+    }
+}

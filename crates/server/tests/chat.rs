@@ -1,0 +1,97 @@
+//! Game chat (docs/API.md): the players' room and the spectators' room, each seen only by its
+//! own audience on the game socket; lines checked, stored, rate-limited.
+
+mod common;
+
+use common::agent::{Browser, signup};
+use common::ws::{connect, next};
+use common::{call, new_game, start_with, temp_url};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_and_spectators_each_see_their_own_chat() {
+    let (dir, url) = temp_url("chat");
+    let s = start_with(&url, &["--trust-proxy"]);
+    let (id, white, black) = new_game(&s, r#"{"time_control":"5+3","color":"white"}"#);
+    let mut fan = Browser::at("10.3.0.1");
+    assert_eq!(signup(&s, &mut fan, "fan", "a fan's password").status, 303);
+    let session = fan.cookie_header();
+    let mut black_ws = connect(s.port, &id, Some(&black), None).await;
+    let mut fan_ws = connect(s.port, &id, Some(&session), None).await;
+    assert_eq!(next(&mut black_ws).await["t"], "state");
+    assert_eq!(next(&mut fan_ws).await["t"], "state");
+    let post = |cookie: &str, text: &str| {
+        call(
+            &s,
+            "POST",
+            &format!("/api/games/{id}/chat"),
+            Some(cookie),
+            Some(&serde_json::json!({ "text": text }).to_string()),
+        )
+    };
+    // A player's line reaches the players, not the spectators.
+    let r = post(&white, "good luck <script>alert(1)</script>");
+    assert_eq!(r.status, 200, "{}", r.body);
+    let f = next(&mut black_ws).await;
+    assert_eq!(f["t"], "chat", "{f}");
+    assert_eq!(f["d"]["room"], "player");
+    assert_eq!(
+        f["d"]["text"], "good luck <script>alert(1)</script>",
+        "kept as text"
+    );
+    // A spectator's line reaches the spectators, not the players: each socket's next chat
+    // frame is its own room's.
+    let r = fan.json(
+        &s,
+        &format!("/api/games/{id}/chat"),
+        r#"{"text":"nice game"}"#,
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let f = next(&mut fan_ws).await;
+    assert_eq!(
+        (f["d"]["room"].as_str(), f["d"]["text"].as_str()),
+        (Some("spectator"), Some("nice game")),
+        "{f}"
+    );
+    assert_eq!(post(&black, "thanks").status, 200);
+    let f = next(&mut black_ws).await;
+    assert_eq!(
+        f["d"]["text"], "thanks",
+        "the players never saw the spectators' line: {f}"
+    );
+    // The rooms' lists, as each audience reads them.
+    let mine = call(
+        &s,
+        "GET",
+        &format!("/api/games/{id}/chat"),
+        Some(&white),
+        None,
+    )
+    .body;
+    assert!(
+        mine.contains("good luck") && mine.contains("thanks") && !mine.contains("nice game"),
+        "{mine}"
+    );
+    let theirs = fan.get(&s, &format!("/api/games/{id}/chat")).body;
+    assert!(
+        theirs.contains("nice game") && !theirs.contains("good luck"),
+        "{theirs}"
+    );
+    // Refused: too long, more than one line, an anonymous spectator, a flood.
+    let r = post(&white, &"x".repeat(141));
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert_eq!(post(&white, "two\nlines").status, 400);
+    let r = call(
+        &s,
+        "POST",
+        &format!("/api/games/{id}/chat"),
+        None,
+        Some(r#"{"text":"hi"}"#),
+    );
+    assert_eq!(r.status, 403, "{}", r.body);
+    let statuses: Vec<u16> = (0..10)
+        .map(|i| post(&white, &format!("spam {i}")).status)
+        .collect();
+    assert!(statuses.contains(&429), "a flood is slowed: {statuses:?}");
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}
