@@ -126,13 +126,7 @@ async fn user_json(state: &AppState, user: &User) -> Result<Value, ApiError> {
 }
 
 fn need_account(caller: &Caller) -> Result<&User, ApiError> {
-    caller.account.as_ref().map(|a| &a.user).ok_or_else(|| {
-        ApiError::new(
-            axum::http::StatusCode::UNAUTHORIZED,
-            "bad_token",
-            "this needs an API token (Authorization: Bearer) or a session",
-        )
-    })
+    super::lichess_play::account(caller).map(|a| &a.user)
 }
 
 /// `GET /api/account`: the caller's account.

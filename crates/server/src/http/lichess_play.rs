@@ -70,12 +70,13 @@ fn scope(account: &Account, wanted: &[&str]) -> Result<(), ApiError> {
     }
 }
 
-fn account(caller: &Caller) -> Result<&Account, ApiError> {
+/// The caller's account, which every lichess endpoint needs (401 without one).
+pub(crate) fn account(caller: &Caller) -> Result<&Account, ApiError> {
     caller.account.as_ref().ok_or_else(|| {
         ApiError::new(
             StatusCode::UNAUTHORIZED,
             "bad_token",
-            "this needs an API token (Authorization: Bearer)",
+            "this needs an API token (Authorization: Bearer) or a session",
         )
     })
 }

@@ -54,17 +54,7 @@ pub(crate) fn ndjson(lines: mpsc::Receiver<String>) -> Response {
 }
 
 fn need_user(caller: &Caller) -> Result<String, ApiError> {
-    caller
-        .account
-        .as_ref()
-        .map(|a| a.user.id.clone())
-        .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                "bad_token",
-                "this needs an API token (Authorization: Bearer)",
-            )
-        })
+    super::lichess_play::account(caller).map(|a| a.user.id.clone())
 }
 
 /// lichess's status name of a game (`started`, `mate`, `resign`, ...).
