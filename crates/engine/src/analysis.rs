@@ -46,18 +46,23 @@ pub fn evaluate(search: &mut Search, pos: &Position, history: &[u64], nodes: u64
         ..Limits::default()
     };
     let found = search.run(pos, history, &limits);
-    let own = found.score;
-    let for_white = if pos.turn() == Color::White { 1 } else { -1 };
-    let score = if own.abs() >= MATE_SCORES {
-        let plies = MATE - own.abs();
-        let moves = (plies + 1) / 2;
-        Score::Mate(own.signum() * moves.max(1) * for_white)
-    } else {
-        Score::Cp(own * for_white)
-    };
     PositionEval {
-        score: Some(score),
+        score: Some(Score::of_search(found.score, pos.turn())),
         best: found.best,
+    }
+}
+
+impl Score {
+    /// A search's score (for `turn`, the side to move: centipawns, or `MATE - plies`) from
+    /// White's side, a mate counted in moves.
+    pub fn of_search(own: i32, turn: Color) -> Score {
+        let for_white = if turn == Color::White { 1 } else { -1 };
+        if own.abs() >= MATE_SCORES {
+            let moves = (MATE - own.abs() + 1) / 2;
+            Score::Mate(own.signum() * moves.max(1) * for_white)
+        } else {
+            Score::Cp(own * for_white)
+        }
     }
 }
 

@@ -21,7 +21,8 @@ use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
 use rookery_core::pgn::{GameRecord, RecordedMove};
 use rookery_core::{Position, SanPlus, UciMove};
-use rookery_engine::{Evaluation, Limits, MATE, Search};
+use rookery_engine::analysis::Score;
+use rookery_engine::{Evaluation, Limits, Search};
 use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::mpsc;
@@ -210,19 +211,9 @@ fn error_frame(code: &str, message: &str) -> String {
 /// The search's report of one finished depth: the evaluation from White's side and the best
 /// line in SAN.
 fn eval_frame(pos: &Position, found: &rookery_engine::Found) -> String {
-    let white = if pos.turn() == rookery_core::Color::White {
-        1
-    } else {
-        -1
-    };
-    let (cp, mate) = if found.score.abs() >= MATE - 1000 {
-        let plies = MATE - found.score.abs();
-        (
-            None,
-            Some(found.score.signum() * white * ((plies + 1) / 2).max(1)),
-        )
-    } else {
-        (Some(found.score * white), None)
+    let (cp, mate) = match Score::of_search(found.score, pos.turn()) {
+        Score::Cp(cp) => (Some(cp), None),
+        Score::Mate(n) => (None, Some(n)),
     };
     let mut p = *pos;
     let mut pv = Vec::new();
