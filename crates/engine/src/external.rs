@@ -59,10 +59,7 @@ impl External {
         budget: Duration,
     ) -> Result<String, String> {
         let result = self.ask(fen, moves, level, budget);
-        if result.is_err() {
-            self.stop();
-        }
-        result
+        self.stopped_on_error(result)
     }
 
     /// The engine's judgement of the position `fen` followed by `moves` (UCI), at full
@@ -78,10 +75,34 @@ impl External {
         within: Duration,
     ) -> Result<ExternalEval, String> {
         let result = self.judge(fen, moves, nodes, within);
+        self.stopped_on_error(result)
+    }
+
+    /// An engine that failed is stopped, to be started afresh on the next request.
+    fn stopped_on_error<T>(&mut self, result: Result<T, String>) -> Result<T, String> {
         if result.is_err() {
             self.stop();
         }
         result
+    }
+
+    /// The engine, started if need be, set to `level` and given the position `fen` followed
+    /// by `moves` (UCI): ready for a `go`.
+    fn at(&mut self, fen: &str, moves: &[String], level: Level) -> Result<&mut Running, String> {
+        if self.running.is_none() {
+            self.running = Some(self.start()?);
+        }
+        let engine = self.running.as_mut().ok_or("the engine is not running")?;
+        if engine.level != Some(level) {
+            engine.set_level(level)?;
+        }
+        let position = if moves.is_empty() {
+            format!("position fen {fen}")
+        } else {
+            format!("position fen {fen} moves {}", moves.join(" "))
+        };
+        engine.send(&position)?;
+        Ok(engine)
     }
 
     fn judge(
@@ -91,19 +112,7 @@ impl External {
         nodes: u64,
         within: Duration,
     ) -> Result<ExternalEval, String> {
-        if self.running.is_none() {
-            self.running = Some(self.start()?);
-        }
-        let engine = self.running.as_mut().ok_or("the engine is not running")?;
-        if engine.level != Some(Level::MAX) {
-            engine.set_level(Level::MAX)?;
-        }
-        let position = if moves.is_empty() {
-            format!("position fen {fen}")
-        } else {
-            format!("position fen {fen} moves {}", moves.join(" "))
-        };
-        engine.send(&position)?;
+        let engine = self.at(fen, moves, Level::MAX)?;
         engine.send(&format!("go nodes {}", nodes.max(1)))?;
         let deadline = Instant::now() + within + GRACE;
         let mut eval = ExternalEval::default();
@@ -139,19 +148,7 @@ impl External {
         level: Level,
         budget: Duration,
     ) -> Result<String, String> {
-        if self.running.is_none() {
-            self.running = Some(self.start()?);
-        }
-        let engine = self.running.as_mut().ok_or("the engine is not running")?;
-        if engine.level != Some(level) {
-            engine.set_level(level)?;
-        }
-        let position = if moves.is_empty() {
-            format!("position fen {fen}")
-        } else {
-            format!("position fen {fen} moves {}", moves.join(" "))
-        };
-        engine.send(&position)?;
+        let engine = self.at(fen, moves, level)?;
         engine.send(&format!("go movetime {}", budget.as_millis().max(1)))?;
         let line = engine.wait_for("bestmove", budget + GRACE)?;
         line.split_whitespace()
