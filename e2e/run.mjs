@@ -763,8 +763,9 @@ async function scenarioPools(browser, base) {
   await ada.waitForSelector('#pool-status:not([hidden])');
   check((await ada.textContent('#pool-searching')).includes('Looking for an opponent for 3+2'), 'clicking 3+2: searching');
   await ada.screenshot({ path: path.join(shots, 'pool-searching-en.png') });
-  await bao.waitForFunction(() => document.querySelector('.pool[data-tc="3+2"] [data-waiting]').textContent.includes('1'), null, { timeout: 10000 });
-  check(true, 'the other lobby shows one player waiting at 3+2');
+  await bao.waitForFunction(() => document.querySelector('.pool[data-tc="3+2"] [data-waiting]').textContent !== '', null, { timeout: 10000 });
+  const waiting = await bao.textContent('.pool[data-tc="3+2"] [data-waiting]');
+  check(waiting === '1 人等待', `the other lobby shows one player waiting at 3+2 (${waiting})`);
   await Promise.all([
     ada.waitForURL(/\/game\//, { timeout: 15000 }),
     bao.waitForURL(/\/game\//, { timeout: 15000 }),

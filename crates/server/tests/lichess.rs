@@ -109,7 +109,12 @@ async fn tokens_and_accounts_answer_as_lichess_does() {
         &reader,
         Some(r#"{"m":"e4"}"#),
     );
-    assert_ne!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        (r.status, common::field(&r.body, "code")),
+        (403, "no_seat"),
+        "{}",
+        r.body
+    );
     let r = with_token(
         &s,
         "POST",
@@ -117,7 +122,12 @@ async fn tokens_and_accounts_answer_as_lichess_does() {
         &bo,
         Some(r#"{"m":"e4"}"#),
     );
-    assert_ne!(r.status, 200, "not bo's move: {}", r.body);
+    assert_eq!(
+        (r.status, common::field(&r.body, "code")),
+        (400, "not_your_turn"),
+        "not bo's move: {}",
+        r.body
+    );
     // A revoked token (DELETE /api/token, as lichess) is refused at once; so is any token of a
     // closed account.
     assert_eq!(
