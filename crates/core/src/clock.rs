@@ -304,6 +304,71 @@ impl std::fmt::Display for TimeControl {
     }
 }
 
+/// Lag compensation (R6), lichess's `LagTracker`: each side has a quota of network lag the
+/// clock forgives. Every timed move adds `gain` to it (up to `max`) and the lag credited to the
+/// move is taken out of it, so an honest player on a slow line keeps their time while a client
+/// that claims more lag than it has gains no more than the quota.
+///
+/// The figures are lichess's: `gain` = 0.4 x the game's estimated seconds + 15 centiseconds,
+/// at most one second (0.87 s at 3+0, 1 s from 3+2 up); the quota starts at 3 x `gain` and
+/// holds at most 7 x `gain`.
+#[derive(Debug, Copy, Clone, PartialEq, Eq)]
+pub struct LagQuota {
+    gain: Duration,
+    quota: Duration,
+    max: Duration,
+}
+
+/// The longest a flag waits past zero for a move still on its way: lichess's two seconds.
+pub const MAX_FLAG_GRACE: Duration = Duration::from_secs(2);
+
+impl LagQuota {
+    /// The quota a side starts with under `control` (none untimed).
+    pub fn for_control(control: &TimeControl) -> LagQuota {
+        let gain = control
+            .estimated_duration()
+            .map_or(Duration::ZERO, |estimate| {
+                // 0.4 cs a second of the estimate is 4 ms a second; plus 15 cs.
+                let ms = estimate.as_millis() as u64 * 4 / 1000 + 150;
+                Duration::from_millis(ms.min(1000))
+            });
+        LagQuota {
+            gain,
+            quota: gain * 3,
+            max: gain * 7,
+        }
+    }
+
+    /// What each timed move adds to the quota.
+    pub fn gain(&self) -> Duration {
+        self.gain
+    }
+
+    /// The lag the next move may be credited at most.
+    pub fn quota(&self) -> Duration {
+        self.quota
+    }
+
+    /// The most the quota can hold.
+    pub fn max(&self) -> Duration {
+        self.max
+    }
+
+    /// How long past zero a flag waits for a move that may still be travelling: the quota,
+    /// at most [`MAX_FLAG_GRACE`].
+    pub fn grace(&self) -> Duration {
+        self.quota.min(MAX_FLAG_GRACE)
+    }
+
+    /// A timed move measured `lag`: returns the part credited (at most the quota) and
+    /// refills the quota for the next move.
+    fn credit(&mut self, lag: Duration) -> Duration {
+        let credited = lag.min(self.quota);
+        self.quota = (self.quota + self.gain - credited).min(self.max);
+        credited
+    }
+}
+
 /// Why a move's clock could not be pressed.
 #[derive(Debug, Copy, Clone, PartialEq, Eq)]
 pub struct FlagFell;
@@ -324,6 +389,8 @@ pub struct Clock {
     granted: ByColor<Duration>,
     /// Everything charged to each side.
     used: ByColor<Duration>,
+    /// Each side's lag quota.
+    lag: ByColor<LagQuota>,
 }
 
 impl Clock {
@@ -333,7 +400,6 @@ impl Clock {
             _ => control.period(0).map_or(Duration::ZERO, |p| p.base),
         };
         Clock {
-            control,
             remaining: ByColor {
                 white: base,
                 black: base,
@@ -345,6 +411,8 @@ impl Clock {
                 black: base,
             },
             used: ByColor::default(),
+            lag: ByColor::new_with(|_| LagQuota::for_control(&control)),
+            control,
         }
     }
 
@@ -409,11 +477,44 @@ impl Clock {
         }
     }
 
-    /// Presses `color`'s clock after a move that took `elapsed`.
+    /// `color`'s lag quota (R6).
+    pub fn lag_quota(&self, color: Color) -> LagQuota {
+        self.lag[color]
+    }
+
+    /// Presses `color`'s clock after a move that took `elapsed`, with no lag measured.
     ///
     /// # Errors
     /// [`FlagFell`] when `elapsed` reached the allowance; nothing changes then.
+    /// The lag quota is left as it is: this is the clock of a move that was not timed
+    /// (each side's first) or of a caller that measures no lag.
     pub fn press(&mut self, color: Color, elapsed: Duration) -> Result<(), FlagFell> {
+        self.charge(color, elapsed)
+    }
+
+    /// Presses `color`'s clock after a move that took `elapsed` on the server's watch, of
+    /// which `lag` was measured as network lag: the lag is credited up to the side's quota
+    /// ([`LagQuota`]) and the rest charged. Returns the time credited.
+    ///
+    /// # Errors
+    /// [`FlagFell`] when the time charged reached the allowance; nothing changes then.
+    pub fn press_with_lag(
+        &mut self,
+        color: Color,
+        elapsed: Duration,
+        lag: Duration,
+    ) -> Result<Duration, FlagFell> {
+        if !self.is_timed() {
+            return Ok(Duration::ZERO);
+        }
+        let mut quota = self.lag[color];
+        let credited = quota.credit(lag.min(elapsed));
+        self.charge(color, elapsed - credited)?;
+        self.lag[color] = quota;
+        Ok(credited)
+    }
+
+    fn charge(&mut self, color: Color, elapsed: Duration) -> Result<(), FlagFell> {
         if let TimeControl::Sandclock(_) = self.control {
             if elapsed >= self.remaining[color] {
                 return Err(FlagFell);

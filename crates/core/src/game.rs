@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use crate::clock::{Clock, TimeControl};
+use crate::clock::{Clock, FlagFell, TimeControl};
 use crate::pgn::{GameRecord, GameResult, RecordedMove};
 use crate::{ByColor, Color, Move, Outcome, Position, SanError, SanPlus, UciMove};
 
@@ -31,6 +31,8 @@ pub enum Command {
         by: Color,
         text: MoveText,
         offer_draw: bool,
+        /// What the sender measured, for lag compensation (R6).
+        timing: MoveTiming,
     },
     /// A draw offer on one's own turn; it stands once the move is made (R5.1).
     OfferDraw {
@@ -60,6 +62,32 @@ pub enum Command {
     Abort {
         by: Color,
     },
+}
+
+/// What is known of a move's journey, for lag compensation (R6). The server's watch runs
+/// from sending the opponent's move to receiving this one, so it includes the round trip;
+/// the lag is that watch minus the player's own thinking time when the client reports it,
+/// else the round trip the server measured. The clock credits it up to the side's quota
+/// ([`crate::clock::LagQuota`]), so a client that reports less thinking than it did gains no
+/// more than that quota.
+#[derive(Debug, Copy, Clone, Default, PartialEq, Eq)]
+pub struct MoveTiming {
+    /// How long the client says its player thought on this move.
+    pub think: Option<Duration>,
+    /// The connection's round trip as the server last measured it.
+    pub round_trip: Option<Duration>,
+}
+
+impl MoveTiming {
+    /// The lag measured on a move that took `elapsed` on the server's watch.
+    pub fn lag(&self, elapsed: Duration) -> Duration {
+        let lag = match (self.think, self.round_trip) {
+            (Some(think), _) => elapsed.saturating_sub(think),
+            (None, Some(round_trip)) => round_trip,
+            (None, None) => Duration::ZERO,
+        };
+        lag.min(elapsed)
+    }
 }
 
 /// How a game ended.
@@ -257,8 +285,11 @@ pub struct PlayedMove {
     pub san: SanPlus,
     /// The mover's time left after the move (`None` untimed).
     pub clock: Option<Duration>,
-    /// Time the move took on the mover's clock (zero for untimed first moves).
+    /// Time the move took on the mover's clock (zero for untimed first moves), the lag
+    /// credited not included.
     pub elapsed: Duration,
+    /// The network lag credited to the move (R6); the server's watch ran `elapsed + lag`.
+    pub lag: Duration,
     pub at: Millis,
 }
 
@@ -518,7 +549,9 @@ impl Game {
             return None;
         }
         let start = self.turn_started?;
-        let allowance = self.clock.allowance(self.position.turn())?;
+        let turn = self.position.turn();
+        // The flag waits the lag grace for a move that may be on its way (R6).
+        let allowance = self.clock.allowance(turn)? + self.clock.lag_quota(turn).grace();
         Some(start + allowance.as_millis() as u64)
     }
 
@@ -575,7 +608,8 @@ impl Game {
                 by,
                 text,
                 offer_draw,
-            } => self.play(by, &text, offer_draw, now),
+                timing,
+            } => self.play(by, &text, offer_draw, timing, now),
             Command::OfferDraw { by } => self.offer(by),
             Command::AcceptDraw { by } => {
                 if self.offers.standing != Some(!by) {
@@ -667,6 +701,7 @@ impl Game {
         by: Color,
         text: &MoveText,
         offer_draw: bool,
+        timing: MoveTiming,
         now: Millis,
     ) -> Result<Vec<Event>, GameError> {
         if self.position.turn() != by {
@@ -682,13 +717,21 @@ impl Game {
         {
             return Err(GameError::OfferBlocked);
         }
-        let elapsed = self.turn_started.map_or(Duration::ZERO, |t| {
-            Duration::from_millis(now.saturating_sub(t))
-        });
-        // The deadline was checked in `apply`, so the press cannot fail.
-        if self.clock.press(by, elapsed).is_err() {
-            return Ok(self.flag());
-        }
+        // Each side's first move is not timed (R6); a timed one is credited its lag.
+        let (elapsed, lag) = match self.turn_started {
+            None => match self.clock.press(by, Duration::ZERO) {
+                Ok(()) => (Duration::ZERO, Duration::ZERO),
+                Err(FlagFell) => return Ok(self.flag()),
+            },
+            Some(t) => {
+                let watch = Duration::from_millis(now.saturating_sub(t));
+                match self.clock.press_with_lag(by, watch, timing.lag(watch)) {
+                    Ok(lag) => (watch - lag, lag),
+                    // Past the allowance, within the grace, without lag enough to cover it.
+                    Err(FlagFell) => return Ok(self.flag()),
+                }
+            }
+        };
         let mut events = Vec::new();
         // R5.3: a move declines the opponent's standing offer.
         if self.offers.standing == Some(!by) {
@@ -702,6 +745,7 @@ impl Game {
             san,
             clock,
             elapsed,
+            lag,
             at: now,
         });
         self.turn_started = (self.moves.len() >= 2).then_some(now);
@@ -801,7 +845,7 @@ impl Game {
         let mut events = Vec::new();
         if let Some(m) = m {
             let uci = MoveText::Uci(m.to_uci().to_string());
-            events = self.play(by, &uci, false, now)?;
+            events = self.play(by, &uci, false, MoveTiming::default(), now)?;
             if self.is_over() {
                 // The move itself ended the game (mate stands over a claim).
                 return Ok(events);
@@ -838,6 +882,7 @@ impl Game {
                 by: game.position.turn(),
                 text: MoveText::Uci(rm.m.to_uci().to_string()),
                 offer_draw: false,
+                timing: Default::default(),
             };
             game.apply(command, 0).map_err(|e| (i + 1, e))?;
         }

@@ -14,6 +14,7 @@ fn san(by: Color, text: &str) -> Command {
         by,
         text: MoveText::San(text.into()),
         offer_draw: false,
+        timing: Default::default(),
     }
 }
 
@@ -22,8 +23,12 @@ fn san_offer(by: Color, text: &str) -> Command {
         by,
         text: MoveText::San(text.into()),
         offer_draw: true,
+        timing: Default::default(),
     }
 }
+
+/// The lag grace a flag waits at 1+0 (R6): the starting quota, 3 x 0.39 s.
+const GRACE_1_0: u64 = 1170;
 
 fn game(tc: &str) -> Game {
     Game::new(Position::new(), TimeControl::from_pgn(tc).unwrap())
@@ -277,6 +282,7 @@ fn r4_illegal_or_out_of_turn_moves_are_refused_and_change_nothing() {
             by: White,
             text: MoveText::Uci("e2e4".into()),
             offer_draw: false,
+            timing: Default::default(),
         },
         0,
     )
@@ -371,6 +377,7 @@ fn repeated_declines_never_leave_both_sides_unable_to_offer() {
                 by,
                 text: MoveText::San((*m).into()),
                 offer_draw: offer,
+                timing: Default::default(),
             },
             0,
         )
@@ -411,7 +418,8 @@ fn r6_each_sides_first_move_is_not_timed() {
     g.apply(san(Black, "e5"), 110_000).unwrap();
     assert_eq!(g.clock().remaining(White), Duration::from_secs(60));
     assert_eq!(g.clock().remaining(Black), Duration::from_secs(60));
-    assert_eq!(g.next_deadline(), Some(170_000));
+    // White's 60 s from Black's move, plus the lag grace (R6; 1.17 s at 1+0).
+    assert_eq!(g.next_deadline(), Some(170_000 + GRACE_1_0));
 }
 
 #[test]
@@ -420,8 +428,11 @@ fn r6_the_server_keeps_time_and_the_flag_falls_without_a_move() {
     let t = play(&mut g, "e4 e5", 0); // White's clock runs from t - 1000.
     let (events, next) = g.tick(t + 10_000);
     assert!(events.is_empty());
-    assert_eq!(next, Some(t - 1000 + 60_000));
-    let (events, next) = g.tick(t - 1000 + 60_000);
+    assert_eq!(next, Some(t - 1000 + 60_000 + GRACE_1_0));
+    // At zero the flag waits the lag grace for a move on its way, then falls.
+    let (events, _) = g.tick(t - 1000 + 60_000);
+    assert!(events.is_empty());
+    let (events, next) = g.tick(t - 1000 + 60_000 + GRACE_1_0);
     assert_eq!(
         events,
         [Event::GameOver {
@@ -566,6 +577,7 @@ fn random_games_keep_every_invariant() {
                         by,
                         text: MoveText::Uci(m.to_uci().to_string()),
                         offer_draw: rand(8) == 0,
+                        timing: Default::default(),
                     }
                 }
             };
@@ -598,7 +610,7 @@ fn resuming_after_a_restart_charges_nothing_for_the_downtime() {
     let t = play(&mut g, "e4 e5", 0);
     // The server went down at t + 10 s and came back at t + 100 s.
     g.resume(t + 100_000);
-    assert_eq!(g.next_deadline(), Some(t + 100_000 + 60_000));
+    assert_eq!(g.next_deadline(), Some(t + 100_000 + 60_000 + GRACE_1_0));
     g.apply(san(White, "Nf3"), t + 105_000).unwrap();
     assert_eq!(g.clock().remaining(White), Duration::from_secs(55));
 }

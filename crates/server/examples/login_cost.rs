@@ -34,6 +34,7 @@ fn replay() -> usize {
                 by,
                 text: MoveText::San((*san).to_owned()),
                 offer_draw: false,
+                timing: Default::default(),
             },
             now,
         )

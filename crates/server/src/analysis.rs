@@ -375,6 +375,7 @@ mod tests {
                     by: game.position().turn(),
                     text: rookery_core::game::MoveText::Uci(uci.into()),
                     offer_draw: false,
+                    timing: Default::default(),
                 },
                 0,
             )

@@ -274,6 +274,7 @@ async fn drive(
                 by: color,
                 text: MoveText::Uci(uci),
                 offer_draw: false,
+                timing: Default::default(),
             };
             match room.apply(command).await {
                 Ok(_) => {

@@ -91,6 +91,7 @@ pub(crate) async fn store_record(
             at_ms: 0,
             // Replayed without times, as the core rebuilt it (`Game::from_record`).
             elapsed_ms: 0,
+            lag_ms: 0,
         })
         .collect();
     let ending = Ending {

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use rookery_core::game::{Command, Event, Game, GameError, MoveText};
+use rookery_core::game::{Command, Event, Game, GameError, MoveText, MoveTiming};
 use rookery_core::{Bitboard, ByColor, Color, Role, Square};
 use serde::de::IgnoredAny;
 use serde::ser::{SerializeMap, SerializeSeq};
@@ -51,6 +51,10 @@ struct MoveData {
     /// A draw offer made with the move (R5.1).
     #[serde(default)]
     draw: bool,
+    /// The player's own thinking time on the move, in milliseconds, as the page measured
+    /// it: the server counts the rest of its watch as lag (R6).
+    #[serde(default)]
+    think: Option<u32>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -69,6 +73,8 @@ pub(crate) enum Action {
     Move {
         text: MoveText,
         offer_draw: bool,
+        /// What the client and the connection measured, for lag compensation (R6).
+        timing: MoveTiming,
     },
     OfferDraw,
     AcceptDraw,
@@ -86,10 +92,15 @@ impl Action {
     /// The core command for the player of `by`.
     pub(crate) fn by(self, by: Color) -> Command {
         match self {
-            Action::Move { text, offer_draw } => Command::Move {
+            Action::Move {
+                text,
+                offer_draw,
+                timing,
+            } => Command::Move {
                 by,
                 text,
                 offer_draw,
+                timing,
             },
             Action::OfferDraw => Command::OfferDraw { by },
             Action::AcceptDraw => Command::AcceptDraw { by },
@@ -143,6 +154,10 @@ impl From<ClientFrame> for Request {
                 action: Action::Move {
                     text: MoveText::Uci(d.u),
                     offer_draw: d.draw,
+                    timing: MoveTiming {
+                        think: d.think.map(|ms| Duration::from_millis(ms.into())),
+                        round_trip: None,
+                    },
                 },
                 ack: d.a,
             },
@@ -847,11 +862,28 @@ mod tests {
             act(
                 Action::Move {
                     text: MoveText::Uci("e2e4".into()),
-                    offer_draw: true
+                    offer_draw: true,
+                    timing: MoveTiming::default(),
                 },
                 Some(7)
             )
         );
+        // The page's own thinking time travels with the move (R6, lag compensation).
+        assert_eq!(
+            read(r#"{"t":"move","d":{"u":"e2e4","think":1234}}"#),
+            act(
+                Action::Move {
+                    text: MoveText::Uci("e2e4".into()),
+                    offer_draw: false,
+                    timing: MoveTiming {
+                        think: Some(Duration::from_millis(1234)),
+                        round_trip: None
+                    },
+                },
+                None
+            )
+        );
+        assert!(read(r#"{"t":"move","d":{"u":"e2e4","think":-5}}"#).is_err());
         assert_eq!(read(r#"{"t":"resign"}"#), act(Action::Resign, None));
         assert_eq!(
             read(r#"{"t":"offer-draw","d":{"a":2}}"#),

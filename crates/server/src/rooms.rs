@@ -4,9 +4,10 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use rookery_core::clock::TimeControl;
-use rookery_core::game::{Command, Game, MoveText};
+use rookery_core::game::{Command, Game, MoveText, MoveTiming};
 use rookery_core::{ByColor, Position};
 use rookery_engine::Level;
 
@@ -201,15 +202,20 @@ impl Rooms {
         let control =
             TimeControl::from_pgn(&row.game.time_control).map_err(|e| bad(e.to_string()))?;
         let mut game = Game::new(start, control);
-        // Replayed on a timeline of their own: each move charged exactly what it was.
+        // Replayed on a timeline of their own: each move charged exactly what it was, and
+        // credited the lag it was (which rebuilds the lag quotas, R6).
         let mut t = 0u64;
         for m in self.store.moves(&row.game.id).await? {
-            t += m.elapsed_ms as u64;
+            t += (m.elapsed_ms + m.lag_ms).max(0) as u64;
             let by = game.position().turn();
             let command = Command::Move {
                 by,
                 text: MoveText::Uci(m.uci.clone()),
                 offer_draw: false,
+                timing: MoveTiming {
+                    think: None,
+                    round_trip: Some(Duration::from_millis(m.lag_ms.max(0) as u64)),
+                },
             };
             if let Err(e) = game.apply(command, t) {
                 // A row the rules refuse (stored before they were checked on import): the

@@ -370,6 +370,7 @@ pub(crate) async fn play(
     let action = Action::Move {
         text: MoveText::San(req.m),
         offer_draw: req.offer_draw,
+        timing: Default::default(),
     };
     act(&state, &player, action).await
 }

@@ -531,6 +531,7 @@ async fn play_move(
     let action = Action::Move {
         text: MoveText::Uci(uci),
         offer_draw: q.offering_draw.as_deref() == Some("true"),
+        timing: Default::default(),
     };
     apply(state, &row, color, action).await
 }

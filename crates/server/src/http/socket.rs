@@ -11,6 +11,7 @@ use axum::extract::{Query, State};
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
 use rookery_core::Color;
+use rookery_core::game::Command;
 use serde::Deserialize;
 use tokio::sync::{broadcast, mpsc};
 
@@ -90,9 +91,16 @@ async fn serve_socket(
     let (mut sink, mut stream) = socket.split();
     let (out, mut outgoing) = mpsc::channel::<String>(64);
     let (closing, close_reason) = tokio::sync::oneshot::channel::<&'static str>();
+    // Pings carry the time they left, so their pongs measure the round trip (R6).
+    let born = tokio::time::Instant::now();
     let writer = tokio::spawn(async move {
         // A ping every third of the idle limit: a live client answers, a dead one does not.
-        let every = idle / 3;
+        // A player's connection is measured more often, for its lag.
+        let every = if seat.is_some() {
+            (idle / 3).min(PLAYER_PING)
+        } else {
+            idle / 3
+        };
         let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
         loop {
             let message = tokio::select! {
@@ -100,7 +108,10 @@ async fn serve_socket(
                     Some(text) => Message::Text(text.into()),
                     None => break,
                 },
-                _ = ping.tick() => Message::Ping(axum::body::Bytes::new()),
+                _ = ping.tick() => {
+                    let sent = born.elapsed().as_millis() as u64;
+                    Message::Ping(axum::body::Bytes::copy_from_slice(&sent.to_be_bytes()))
+                }
             };
             if sink.send(message).await.is_err() {
                 break;
@@ -160,6 +171,7 @@ async fn serve_socket(
     let mut limiter = Limiter::new();
     let mut closing = Some(closing);
     let mut heard = tokio::time::Instant::now();
+    let mut round_trip = RoundTrip::default();
     loop {
         tokio::select! {
             () = tokio::time::sleep_until(heard + idle) => {
@@ -178,7 +190,11 @@ async fn serve_socket(
                 let text = match msg {
                     Message::Text(t) => t.to_string(),
                     Message::Close(_) => break,
-                    Message::Ping(_) | Message::Pong(_) => continue,
+                    Message::Pong(data) => {
+                        round_trip.pong(&data, born.elapsed());
+                        continue;
+                    }
+                    Message::Ping(_) => continue,
                     Message::Binary(_) => {
                         let _ = out.send(protocol::error(&Problem::new("malformed", "binary frames are not understood"), None)).await;
                         continue;
@@ -188,7 +204,7 @@ async fn serve_socket(
                     let _ = out.send(protocol::error(&Problem::new("slow_down", "too many messages: slow down"), None)).await;
                     continue;
                 }
-                let _ = out.send(handle(&room, seat, &text).await).await;
+                let _ = out.send(handle(&room, seat, &text, round_trip.estimate).await).await;
             }
             event = feed.recv() => match event {
                 Ok(e) if e.v > v => {
@@ -225,8 +241,42 @@ async fn announce(room: &RoomHandle, seat: Option<Color>, joined: bool) {
     }
 }
 
+/// How often a player's connection is pinged, to measure its round trip.
+const PLAYER_PING: Duration = Duration::from_secs(3);
+
+/// The connection's round trip, from the server's pings and their pongs: a moving average
+/// (a quarter of each new figure), given to the core with each move when the page reports
+/// no thinking time of its own (R6).
+#[derive(Debug, Default)]
+struct RoundTrip {
+    estimate: Option<Duration>,
+}
+
+impl RoundTrip {
+    /// A pong arrived `now` after the connection opened, carrying its ping's send time.
+    fn pong(&mut self, data: &[u8], now: Duration) {
+        // Only our own pings' pongs carry 8 bytes; anything else measures nothing.
+        let Ok(bytes) = <[u8; 8]>::try_from(data) else {
+            return;
+        };
+        let sent = Duration::from_millis(u64::from_be_bytes(bytes));
+        let Some(rtt) = now.checked_sub(sent) else {
+            return;
+        };
+        self.estimate = Some(match self.estimate {
+            None => rtt,
+            Some(old) => (old * 3 + rtt) / 4,
+        });
+    }
+}
+
 /// One client frame: the answer for the sender (ack, error or pong).
-async fn handle(room: &RoomHandle, seat: Option<Color>, text: &str) -> String {
+async fn handle(
+    room: &RoomHandle,
+    seat: Option<Color>,
+    text: &str,
+    round_trip: Option<Duration>,
+) -> String {
     let (action, ack) = match protocol::read(text) {
         Ok(Request::Ping) => return protocol::pong(),
         Ok(Request::Act { action, ack }) => (action, ack),
@@ -237,7 +287,11 @@ async fn handle(room: &RoomHandle, seat: Option<Color>, text: &str) -> String {
     let Some(by) = seat else {
         return protocol::error(&Problem::new("spectator", "spectators cannot play"), ack);
     };
-    match room.apply(action.by(by)).await {
+    let mut command = action.by(by);
+    if let Command::Move { timing, .. } = &mut command {
+        timing.round_trip = round_trip;
+    }
+    match room.apply(command).await {
         Ok(v) => protocol::ack(ack, v),
         Err(e) => protocol::error(&Problem::from(&e), ack),
     }

@@ -627,6 +627,7 @@ impl Room {
                         clock_ms: played.clock.map(|c| c.as_millis() as i64),
                         at_ms: played.at as i64,
                         elapsed_ms: played.elapsed.as_millis() as i64,
+                        lag_ms: played.lag.as_millis() as i64,
                     });
                 }
                 Event::GameOver {
@@ -738,6 +739,7 @@ mod tests {
             by,
             text: MoveText::San(san.into()),
             offer_draw: false,
+            timing: Default::default(),
         }
     }
 

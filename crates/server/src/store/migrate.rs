@@ -67,6 +67,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "chat",
         include_str!("../../../../migrations/0012_chat.sql"),
     ),
+    (
+        13,
+        "move_lag",
+        include_str!("../../../../migrations/0013_move_lag.sql"),
+    ),
 ];
 
 pub(crate) async fn run(pool: &AnyPool) -> Result<(), StoreError> {

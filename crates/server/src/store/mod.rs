@@ -117,6 +117,8 @@ pub(crate) struct StoredMove {
     pub(crate) at_ms: i64,
     /// Thinking time charged for the move (replays the clocks exactly after a restart).
     pub(crate) elapsed_ms: i64,
+    /// Network lag credited to the move (replays the lag quotas exactly, R6).
+    pub(crate) lag_ms: i64,
 }
 
 /// Whether a game is on (`live`, loaded into a room on start) or finished (`over`).
@@ -492,7 +494,7 @@ impl Store {
 
     pub(crate) async fn moves(&self, id: &str) -> Result<Vec<StoredMove>, StoreError> {
         let rows = sqlx::query(
-            "SELECT game_id, ply, uci, san, clock_ms, at_ms, elapsed_ms FROM moves \
+            "SELECT game_id, ply, uci, san, clock_ms, at_ms, elapsed_ms, lag_ms FROM moves \
              WHERE game_id = $1 ORDER BY ply",
         )
         .bind(id)
@@ -508,6 +510,7 @@ impl Store {
                     clock_ms: r.try_get(4)?,
                     at_ms: r.try_get(5)?,
                     elapsed_ms: r.try_get(6)?,
+                    lag_ms: r.try_get(7)?,
                 })
             })
             .collect()
@@ -707,6 +710,7 @@ mod tests {
                         clock_ms: (ply % 2 == 0).then_some(1000 * ply),
                         at_ms: ply,
                         elapsed_ms: ply * 10,
+                        lag_ms: 0,
                     };
                     writer.append(m).await.unwrap();
                 }
@@ -733,6 +737,7 @@ mod tests {
             clock_ms: None,
             at_ms: 99,
             elapsed_ms: 0,
+            lag_ms: 0,
         };
         assert!(writer.append(dup).await.is_err());
         assert_eq!(store.moves("c0").await.unwrap()[0].uci, "e2e4");

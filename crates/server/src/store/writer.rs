@@ -143,13 +143,14 @@ where
     // Numbered placeholders, which both backends read (sqlx's builder would write `?`
     // through the Any driver, which PostgreSQL does not).
     let mut sql = String::from(
-        "INSERT INTO moves (game_id, ply, uci, san, clock_ms, at_ms, elapsed_ms) VALUES ",
+        "INSERT INTO moves (game_id, ply, uci, san, clock_ms, at_ms, elapsed_ms, lag_ms) \
+         VALUES ",
     );
     for i in 0..moves.len() {
-        let n = 7 * i;
+        let n = 8 * i;
         let _ = write!(
             sql,
-            "{}(${}, ${}, ${}, ${}, ${}, ${}, ${})",
+            "{}(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
             if i > 0 { ", " } else { "" },
             n + 1,
             n + 2,
@@ -157,7 +158,8 @@ where
             n + 4,
             n + 5,
             n + 6,
-            n + 7
+            n + 7,
+            n + 8
         );
     }
     // Only numbers were written into the text; every value is bound.
@@ -170,7 +172,8 @@ where
             .bind(m.san.as_str())
             .bind(m.clock_ms)
             .bind(m.at_ms)
-            .bind(m.elapsed_ms);
+            .bind(m.elapsed_ms)
+            .bind(m.lag_ms);
     }
     insert.execute(db).await?;
     Ok(())
@@ -214,8 +217,8 @@ pub(crate) async fn insert_move(
     m: &StoredMove,
 ) -> Result<(), StoreError> {
     sqlx::query(
-        "INSERT INTO moves (game_id, ply, uci, san, clock_ms, at_ms, elapsed_ms) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        "INSERT INTO moves (game_id, ply, uci, san, clock_ms, at_ms, elapsed_ms, lag_ms) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
     )
     .bind(&m.game_id)
     .bind(m.ply)
@@ -224,6 +227,7 @@ pub(crate) async fn insert_move(
     .bind(m.clock_ms)
     .bind(m.at_ms)
     .bind(m.elapsed_ms)
+    .bind(m.lag_ms)
     .execute(&mut **tx)
     .await?;
     Ok(())
