@@ -1,6 +1,8 @@
 // The board: draws a position, highlights the last move, checks and legal destinations, and
 // lets a player move by drag-and-drop or by two clicks (mouse, touch or keyboard). It knows
-// no rules: what may move where comes from the server (`dests`).
+// no rules: what may move where comes from the server (`dests`). On the opponent's turn it
+// can hold one premove (any own piece to any other square): the page sends it when the
+// server's next `dests` allow it, and drops it otherwise.
 
 import { pieceSvg, pieceOfLetter } from './pieces.js';
 
@@ -40,6 +42,9 @@ export class Board {
     this.dests = {};
     this.promotions = {}; // "e7e8" -> ["q", "r", "b", "n"]: the server's promotion moves
     this.movable = null; // the color the user may move now, or null
+    this.premovable = null; // the color that may set a premove now, or null
+    this.premove = null; // [from, to] set on the opponent's turn
+    this.onPremove = options.onPremove || (() => {});
     this.lastMove = null;
     this.check = null;
     this.selected = null;
@@ -49,6 +54,11 @@ export class Board {
     this.root.setAttribute('role', 'grid');
     this.root.setAttribute('aria-label', this.t('board'));
     this.build();
+    // A right-click cancels a premove (and opens no menu on the board).
+    this.root.addEventListener('contextmenu', (e) => {
+      e.preventDefault();
+      this.setPremove(null);
+    });
     this.root.addEventListener('pointerdown', (e) => this.pointerDown(e));
     window.addEventListener('pointermove', (e) => this.pointerMove(e));
     window.addEventListener('pointerup', (e) => this.pointerUp(e));
@@ -62,15 +72,37 @@ export class Board {
   }
 
   /** Shows a position: `fen`, and optionally `dests`, `movable`, `lastMove` [from, to], `check`. */
-  set({ fen, dests = {}, promotions = {}, movable = null, lastMove = null, check = null }) {
+  set({ fen, dests = {}, promotions = {}, movable = null, premovable = null, lastMove = null, check = null }) {
     this.pieces = parsePlacement(fen);
     this.dests = dests || {};
     this.promotions = promotions || {};
     this.movable = movable;
+    this.premovable = movable ? null : premovable;
     this.lastMove = lastMove;
     this.check = check;
-    if (this.selected && !this.dests[this.selected]) this.selected = null;
+    if (this.selected && !this.canMoveFrom(this.selected)) this.selected = null;
     this.render();
+  }
+
+  /** Sets (or with null clears) the premove, and tells the page. */
+  setPremove(move) {
+    const had = this.premove;
+    this.premove = move;
+    this.selected = null;
+    this.render();
+    if (had || move) this.onPremove(move);
+  }
+
+  /** Where the piece on `from` may be moved (or premoved) now. */
+  targets(from) {
+    if (this.movable) return this.dests[from] || [];
+    if (!this.premovable || !this.canMoveFrom(from)) return [];
+    // A premove may go anywhere but onto one's own pieces: the server judges it later.
+    const own = this.premovable[0];
+    return [...this.squares.keys()].filter((sq) => {
+      const letter = this.pieces.get(sq);
+      return sq !== from && !(letter && pieceOfLetter(letter).color === own);
+    });
   }
 
   setOrientation(color) {
@@ -113,7 +145,7 @@ export class Board {
   }
 
   render() {
-    const targets = this.selected ? this.dests[this.selected] || [] : [];
+    const targets = this.selected && this.movable ? this.targets(this.selected) : [];
     for (const [sq, el] of this.squares) {
       const letter = this.pieces.get(sq);
       const holder = el.querySelector('.holder');
@@ -141,14 +173,16 @@ export class Board {
       el.classList.toggle('dest', target && !letter);
       el.classList.toggle('capture', target && !!letter);
       el.classList.toggle('movable', selectable);
+      el.classList.toggle('premove', !!this.premove && this.premove.includes(sq));
       el.tabIndex = selectable || target ? 0 : -1;
     }
   }
 
   canMoveFrom(sq) {
     const letter = this.pieces.get(sq);
-    if (!this.movable || !letter || !this.dests[sq]) return false;
-    return pieceOfLetter(letter).color === this.movable[0];
+    if (!letter) return false;
+    if (this.movable) return !!this.dests[sq] && pieceOfLetter(letter).color === this.movable[0];
+    return !!this.premovable && pieceOfLetter(letter).color === this.premovable[0];
   }
 
   squareAt(x, y) {
@@ -159,11 +193,14 @@ export class Board {
 
   /** A click (or Enter) on a square: select, move, or deselect. */
   activate(sq) {
-    if (this.selected && (this.dests[this.selected] || []).includes(sq)) {
+    if (this.selected && this.targets(this.selected).includes(sq)) {
       this.tryMove(this.selected, sq);
     } else if (this.canMoveFrom(sq) && this.selected !== sq) {
       this.selected = sq;
       this.render();
+    } else if (this.premove && !this.selected) {
+      // A click elsewhere cancels the premove.
+      this.setPremove(null);
     } else {
       this.selected = null;
       this.render();
@@ -174,12 +211,16 @@ export class Board {
     if (e.button !== undefined && e.button !== 0) return;
     const sq = this.squareAt(e.clientX, e.clientY);
     if (!sq) return;
-    if (this.selected && (this.dests[this.selected] || []).includes(sq)) {
+    if (this.selected && this.targets(this.selected).includes(sq)) {
       e.preventDefault();
       this.tryMove(this.selected, sq);
       return;
     }
     if (!this.canMoveFrom(sq)) {
+      if (this.premove && !this.selected) {
+        this.setPremove(null);
+        return;
+      }
       this.selected = null;
       this.render();
       return;
@@ -217,7 +258,7 @@ export class Board {
     const { from, moved, wasSelected } = this.drag;
     const to = this.squareAt(e.clientX, e.clientY);
     this.cancelDrag();
-    if (to && to !== from && (this.dests[from] || []).includes(to)) {
+    if (to && to !== from && this.targets(from).includes(to)) {
       this.tryMove(from, to);
     } else if (to === from && !moved && wasSelected) {
       // A second click on the selected piece drops the selection.
@@ -235,6 +276,10 @@ export class Board {
   }
 
   tryMove(from, to) {
+    if (!this.movable) {
+      this.setPremove([from, to]);
+      return;
+    }
     const letter = this.pieces.get(from) || '';
     const roles = this.promotions[from + to];
     this.selected = null;

@@ -6,6 +6,7 @@ import { analysis, drawGraph, initAnalysis, judgementOf } from './analysis.js';
 import { Board, parsePlacement } from './board.js';
 import { t, languageSwitcher, lang, problemText, prefs, savePrefs } from './i18n.js';
 import { play, isMuted, setMuted } from './sound.js';
+import { addLine, initChat } from './chat.js';
 
 const page = JSON.parse(document.getElementById('page').textContent);
 const $ = (id) => document.getElementById(id);
@@ -40,11 +41,18 @@ let letters = prefs.letters === 'latin' || prefs.letters === 'zh'
   ? prefs.letters
   : (lang === 'zh' ? 'zh' : 'latin');
 let rematchOffer = null;
+// When the player's turn began on this page (the opponent's move arrived): the thinking
+// time sent with each move, so the server counts the rest of its watch as lag (R6).
+let turnSince = null;
+// The connection's round trip as this page measures it (ping frames), for the lag bars.
+let pingSent = null;
+let roundTrip = null;
 
 const board = new Board($('board'), {
   // One's own side at the bottom, unless the reader prefers White there always.
   orientation: prefs.orientation === 'white' ? 'white' : (page.you || 'white'),
-  onMove: sendMove,
+  onMove: confirmOrSend,
+  onPremove: () => redraw(),
   t,
 });
 
@@ -57,6 +65,7 @@ function connect() {
   socket.addEventListener('open', () => {
     retry = 0;
     $('connection').hidden = true;
+    pingSent = null;
   });
   socket.addEventListener('message', (e) => {
     let frame;
@@ -112,6 +121,13 @@ function receive(f) {
   }
   const d = f.d || {};
   switch (f.t) {
+    case 'pong':
+      if (pingSent !== null) {
+        roundTrip = performance.now() - pingSent;
+        pingSent = null;
+        drawLag();
+      }
+      break;
     case 'state':
       game.v = f.v;
       game.fens = [d.start_fen, ...d.fens];
@@ -130,6 +146,7 @@ function receive(f) {
       game.waiting = !!d.waiting;
       if (d.you) game.you = d.you;
       showOpening(d.opening);
+      if (game.you && game.turn === game.you && turnSince === null) turnSince = performance.now();
       redraw();
       break;
     case 'move': {
@@ -146,7 +163,12 @@ function receive(f) {
       setClocks(d.clocks, d.running === undefined ? game.turn : d.running);
       play(d.check ? 'check' : d.capture ? 'capture' : 'move');
       showOpening(d.opening);
+      turnSince = game.you && game.turn === game.you ? performance.now() : null;
       redraw();
+      if (turnSince !== null) {
+        playPremove();
+        yourTurnAlert();
+      }
       break;
     }
     case 'draw-offered':
@@ -169,6 +191,7 @@ function receive(f) {
       game.running = null;
       game.offer = null;
       pendingOffer = false;
+      board.premove = null;
       play('end');
       redraw();
       break;
@@ -202,6 +225,9 @@ function receive(f) {
       redraw();
       break;
     }
+    case 'chat':
+      addLine(d);
+      break;
     case 'watchers':
       $('watchers').textContent = t('watchers', { n: d.n });
       break;
@@ -234,15 +260,43 @@ function receive(f) {
 
 // ---- moves and commands --------------------------------------------------------------------
 
-function sendMove(from, to, promotion) {
-  const d = { u: from + to + (promotion || '') };
-  if (pendingOffer) d.draw = true;
-  if (!send('move', d)) {
+/** The premove set on the opponent's turn, now that it is ours: sent at once if the
+ * server's destinations allow it, else dropped without a word. */
+function playPremove() {
+  const premove = board.premove;
+  if (!premove) return;
+  board.premove = null;
+  const [from, to] = premove;
+  if (game.over || viewPly !== null || !(game.dests && (game.dests[from] || []).includes(to))) {
     redraw();
     return;
   }
-  pendingOffer = false;
-  // Show the piece on its new square at once; the server's move event confirms it.
+  const roles = (game.promotions || {})[from + to] || [];
+  sendMove(from, to, roles.length ? (roles.includes('q') ? 'q' : roles[0]) : '');
+}
+
+/** Move confirmation (a preference): the move is shown and waits for a tick or a cross. */
+function confirmOrSend(from, to, promotion) {
+  const mode = prefs.confirm_move || 'never';
+  if (mode !== 'always' && !(mode === 'correspondence' && page.correspondence)) {
+    sendMove(from, to, promotion);
+    return;
+  }
+  showMoveOnBoard(from, to);
+  const box = $('confirm-move');
+  box.hidden = false;
+  $('btn-confirm-move').onclick = () => {
+    box.hidden = true;
+    sendMove(from, to, promotion);
+  };
+  $('btn-cancel-move').onclick = () => {
+    box.hidden = true;
+    redraw();
+  };
+  $('btn-confirm-move').focus();
+}
+
+function showMoveOnBoard(from, to) {
   const pieces = parsePlacement(game.fens[game.fens.length - 1]);
   board.pieces = pieces;
   board.pieces.set(to, pieces.get(from));
@@ -250,6 +304,70 @@ function sendMove(from, to, promotion) {
   board.movable = null;
   board.render();
 }
+
+function sendMove(from, to, promotion) {
+  const d = { u: from + to + (promotion || '') };
+  if (pendingOffer) d.draw = true;
+  if (turnSince !== null) d.think = Math.max(0, Math.round(performance.now() - turnSince));
+  if (!send('move', d)) {
+    redraw();
+    return;
+  }
+  pendingOffer = false;
+  turnSince = null;
+  // Show the piece on its new square at once; the server's move event confirms it.
+  showMoveOnBoard(from, to);
+}
+
+/** Measures the round trip with a ping frame every few seconds (the server answers `pong`). */
+function pingNow() {
+  if (!game.you || !socket || socket.readyState !== WebSocket.OPEN || pingSent !== null) return;
+  pingSent = performance.now();
+  socket.send('{"t":"ping"}');
+}
+
+/** The connection's quality as lichess shows it: four bars, fewer as the round trip grows. */
+function drawLag() {
+  const el = $('lag');
+  if (!el || roundTrip === null) return;
+  const bars = roundTrip < 150 ? 4 : roundTrip < 300 ? 3 : roundTrip < 500 ? 2 : 1;
+  el.hidden = false;
+  el.dataset.bars = String(bars);
+  el.title = t('lag_ms', { ms: Math.round(roundTrip) });
+  el.setAttribute('aria-label', el.title);
+}
+
+// ---- your turn, away from the page ----------------------------------------------------------
+
+let blink = null;
+/** The opponent moved while the page is in the background: the tab's title blinks, and a
+ * notification says so if the player allowed them. */
+function yourTurnAlert() {
+  if (!document.hidden || game.over) return;
+  if (!blink) {
+    let on = false;
+    blink = setInterval(() => {
+      on = !on;
+      document.title = on ? `♟ ${t('your_turn')}` : `${statusText()} · Rookery`;
+    }, 1000);
+  }
+  if (prefs.notify && 'Notification' in window && Notification.permission === 'granted') {
+    const last = game.san[game.san.length - 1] || '';
+    try {
+      new Notification(t('your_turn'), { body: last, tag: `rookery-${page.id}` });
+    } catch {
+      // Some browsers allow notifications only from a service worker: the title still blinks.
+    }
+  }
+}
+
+document.addEventListener('visibilitychange', () => {
+  if (!document.hidden && blink) {
+    clearInterval(blink);
+    blink = null;
+    if (!blink) document.title = `${statusText()} · Rookery`;
+  }
+});
 
 async function post(path) {
   const res = await fetch(path, { method: 'POST', credentials: 'same-origin' });
@@ -349,6 +467,10 @@ function wireControls() {
       }
     });
   }
+  $('btn-zen').addEventListener('click', () => {
+    savePrefs({ zen: !prefs.zen });
+    redrawToggles();
+  });
   $('btn-sound').addEventListener('click', () => {
     setMuted(!isMuted());
     redrawToggles();
@@ -365,6 +487,11 @@ function wireControls() {
   });
   document.addEventListener('keydown', (e) => {
     if (e.target.closest && e.target.closest('input, select, textarea')) return;
+    if (e.key === 'z' || (e.key === 'Escape' && prefs.zen)) {
+      savePrefs({ zen: e.key === 'z' ? !prefs.zen : false });
+      redrawToggles();
+      return;
+    }
     const last = game.san.length;
     const current = viewPly === null ? last : viewPly;
     const steps = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: last };
@@ -566,6 +693,9 @@ function redrawToggles() {
   sound.textContent = isMuted() ? t('sound_off') : t('sound_on');
   sound.setAttribute('aria-pressed', String(!isMuted()));
   $('btn-letters').textContent = letters === 'zh' ? t('letters_zh') : t('letters_latin');
+  // Zen mode: only the board, the players and the clocks (Escape or the button leaves it).
+  document.body.classList.toggle('zen', !!prefs.zen);
+  $('btn-zen').setAttribute('aria-pressed', String(!!prefs.zen));
 }
 
 function redraw() {
@@ -579,6 +709,7 @@ function redraw() {
     dests: live ? game.dests || {} : {},
     promotions: live ? game.promotions || {} : {},
     movable: live && game.you && !game.over && !game.waiting && game.turn === game.you ? game.you : null,
+    premovable: live && game.you && !game.over && !game.waiting && game.turn !== game.you ? game.you : null,
     lastMove: uci ? [uci.slice(0, 2), uci.slice(2, 4)] : null,
     check: live ? game.check : null,
   });
@@ -647,3 +778,5 @@ wireControls();
 redrawToggles();
 requestAnimationFrame(drawClocks);
 connect();
+setInterval(pingNow, 3000);
+initChat(page);

@@ -30,10 +30,21 @@ const SHAPES = {
       <path class="line" d="M22.5 21 V31 M13.5 31 H31.5"/>`,
 };
 
-/** An SVG element's markup for a piece: `color` is "w" or "b", `role` one of "pkqrbn". */
+// The second set: discs with the pieces' Chinese names, as the seeds write them.
+const NAMES = { k: '王', q: '后', r: '车', b: '象', n: '马', p: '兵' };
+
+function disc(role) {
+  return `<circle class="disc" cx="22.5" cy="22.5" r="19"/><circle class="line" cx="22.5" cy="22.5" r="15.5"/>
+    <text x="22.5" y="23.5" text-anchor="middle" dominant-baseline="central">${NAMES[role]}</text>`;
+}
+
+/** An SVG element's markup for a piece: `color` is "w" or "b", `role` one of "pkqrbn". The
+ * set is the reader's preference (`data-pieces` on the page). */
 export function pieceSvg(color, role) {
-  const cls = color === 'w' ? 'piece white' : 'piece black';
-  return `<svg class="${cls}" viewBox="0 0 45 45" aria-hidden="true" focusable="false">${SHAPES[role]}</svg>`;
+  const discs = document.documentElement.dataset.pieces === 'discs';
+  const cls = `piece ${color === 'w' ? 'white' : 'black'}${discs ? ' discs' : ''}`;
+  const shape = discs ? disc(role) : SHAPES[role];
+  return `<svg class="${cls}" viewBox="0 0 45 45" aria-hidden="true" focusable="false">${shape}</svg>`;
 }
 
 /** The piece of a FEN letter (`K`, `q`, ...). */

@@ -4,3 +4,11 @@
 import { languageSwitcher } from './i18n.js';
 
 languageSwitcher();
+
+// The settings form: turning notifications on asks the browser's permission there and then.
+const notify = document.getElementById('pref-notify');
+if (notify && 'Notification' in window) {
+  notify.addEventListener('change', () => {
+    if (notify.value === 'on' && Notification.permission === 'default') Notification.requestPermission();
+  });
+}

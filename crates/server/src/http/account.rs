@@ -67,6 +67,22 @@ pub(crate) struct Prefs {
     pub(crate) orientation: String,
     /// Language: "" (the browser's), "en" or "zh".
     pub(crate) lang: String,
+    /// Board colours: "green", "brown" or "blue".
+    pub(crate) theme: String,
+    /// Light or dark pages: "auto" (the system's), "light" or "dark".
+    pub(crate) dark: String,
+    /// Piece set: "classic" or "discs" (the seeds' Chinese piece names on discs).
+    pub(crate) pieces: String,
+    /// Coordinates on the board's edge.
+    pub(crate) coords: bool,
+    /// Zen mode: the game page shows only the board, the players and the clocks.
+    pub(crate) zen: bool,
+    /// Move confirmation: "never", "correspondence" (games of days a move) or "always".
+    pub(crate) confirm_move: String,
+    /// Game chat shown.
+    pub(crate) chat: bool,
+    /// A browser notification when the opponent moves while the page is in the background.
+    pub(crate) notify: bool,
 }
 
 impl Default for Prefs {
@@ -77,6 +93,14 @@ impl Default for Prefs {
             confirm_resign: true,
             orientation: "auto".into(),
             lang: String::new(),
+            theme: "green".into(),
+            dark: "auto".into(),
+            pieces: "classic".into(),
+            coords: true,
+            zen: false,
+            confirm_move: "never".into(),
+            chat: true,
+            notify: false,
         }
     }
 }
@@ -89,6 +113,14 @@ pub(crate) struct PrefsPatch {
     confirm_resign: Option<String>,
     orientation: Option<String>,
     lang: Option<String>,
+    theme: Option<String>,
+    dark: Option<String>,
+    pieces: Option<String>,
+    coords: Option<String>,
+    zen: Option<String>,
+    confirm_move: Option<String>,
+    chat: Option<String>,
+    notify: Option<String>,
 }
 
 const PREFS_COOKIE: &str = "rk-prefs";
@@ -118,11 +150,53 @@ impl Prefs {
             allowed.contains(&text).then(|| text.to_owned())
         }
         let bad = |field: &str| format!("{field}: not an allowed value");
-        if let Some(v) = &patch.sound {
-            self.sound = flag(v).ok_or_else(|| bad("sound"))?;
+        let flags = [
+            (&patch.sound, &mut self.sound, "sound"),
+            (
+                &patch.confirm_resign,
+                &mut self.confirm_resign,
+                "confirm_resign",
+            ),
+            (&patch.coords, &mut self.coords, "coords"),
+            (&patch.zen, &mut self.zen, "zen"),
+            (&patch.chat, &mut self.chat, "chat"),
+            (&patch.notify, &mut self.notify, "notify"),
+        ];
+        for (value, field, name) in flags {
+            if let Some(v) = value {
+                *field = flag(v).ok_or_else(|| bad(name))?;
+            }
         }
-        if let Some(v) = &patch.confirm_resign {
-            self.confirm_resign = flag(v).ok_or_else(|| bad("confirm_resign"))?;
+        let choices: [(&Option<String>, &mut String, &str, &[&str]); 4] = [
+            (
+                &patch.theme,
+                &mut self.theme,
+                "theme",
+                &["green", "brown", "blue"],
+            ),
+            (
+                &patch.dark,
+                &mut self.dark,
+                "dark",
+                &["auto", "light", "dark"],
+            ),
+            (
+                &patch.pieces,
+                &mut self.pieces,
+                "pieces",
+                &["classic", "discs"],
+            ),
+            (
+                &patch.confirm_move,
+                &mut self.confirm_move,
+                "confirm_move",
+                &["never", "correspondence", "always"],
+            ),
+        ];
+        for (value, field, name, allowed) in choices {
+            if let Some(v) = value {
+                *field = one_of(v, allowed).ok_or_else(|| bad(name))?;
+            }
         }
         if let Some(v) = &patch.letters {
             self.letters = one_of(v, &["auto", "latin", "zh"]).ok_or_else(|| bad("letters"))?;

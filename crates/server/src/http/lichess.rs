@@ -337,6 +337,15 @@ pub(crate) async fn game_json(state: &AppState, row: &GameRow) -> Result<Value, 
     if let Some(fen) = &row.game.start_fen {
         v["initialFen"] = json!(fen);
     }
+    // lichess's `clocks`: each mover's time left after the move, in centiseconds.
+    if game.clock().is_timed() {
+        let clocks: Vec<u64> = game
+            .moves()
+            .iter()
+            .filter_map(|m| m.clock.map(|c| c.as_millis() as u64 / 10))
+            .collect();
+        v["clocks"] = json!(clocks);
+    }
     if let rookery_core::clock::TimeControl::Periods(periods) = game.clock().control() {
         if let Some(first) = periods.first() {
             let (initial, increment) = (first.base.as_secs(), first.increment.as_secs());

@@ -371,6 +371,8 @@ struct PageData<'a> {
     bots: Vec<&'static str>,
     /// A rated game: the result panel shows the rating changes.
     rated: bool,
+    /// The reader is logged in (a spectator may then write in the spectators' chat).
+    logged_in: bool,
 }
 
 /// `GET /game/{id}`: the game, for its players and for everyone else.
@@ -381,6 +383,7 @@ pub(crate) async fn game(
     super::Origin(origin): super::Origin,
     headers: HeaderMap,
 ) -> Response {
+    let logged_in = chrome.me.is_some();
     let tr = chrome.tr;
     let InGame { row, seat, .. } = match found {
         Ok(found) => found,
@@ -464,6 +467,7 @@ pub(crate) async fn game(
                 .map(Color::name)
                 .collect(),
             rated: row.game.rated,
+            logged_in,
         }),
     })
 }
@@ -797,6 +801,11 @@ const STATIC: &[(&str, &str, &[u8])] = &[
         "game.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../../../../web/static/game.js"),
+    ),
+    (
+        "chat.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../../../web/static/chat.js"),
     ),
     (
         "home.js",
