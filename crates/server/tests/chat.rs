@@ -95,3 +95,71 @@ async fn players_and_spectators_each_see_their_own_chat() {
     drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_admin_deletes_a_line_and_mutes_an_account() {
+    use common::agent::{login, user_command};
+    let (dir, url) = temp_url("chat-admin");
+    let s = start_with(&url, &["--trust-proxy"]);
+    let (id, _white, _black) = new_game(&s, r#"{"time_control":"5+3","color":"white"}"#);
+    let mut fan = Browser::at("10.3.1.1");
+    assert_eq!(
+        signup(&s, &mut fan, "heckler", "a fan's password").status,
+        303
+    );
+    let path = format!("/api/games/{id}/chat");
+    assert_eq!(fan.json(&s, &path, r#"{"text":"rude words"}"#).status, 200);
+    let (ok, out) = user_command(
+        &url,
+        &["create", "Club-Boss", "--admin"],
+        "admin password\n",
+    );
+    assert!(ok, "{out}");
+    let mut admin = Browser::at("10.3.1.2");
+    assert_eq!(
+        login(&s, &mut admin, "club-boss", "admin password").status,
+        303
+    );
+    // The admin page lists the line with its game; deleting it hides it from everyone.
+    let page = admin.get(&s, "/admin").body;
+    assert!(page.contains("rude words") && page.contains(&id), "{page}");
+    let line = page
+        .split("data-line=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap()
+        .to_owned();
+    assert_eq!(
+        fan.form(&s, &format!("/admin/chat/{line}/delete"), &[])
+            .status,
+        403
+    );
+    let r = admin.form(&s, &format!("/admin/chat/{line}/delete"), &[]);
+    assert_eq!(r.status, 303, "{}", r.body);
+    assert!(!fan.get(&s, &path).body.contains("rude words"));
+    assert!(!admin.get(&s, "/admin").body.contains("rude words"));
+    assert_eq!(
+        admin
+            .form(&s, &format!("/admin/chat/{line}/delete"), &[])
+            .status,
+        404
+    );
+    // Muted, the account cannot write (403 chat_muted); unmuted, it can again.
+    assert_eq!(admin.form(&s, "/admin/users/heckler/mute", &[]).status, 303);
+    let r = fan.json(&s, &path, r#"{"text":"more"}"#);
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert!(r.body.contains("chat_muted"), "{}", r.body);
+    assert!(
+        admin
+            .get(&s, "/admin?q=heckler")
+            .body
+            .contains("/admin/users/heckler/unmute")
+    );
+    assert_eq!(
+        admin.form(&s, "/admin/users/heckler/unmute", &[]).status,
+        303
+    );
+    assert_eq!(fan.json(&s, &path, r#"{"text":"sorry"}"#).status, 200);
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -959,6 +959,8 @@ struct AdminUser {
     user: User,
     created: String,
     seen: String,
+    /// May not write in chats.
+    muted: bool,
 }
 
 impl AdminUser {
@@ -985,7 +987,21 @@ struct AdminPage {
     more: bool,
     games: Vec<AdminGame>,
     titles: [Title; 7],
+    chat: Vec<AdminChat>,
 }
+
+/// A recent chat line, for moderation.
+struct AdminChat {
+    id: String,
+    game_id: String,
+    room: &'static str,
+    name: String,
+    text: String,
+    at: String,
+}
+
+/// How many recent chat lines the admin page shows.
+const ADMIN_CHAT_LINES: i64 = 50;
 
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct AdminQuery {
@@ -1037,23 +1053,40 @@ pub(crate) async fn admin_page(
             black: r.game.black_name,
         })
         .collect();
+    let mut rows = Vec::with_capacity(users.len());
+    for user in users {
+        rows.push(AdminUser {
+            created: when(user.created_at),
+            seen: when(user.seen_at),
+            muted: state.store.chat_muted(&user.id).await?,
+            user,
+        });
+    }
+    let chat = state
+        .store
+        .recent_chat(ADMIN_CHAT_LINES)
+        .await?
+        .into_iter()
+        .map(|line| AdminChat {
+            room: line.room.as_str(),
+            at: when(line.at),
+            id: line.id,
+            game_id: line.game_id,
+            name: line.name,
+            text: line.text,
+        })
+        .collect();
     let tr = chrome.tr;
     Ok(render(&AdminPage {
         chrome,
         tr,
         q: q.q,
         page,
-        users: users
-            .into_iter()
-            .map(|user| AdminUser {
-                created: when(user.created_at),
-                seen: when(user.seen_at),
-                user,
-            })
-            .collect(),
+        users: rows,
         more,
         games,
         titles: Title::ALL,
+        chat,
     }))
 }
 
@@ -1064,7 +1097,7 @@ pub(crate) struct AdminAction {
     title: String,
 }
 
-/// `POST /admin/users/{id}/{action}`: `close`, `reopen`, `title`.
+/// `POST /admin/users/{id}/{action}`: `close`, `reopen`, `title`, `mute`, `unmute` (chat).
 pub(crate) async fn admin_action(
     State(state): State<AppState>,
     caller: Caller,
@@ -1078,6 +1111,8 @@ pub(crate) async fn admin_action(
     let done = match action.as_str() {
         "close" => state.store.set_closed(&id, Some(now())).await?,
         "reopen" => state.store.set_closed(&id, None).await?,
+        "mute" => state.store.set_chat_muted(&id, true).await?,
+        "unmute" => state.store.set_chat_muted(&id, false).await?,
         "title" => {
             let title = match form.title.as_str() {
                 "" => None,
@@ -1098,4 +1133,21 @@ pub(crate) async fn admin_action(
         serde_urlencoded::to_string([("q", id.as_str())]).unwrap_or_default()
     );
     Ok(see_other(&back, Vec::new()))
+}
+
+/// `POST /admin/chat/{id}/delete`: a chat line is shown to nobody from now on.
+pub(crate) async fn admin_delete_chat(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let me = match admin(&caller) {
+        Ok(me) => me,
+        Err(denied) => return Ok(denied.into_response()),
+    };
+    if !state.store.delete_chat(&id, now()).await? {
+        return Err(ApiError::not_found("chat line"));
+    }
+    tracing::info!(admin = %me.id, line = %id, "chat line deleted");
+    Ok(see_other("/admin#chat-title", Vec::new()))
 }

@@ -207,6 +207,7 @@ pub(crate) fn router(state: AppState, request_timeout: std::time::Duration) -> R
         )
         .route("/admin", get(account::admin_page))
         .route("/admin/users/{id}/{action}", post(account::admin_action))
+        .route("/admin/chat/{id}/delete", post(account::admin_delete_chat))
         .route("/static/{file}", get(pages::static_file))
         .fallback(pages::fallback)
         .layer(DefaultBodyLimit::max(MAX_BODY))

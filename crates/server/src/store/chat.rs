@@ -88,6 +88,56 @@ impl Store {
             .collect()
     }
 
+    /// The latest lines of every game, newest first (deleted ones left out), for moderation.
+    pub(crate) async fn recent_chat(&self, limit: i64) -> Result<Vec<ChatLine>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, game_id, room, user_id, name, text, at FROM chat \
+             WHERE deleted = 0 ORDER BY at DESC, id DESC LIMIT $1",
+        )
+        .bind(limit)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|r| {
+                let room: String = r.try_get(2)?;
+                Ok(ChatLine {
+                    id: r.try_get(0)?,
+                    game_id: r.try_get(1)?,
+                    room: ChatRoom::parse(&room).unwrap_or(ChatRoom::Spectators),
+                    user_id: r.try_get(3)?,
+                    name: r.try_get(4)?,
+                    text: r.try_get(5)?,
+                    at: r.try_get(6)?,
+                })
+            })
+            .collect()
+    }
+
+    /// An admin deletes a line: it stays in the table, marked with when, and is shown to
+    /// nobody from then on. `false` when there is no such line (or it was deleted already).
+    pub(crate) async fn delete_chat(&self, id: &str, at: i64) -> Result<bool, StoreError> {
+        let done = sqlx::query("UPDATE chat SET deleted = $1 WHERE id = $2 AND deleted = 0")
+            .bind(at)
+            .bind(id)
+            .execute(self.pool())
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// An admin mutes (`true`) or unmutes an account. `false` when there is no such account.
+    pub(crate) async fn set_chat_muted(
+        &self,
+        user_id: &str,
+        muted: bool,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query("UPDATE users SET chat_muted = $1 WHERE id = $2")
+            .bind(i64::from(muted))
+            .bind(user_id)
+            .execute(self.pool())
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// Whether an account may not write in chats.
     pub(crate) async fn chat_muted(&self, user_id: &str) -> Result<bool, StoreError> {
         let row = sqlx::query("SELECT chat_muted FROM users WHERE id = $1")
