@@ -1105,6 +1105,18 @@ async function scenarioBlitzComforts(browser, base) {
   await plies(black, 5);
   check((await movesOf(black)).join(' ') === 'e4 e5 d4 exd4 Qxd4', 'the confirmed move is played');
   await setPrefs(white, { confirm_move: 'never' });
+  await white.reload();
+  await white.waitForSelector('#board .sq');
+
+  // Captures on balance, as small pieces with the server's points: 3...Qg5 4.Bxg5.
+  await drag(black, 'd8', 'g5');
+  await plies(white, 6);
+  await drag(white, 'c1', 'g5');
+  await plies(watcher, 7);
+  await watcher.waitForFunction(() => document.getElementById('material-white').textContent.includes('+9'));
+  check(await watcher.locator('#material-white .piece.mini.black').count() === 1
+    && await watcher.locator('#material-black .piece.mini').count() === 0,
+    'a spectator sees White\'s captured queen as a small piece with +9');
 
   // Chat: a preset, and a hostile line shown as text; the anonymous spectator sees neither.
   await white.click('[data-say=chat_good_luck]');
@@ -1126,6 +1138,9 @@ async function scenarioBlitzComforts(browser, base) {
   check(await account(fan, base, 'signup', 'Railbird', 'railbird watches'), 'a spectator signs up');
   await fan.goto(link);
   await fan.waitForSelector('#chat-form:not([hidden])');
+  await watcher.waitForFunction(() => document.getElementById('watchers').textContent.includes('Railbird'));
+  check((await watcher.textContent('#watchers')) === '2 watching: Railbird and 1 more',
+    'spectators are listed by name, the anonymous ones counted');
   await fan.fill('#chat-input', 'what a game');
   await fan.press('#chat-input', 'Enter');
   await watcher.waitForFunction(() => document.querySelectorAll('#chat-lines li').length >= 1);

@@ -4,6 +4,7 @@
 
 import { analysis, drawGraph, initAnalysis, judgementOf } from './analysis.js';
 import { Board, parsePlacement } from './board.js';
+import { pieceSvg } from './pieces.js';
 import { t, languageSwitcher, lang, problemText, prefs, savePrefs } from './i18n.js';
 import { play, isMuted, setMuted } from './sound.js';
 import { addLine, initChat } from './chat.js';
@@ -228,9 +229,18 @@ function receive(f) {
     case 'chat':
       addLine(d);
       break;
-    case 'watchers':
-      $('watchers').textContent = t('watchers', { n: d.n });
+    case 'watchers': {
+      // Names for accounts, a count for everyone else.
+      const names = d.names || [];
+      const anonymous = d.n - names.length;
+      let text = t('watchers', { n: d.n });
+      if (names.length) {
+        text += `: ${names.join(', ')}`;
+        if (anonymous > 0) text += ` ${t('watchers_anonymous', { n: anonymous })}`;
+      }
+      $('watchers').textContent = text;
       break;
+    }
     case 'rematch-offered':
       rematchOffer = d.by;
       redraw();
@@ -599,11 +609,25 @@ function redrawMoves() {
   }
 }
 
-/** The material balance the server counted for the position after `ply` plies. */
+/** Each side's captures on balance, as small pieces of the other colour (counted from the
+ * position shown), and the material difference the server counted (R7 values). */
 function drawMaterial(ply) {
   const diff = game.material[ply] || 0;
-  $('material-white').textContent = diff > 0 ? `+${diff}` : '';
-  $('material-black').textContent = diff < 0 ? `+${-diff}` : '';
+  const count = { w: {}, b: {} };
+  for (const letter of parsePlacement(game.fens[ply] || '8/8/8/8/8/8/8/8').values()) {
+    const side = letter === letter.toUpperCase() ? 'w' : 'b';
+    const role = letter.toLowerCase();
+    count[side][role] = (count[side][role] || 0) + 1;
+  }
+  for (const [color, side, other] of [['white', 'w', 'b'], ['black', 'b', 'w']]) {
+    let html = '';
+    for (const role of ['q', 'r', 'b', 'n', 'p']) {
+      const up = (count[side][role] || 0) - (count[other][role] || 0);
+      for (let i = 0; i < up; i++) html += pieceSvg(other, role).replace('class="piece', 'class="piece mini');
+    }
+    const points = color === 'white' ? diff : -diff;
+    $(`material-${color}`).innerHTML = html + (points > 0 ? `<span class="points">+${points}</span>` : '');
+  }
 }
 
 function resultText(over) {

@@ -392,6 +392,8 @@ enum ServerFrame<'a> {
     },
     Watchers {
         n: u32,
+        /// The logged-in spectators' names (the rest are anonymous).
+        names: &'a [String],
     },
     Seated {
         #[serde(serialize_with = "color_name")]
@@ -799,7 +801,7 @@ pub(crate) fn event(e: &Versioned, seat: Option<Color>, view: Option<&View>) -> 
             clocks: view.map(|v| Clocks::of(v.clocks)),
             after: after(),
         },
-        RoomEvent::Watchers { n } => ServerFrame::Watchers { n: *n },
+        RoomEvent::Watchers { n, names } => ServerFrame::Watchers { n: *n, names },
         RoomEvent::Seated { color, name, title } => ServerFrame::Seated {
             color: *color,
             name,
@@ -963,12 +965,15 @@ mod tests {
         assert_eq!(v(&pong()), v(r#"{"t":"pong"}"#));
         let watchers = Versioned {
             v: 5,
-            event: RoomEvent::Watchers { n: 2 },
+            event: RoomEvent::Watchers {
+                n: 2,
+                names: vec!["ada".to_owned()].into(),
+            },
             view: None,
         };
         assert_eq!(
             v(&event(&watchers, None, None).unwrap()),
-            v(r#"{"t":"watchers","v":5,"d":{"n":2}}"#)
+            v(r#"{"t":"watchers","v":5,"d":{"n":2,"names":["ada"]}}"#)
         );
     }
 

@@ -49,6 +49,8 @@ pub(crate) async fn upgrade(
     let shutdown = state.shutdown.clone();
     let idle = state.socket_idle;
     let open = state.socket_open.clone();
+    // A logged-in spectator is listed by name among the watchers.
+    let watcher_name = caller.account.as_ref().map(|a| a.user.name.clone());
     let here = caller.account.map(|a| state.online.enter(&a.user.id));
     Ok(ws
         .max_message_size(MAX_FRAME)
@@ -58,7 +60,11 @@ pub(crate) async fn upgrade(
         .read_buffer_size(READ_BUFFER)
         .write_buffer_size(0)
         .on_upgrade(move |socket| async move {
-            connection(socket, room, seat, q.v, (shutdown, idle)).await;
+            let who = Who {
+                seat,
+                name: watcher_name,
+            };
+            connection(socket, room, who, q.v, (shutdown, idle)).await;
             // Shutdown waits for this to go: the close frame has been sent by now.
             drop(open);
             // The connection's place under the per-address cap, held until now.
@@ -72,19 +78,25 @@ pub(crate) async fn upgrade(
 async fn connection(
     socket: WebSocket,
     room: Option<RoomHandle>,
-    seat: Option<Color>,
+    who: Who,
     since: Option<u64>,
     ends: (tokio::sync::watch::Receiver<bool>, Duration),
 ) {
     METRICS.sockets.fetch_add(1, Ordering::Relaxed);
-    serve_socket(socket, room, seat, since, ends).await;
+    serve_socket(socket, room, who, since, ends).await;
     METRICS.sockets.fetch_sub(1, Ordering::Relaxed);
+}
+
+/// Who is on the other end: a player's seat, and the account's name if logged in.
+struct Who {
+    seat: Option<Color>,
+    name: Option<String>,
 }
 
 async fn serve_socket(
     socket: WebSocket,
     room: Option<RoomHandle>,
-    seat: Option<Color>,
+    Who { seat, name }: Who,
     since: Option<u64>,
     (mut shutdown, idle): (tokio::sync::watch::Receiver<bool>, Duration),
 ) {
@@ -167,7 +179,7 @@ async fn serve_socket(
     }
     // Players come and go as presence; everyone else counts as a watcher. Announced after
     // the first frame, so this connection hears its own arrival too.
-    announce(&room, seat, true).await;
+    announce(&room, seat, name.clone(), true).await;
     let mut limiter = Limiter::new();
     let mut closing = Some(closing);
     let mut heard = tokio::time::Instant::now();
@@ -227,17 +239,17 @@ async fn serve_socket(
             },
         }
     }
-    announce(&room, seat, false).await;
+    announce(&room, seat, name, false).await;
     // Dropping both ends lets the writer finish (with no close reason unless one was sent).
     drop((out, closing));
     let _ = writer.await;
 }
 
 /// Tells the room a connection opened or closed: a player's presence, or a watcher.
-async fn announce(room: &RoomHandle, seat: Option<Color>, joined: bool) {
+async fn announce(room: &RoomHandle, seat: Option<Color>, name: Option<String>, joined: bool) {
     match seat {
         Some(color) => room.presence(color, joined).await,
-        None => room.watcher(joined).await,
+        None => room.watcher(joined, name).await,
     }
 }
 

@@ -56,9 +56,10 @@ pub(crate) enum RoomEvent {
         connected: bool,
         claim_after: Duration,
     },
-    /// How many spectators watch now.
+    /// How many spectators watch now, and the names of those logged in.
     Watchers {
         n: u32,
+        names: Arc<[String]>,
     },
     /// Someone took the open seat (with their account's title, if any).
     Seated {
@@ -140,6 +141,7 @@ enum RoomCmd {
     /// A spectator's connection opened (`true`) or closed.
     Watcher {
         joined: bool,
+        name: Option<String>,
     },
     Apply {
         command: Command,
@@ -361,9 +363,9 @@ impl RoomHandle {
         let _ = self.tx.send(RoomCmd::Presence { color, connected }).await;
     }
 
-    /// A spectator's connection opened or closed.
-    pub(crate) async fn watcher(&self, joined: bool) {
-        let _ = self.tx.send(RoomCmd::Watcher { joined }).await;
+    /// A spectator's connection opened or closed (with the account's name if logged in).
+    pub(crate) async fn watcher(&self, joined: bool, name: Option<String>) {
+        let _ = self.tx.send(RoomCmd::Watcher { joined, name }).await;
     }
 
     /// The game as it stands, with its version.
@@ -443,8 +445,8 @@ impl Room {
                     if close.is_some_and(|c| now >= c) {
                         return;
                     }
-                    if let Some(n) = self.watchers.publish_due(now) {
-                        self.publish_room(RoomEvent::Watchers { n });
+                    if let Some((n, names)) = self.watchers.publish_due(now) {
+                        self.publish_room(RoomEvent::Watchers { n, names });
                     }
                     let mut next = self.game.clone();
                     let (mut events, _) = next.tick(now_ms());
@@ -535,8 +537,9 @@ impl Room {
                     });
                 }
             }
-            RoomCmd::Watcher { joined } => {
-                self.watchers.change(joined, tokio::time::Instant::now());
+            RoomCmd::Watcher { joined, name } => {
+                self.watchers
+                    .change(joined, name, tokio::time::Instant::now());
             }
             RoomCmd::Snapshot { reply } => {
                 let _ = reply.send(Snapshot {
@@ -825,7 +828,7 @@ mod tests {
         assert!(matches!(room.rematch(White).await, Err(RoomError::NotOver)));
         room.apply(Command::Abort { by: White }).await.unwrap();
         // A watcher keeps the finished room open past its linger time.
-        room.watcher(true).await;
+        room.watcher(true, None).await;
         assert_eq!(room.rematch(White).await.unwrap(), RematchAnswer::Offered);
         assert_eq!(room.rematch(White).await.unwrap(), RematchAnswer::Offered);
         assert_eq!(room.rematch(Black).await.unwrap(), RematchAnswer::Agreed);
@@ -838,7 +841,7 @@ mod tests {
         );
         tokio::time::sleep(Duration::from_millis(600)).await;
         assert!(!room.is_closed(), "someone is watching");
-        room.watcher(false).await;
+        room.watcher(false, None).await;
         tokio::time::timeout(Duration::from_secs(5), exited)
             .await
             .expect("the room closes once nobody is there")
@@ -856,17 +859,17 @@ mod tests {
         let mut sub = room.subscribe(0).await.unwrap();
         let started = std::time::Instant::now();
         for _ in 0..2000 {
-            room.watcher(true).await;
+            room.watcher(true, None).await;
         }
         for _ in 0..500 {
-            room.watcher(false).await;
+            room.watcher(false, None).await;
         }
         let intervals = started.elapsed().as_millis() / WATCHERS_EVERY.as_millis();
         let mut counts = Vec::new();
         loop {
             match tokio::time::timeout(Duration::from_secs(1), sub.feed.recv()).await {
                 Ok(Ok(Versioned {
-                    event: RoomEvent::Watchers { n },
+                    event: RoomEvent::Watchers { n, .. },
                     ..
                 })) => counts.push(n),
                 Ok(other) => panic!("{other:?}"),
