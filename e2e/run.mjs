@@ -1165,6 +1165,50 @@ async function scenarioBlitzComforts(browser, base) {
   for (const p of [white, black, watcher, fan]) await p.context().close();
 }
 
+/** TV follows the game with the largest audience and moves on when it ends; the lobby shows
+ * a small board of it. */
+async function scenarioTv(browser, base) {
+  const game = async (moves) => {
+    const white = await createFromLobby(browser, base, { tc: '10+5', color: 'white' });
+    const link = await white.inputValue('#share-link');
+    const black = await joinByLink(browser, link);
+    for (let i = 0; i < moves.length; i++) {
+      const [page, other] = i % 2 ? [black, white] : [white, black];
+      await drag(page, moves[i][0], moves[i][1]);
+      await plies(other, i + 1);
+    }
+    return { white, black, link, id: link.split('/game/')[1] };
+  };
+  const a = await game([['e2', 'e4'], ['e7', 'e5']]);
+  const b = await game([['d2', 'd4'], ['d7', 'd5']]);
+  // A has a spectator, B none: TV shows A.
+  const fan = await open(browser, a.link, DESKTOP, 'A\'s spectator');
+  await fan.waitForSelector('#board .sq');
+  await fan.waitForTimeout(600);
+  const tv = await open(browser, `${base}/tv`, DESKTOP, 'tv');
+  await tv.waitForFunction((id) => document.getElementById('tv').dataset.game === id, a.id, { timeout: 5000 })
+    .then(() => check(true, 'TV shows the game with the most watchers'),
+      () => check(false, 'TV shows the game with the most watchers'));
+  await tv.waitForSelector('#tv [data-sq=e5] .piece');
+  check(await tv.locator('#tv [data-sq=e4] .piece').count() === 1, 'TV\'s board shows that game\'s position');
+  const lobby = await open(browser, `${base}/`, DESKTOP, 'lobby with TV');
+  await lobby.waitForFunction((id) => document.getElementById('tv-mini').dataset.game === id, a.id, { timeout: 5000 })
+    .then(() => check(true, 'the lobby shows a small live board of the TV game'),
+      () => check(false, 'the lobby shows a small live board of the TV game'));
+  await tv.screenshot({ path: path.join(shots, 'tv.png') });
+  // A ends: TV moves on to B.
+  await a.white.click('#btn-resign');
+  await a.white.click('#btn-resign');
+  await tv.waitForFunction((id) => document.getElementById('tv').dataset.game === id, b.id, { timeout: 10000 })
+    .then(() => check(true, 'when its game ends, TV switches to the next'),
+      () => check(false, 'when its game ends, TV switches to the next'));
+  await tv.waitForSelector('#tv [data-sq=d5] .piece');
+  check(await tv.locator('#tv [data-sq=d4] .piece').count() === 1, 'and shows the new game\'s position');
+  await b.white.click('#btn-resign');
+  await b.white.click('#btn-resign');
+  for (const p of [a.white, a.black, b.white, b.black, fan, tv, lobby]) await p.context().close();
+}
+
 /** The looks: dark mode from the system, a theme, the second piece set, no coordinates. */
 async function scenarioLooks(browser, base) {
   const dark = await open(browser, `${base}/`, { ...DESKTOP, colorScheme: 'dark' }, 'dark lobby');
@@ -1209,6 +1253,7 @@ async function main() {
     scenarioAnalysis,
     scenarioBlitzComforts,
     scenarioLooks,
+    scenarioTv,
   ];
   // E2E_ONLY=scenarioA,scenarioB runs just those (while working on them); CI runs all.
   const only = (process.env.E2E_ONLY || '').split(',').filter(Boolean);

@@ -1,6 +1,7 @@
 // The lobby: create a game (against a person or a bot), join an open seek, watch a live game.
 
 import { t, languageSwitcher, problemText } from './i18n.js';
+import { mountTv } from './tv.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -320,3 +321,6 @@ setInterval(() => {
   refreshPools();
   refreshBots();
 }, 5000);
+
+// A small live board of the game on TV.
+mountTv(document.getElementById('tv-mini'), { small: true });

@@ -19,6 +19,8 @@ pub(crate) struct Listing {
     pub(crate) moves: usize,
     /// The opening played so far.
     pub(crate) opening: Option<&'static rookery_openings::Opening>,
+    /// Spectators watching now (as last told: at most a quarter-second old).
+    pub(crate) watchers: u32,
 }
 
 impl Listing {
@@ -78,6 +80,7 @@ mod tests {
             creator_here: true,
             moves: 0,
             opening: None,
+            watchers: 0,
         };
         assert!(seek.joinable() && !seek.watchable());
         // The creator closed the tab; a game for a friend never lists as a seek.

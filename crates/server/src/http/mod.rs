@@ -21,6 +21,7 @@ mod pools;
 mod serve;
 mod sheet;
 mod socket;
+mod tv;
 
 /// The request bodies the fuzz targets read (`crate::fuzzing`).
 pub(crate) mod fuzz_bodies {
@@ -187,6 +188,8 @@ pub(crate) fn router(state: AppState, request_timeout: std::time::Duration) -> R
         .route("/leaderboard/{speed}", get(boards::speed))
         .route("/ladder", get(boards::ladder))
         .route("/analysis", get(board::page))
+        .route("/tv", get(tv::page))
+        .route("/api/tv", get(tv::pick))
         .route("/analysis/socket", get(board::socket))
         .route("/login", get(account::login_form).post(account::login))
         .route("/signup", get(account::signup_form).post(account::signup))

@@ -803,6 +803,16 @@ const STATIC: &[(&str, &str, &[u8])] = &[
         include_bytes!("../../../../web/static/game.js"),
     ),
     (
+        "tv.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../../../web/static/tv.js"),
+    ),
+    (
+        "tv-page.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../../../web/static/tv-page.js"),
+    ),
+    (
         "chat.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../../../../web/static/chat.js"),

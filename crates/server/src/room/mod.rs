@@ -447,6 +447,8 @@ impl Room {
                     }
                     if let Some((n, names)) = self.watchers.publish_due(now) {
                         self.publish_room(RoomEvent::Watchers { n, names });
+                        // TV picks by audience: the lobby hears the new count too.
+                        self.list();
                     }
                     let mut next = self.game.clone();
                     let (mut events, _) = next.tick(now_ms());
@@ -478,6 +480,7 @@ impl Room {
                 .is_some_and(|open| self.connections[!open] > 0),
             moves: self.game.moves().len(),
             opening: view::opening_of(&self.game),
+            watchers: self.watchers.n,
         });
         self.lobby.set(&self.id, listing);
     }
