@@ -620,6 +620,24 @@ async function scenarioServerRestart(browser, server) {
   const black = await joinByLink(browser, await white.inputValue('#share-link'));
   await drag(white, 'e2', 'e4');
   await plies(black, 1);
+  // A correspondence game from the lobby's days-a-move choice, with move confirmation for
+  // correspondence games only.
+  const lobby = await open(browser, `${server.base}/`, DESKTOP, 'correspondence lobby');
+  await setPrefs(lobby, { confirm_move: 'correspondence' });
+  await lobby.check('input[name=time_control][value=days]');
+  await lobby.selectOption('#days', '3d');
+  await lobby.check('input[name=color][value=white]');
+  await Promise.all([lobby.waitForURL(/\/game\//), lobby.click('#create-button')]);
+  await lobby.waitForSelector('#board .sq');
+  const corrBlack = await joinByLink(browser, await lobby.inputValue('#share-link'));
+  await drag(lobby, 'd2', 'd4');
+  await lobby.waitForSelector('#confirm-move:not([hidden])');
+  check(true, 'in a correspondence game the move waits for confirmation');
+  await lobby.click('#btn-confirm-move');
+  await plies(corrBlack, 1);
+  await drag(corrBlack, 'd7', 'd5');
+  await plies(lobby, 2);
+  check(await clockReads(lobby, 'white', '2d 23h'), 'the correspondence clock shows days and hours');
   outage = true;
   server.child.kill('SIGTERM');
   await new Promise((resolve) => server.child.once('exit', resolve));
@@ -634,7 +652,13 @@ async function scenarioServerRestart(browser, server) {
   await drag(black, 'e7', 'e5');
   await plies(white, 2);
   check((await movesOf(white)).join(' ') === 'e4 e5', 'and the game goes on');
-  for (const p of [white, black]) await p.context().close();
+  await lobby.waitForSelector('#connection', { state: 'hidden', timeout: 20000 });
+  check(await clockReads(lobby, 'white', '2d 23h'), 'the correspondence game keeps its days across the restart');
+  await drag(lobby, 'c2', 'c4');
+  await lobby.click('#btn-confirm-move');
+  await plies(corrBlack, 3);
+  check(await clockReads(corrBlack, 'black', '2d 23h'), 'and goes on, each move with its days');
+  for (const p of [white, black, lobby, corrBlack]) await p.context().close();
 }
 
 /** Signs up (or logs in) on `page` through the form; back on the lobby, logged in. */
@@ -1267,7 +1291,8 @@ async function main() {
         console.log(`FAIL ${scenario.name}: ${e.stack}`);
       }
     }
-    if (!only.length) {
+    const wanted = (name) => !only.length || only.includes(name);
+    if (wanted('scenarioBotAccount')) {
       console.log('-- scenarioBotAccount');
       try {
         await scenarioBotAccount(browser, server.base, server);
@@ -1275,7 +1300,9 @@ async function main() {
         problems.push(`scenarioBotAccount: ${e.message}`);
         console.log(`FAIL scenarioBotAccount: ${e.stack}`);
       }
-      // Last: it restarts the server.
+    }
+    // Last: it restarts the server.
+    if (wanted('scenarioServerRestart')) {
       console.log('-- scenarioServerRestart');
       try {
         await scenarioServerRestart(browser, server);

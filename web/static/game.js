@@ -535,6 +535,10 @@ function clockMs(color) {
 }
 
 function formatClock(ms) {
+  // Correspondence: days and hours.
+  if (ms >= 86400000) {
+    return t('days_short', { d: Math.floor(ms / 86400000), h: Math.floor((ms % 86400000) / 3600000) });
+  }
   const total = Math.floor(ms / 1000);
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);

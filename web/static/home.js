@@ -33,6 +33,7 @@ async function createGame(event) {
   const data = new FormData(form);
   let control = data.get('time_control');
   if (control === 'custom') control = data.get('custom_time_control') || '';
+  if (control === 'days') control = data.get('days');
   const body = { time_control: control, color: data.get('color') };
   const fen = (data.get('fen') || '').trim();
   if (fen) body.fen = fen;
@@ -281,6 +282,7 @@ function syncForm() {
   const form = $('create');
   const custom = form.elements.time_control.value === 'custom';
   $('custom-tc').hidden = !custom;
+  $('days-row').hidden = form.elements.time_control.value !== 'days';
   $('level-row').hidden = form.elements.opponent.value !== 'bot';
   const range = $('range-row');
   if (range) range.hidden = form.elements.opponent.value !== 'seek';
@@ -295,6 +297,9 @@ function prefill() {
     const preset = [...form.elements.time_control].find((input) => input.value === tc);
     if (preset) {
       preset.checked = true;
+    } else if (/^\d+d$/.test(tc) && [...$('days').options].some((o) => o.value === tc)) {
+      form.querySelector('input[name=time_control][value=days]').checked = true;
+      $('days').value = tc;
     } else {
       form.querySelector('input[name=time_control][value=custom]').checked = true;
       $('custom_time_control').value = tc;

@@ -47,7 +47,16 @@ pub enum TimeControl {
     /// An hourglass: each side starts with this much, and the time one side uses flows to
     /// the other (the PGN standard's `*180`).
     Sandclock(Duration),
+    /// Correspondence, lichess's "days per move": each move has this many calendar days (one
+    /// of [`CORRESPONDENCE_DAYS`]), and the clock is full again for the next one; unused time
+    /// is not kept. Written `3d`.
+    Correspondence(u32),
 }
+
+/// The days a correspondence move may take, as lichess offers them.
+pub const CORRESPONDENCE_DAYS: [u32; 7] = [1, 2, 3, 5, 7, 10, 14];
+
+const DAY: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// Why a time-control text was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -123,7 +132,8 @@ impl TimeControl {
     /// start. `None` untimed.
     pub fn estimated_duration(&self) -> Option<Duration> {
         match self {
-            TimeControl::Untimed => None,
+            // Days a move: no speed (unrated) and no lag to speak of.
+            TimeControl::Untimed | TimeControl::Correspondence(_) => None,
             TimeControl::Sandclock(start) => Some(*start),
             TimeControl::Periods(_) => {
                 let mut total = Duration::ZERO;
@@ -148,7 +158,9 @@ impl TimeControl {
     /// The period a side plays in after `index` periods began (the last repeats).
     pub fn period(&self, index: usize) -> Option<&Period> {
         match self {
-            TimeControl::Untimed | TimeControl::Sandclock(_) => None,
+            TimeControl::Untimed | TimeControl::Sandclock(_) | TimeControl::Correspondence(_) => {
+                None
+            }
             TimeControl::Periods(p) => p.get(index).or_else(|| p.last()),
         }
     }
@@ -176,6 +188,15 @@ fn parse(text: &str, unit: Unit) -> Result<TimeControl, TimeControlError> {
         "-" => return Ok(TimeControl::Untimed),
         "?" | "" => return Err(err("unknown time control")),
         _ => {}
+    }
+    if let Some(days) = t.strip_suffix('d').and_then(|d| d.parse::<u32>().ok()) {
+        return if CORRESPONDENCE_DAYS.contains(&days) {
+            Ok(TimeControl::Correspondence(days))
+        } else {
+            Err(err(
+                "a correspondence game has 1, 2, 3, 5, 7, 10 or 14 days a move",
+            ))
+        };
     }
     if let Some(rest) = t.strip_prefix('*') {
         return match duration(rest, unit) {
@@ -270,6 +291,7 @@ fn format(tc: &TimeControl, unit: Unit) -> String {
     let periods = match tc {
         TimeControl::Untimed => return "-".to_owned(),
         TimeControl::Sandclock(d) => return format!("*{}", number(*d, unit)),
+        TimeControl::Correspondence(days) => return format!("{days}d"),
         TimeControl::Periods(p) => p,
     };
     let fields: Vec<String> = periods
@@ -397,6 +419,7 @@ impl Clock {
     pub fn new(control: TimeControl) -> Clock {
         let base = match &control {
             TimeControl::Sandclock(d) => *d,
+            TimeControl::Correspondence(days) => DAY * *days,
             _ => control.period(0).map_or(Duration::ZERO, |p| p.base),
         };
         Clock {
@@ -444,7 +467,7 @@ impl Clock {
     /// How long `color` may think on the move in progress before the flag falls: the time
     /// left, plus a simple delay. `None` when untimed.
     pub fn allowance(&self, color: Color) -> Option<Duration> {
-        if let TimeControl::Sandclock(_) = self.control {
+        if let TimeControl::Sandclock(_) | TimeControl::Correspondence(_) = self.control {
             return Some(self.remaining[color]);
         }
         let period = self.current_period(color)?;
@@ -515,6 +538,15 @@ impl Clock {
     }
 
     fn charge(&mut self, color: Color, elapsed: Duration) -> Result<(), FlagFell> {
+        if let TimeControl::Correspondence(_) = self.control {
+            if elapsed >= self.remaining[color] {
+                return Err(FlagFell);
+            }
+            // The days used are charged, and given again whole for the next move.
+            self.used[color] += elapsed;
+            self.granted[color] += elapsed;
+            return Ok(());
+        }
         if let TimeControl::Sandclock(_) = self.control {
             if elapsed >= self.remaining[color] {
                 return Err(FlagFell);

@@ -509,11 +509,14 @@ impl Game {
         })
     }
 
-    /// Restarts the running clock at `now` without charging the time since it last ran: the
-    /// policy for a server restart (docs/RULES.md R6), so nobody loses on time to downtime.
-    pub fn resume(&mut self, now: Millis) {
+    /// Restarts the running clock after a server restart (docs/RULES.md R6): at `now`,
+    /// without charging the time since it last ran, so nobody loses on time to downtime —
+    /// except in correspondence, whose days are calendar days: there the clock runs from
+    /// `turn_began`, when the last move was made, and a flag that fell meanwhile is due.
+    pub fn resume(&mut self, now: Millis, turn_began: Millis) {
         if self.turn_started.is_some() && !self.is_over() {
-            self.turn_started = Some(now);
+            let calendar = matches!(self.clock.control(), TimeControl::Correspondence(_));
+            self.turn_started = Some(if calendar { turn_began } else { now });
         }
     }
 
@@ -539,6 +542,10 @@ impl Game {
             TimeControl::Periods(p) => p[0].base + p[0].increment * 40,
             TimeControl::Sandclock(d) => *d,
             TimeControl::Untimed => return Duration::from_secs(60),
+            // Days away are a correspondence player's right: the move's days are the wait.
+            TimeControl::Correspondence(days) => {
+                return Duration::from_secs(24 * 60 * 60) * *days;
+            }
         };
         (base / 10).clamp(Duration::from_secs(15), Duration::from_secs(60))
     }

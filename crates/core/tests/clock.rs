@@ -281,3 +281,33 @@ fn a_game_is_estimated_at_the_base_plus_forty_moves_of_gain() {
     );
     assert_eq!(TimeControl::Untimed.estimated_duration(), None);
 }
+
+#[test]
+fn correspondence_gives_each_move_its_days_and_keeps_no_savings() {
+    // lichess's days-per-move choices, written `3d` in both forms.
+    for days in rookery_core::clock::CORRESPONDENCE_DAYS {
+        let text = format!("{days}d");
+        let tc = TimeControl::from_pgn(&text).unwrap();
+        assert_eq!(tc, TimeControl::Correspondence(days));
+        assert_eq!(tc.to_pgn(), text);
+        assert_eq!(TimeControl::from_friendly(&text).unwrap(), tc);
+        assert_eq!(tc.estimated_duration(), None, "no speed: unrated");
+    }
+    for refused in ["4d", "0d", "15d", "30d"] {
+        assert!(TimeControl::from_pgn(refused).is_err(), "{refused}");
+    }
+    let day = secs(24 * 60 * 60);
+    let mut clock = Clock::new(TimeControl::Correspondence(3));
+    assert_eq!(clock.allowance(White), Some(day * 3));
+    // A move after one day: the next move has three days again, not five.
+    clock.press(White, day).unwrap();
+    assert_eq!(clock.remaining(White), day * 3);
+    assert_eq!(clock.allowance(White), Some(day * 3));
+    // Three days less a second is in time; three days is not.
+    assert!(clock.press(White, day * 3 - secs(1)).is_ok());
+    assert_eq!(clock.press(White, day * 3), Err(FlagFell));
+    assert_eq!(
+        clock.granted(White),
+        clock.used(White) + clock.remaining(White)
+    );
+}

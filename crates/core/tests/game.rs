@@ -609,7 +609,7 @@ fn resuming_after_a_restart_charges_nothing_for_the_downtime() {
     let mut g = game("60+0");
     let t = play(&mut g, "e4 e5", 0);
     // The server went down at t + 10 s and came back at t + 100 s.
-    g.resume(t + 100_000);
+    g.resume(t + 100_000, t - 1000);
     assert_eq!(g.next_deadline(), Some(t + 100_000 + 60_000 + GRACE_1_0));
     g.apply(san(White, "Nf3"), t + 105_000).unwrap();
     assert_eq!(g.clock().remaining(White), Duration::from_secs(55));
@@ -799,4 +799,25 @@ fn r4_a_game_from_a_position_that_is_already_over_is_over_at_once() {
         );
     }
     assert!(!Game::new(Position::new(), TimeControl::Untimed).is_over());
+}
+
+#[test]
+fn a_correspondence_clock_counts_calendar_days_across_a_restart() {
+    // R6: downtime is charged to nobody — except in correspondence, whose days run on the
+    // calendar from the last move.
+    let day = 24 * 60 * 60 * 1000;
+    let mut g = game("2d");
+    let t = play(&mut g, "e4 e5", 0); // White's turn began at t - 1000.
+    let began = t - 1000;
+    g.resume(began + day, began);
+    assert_eq!(g.next_deadline(), Some(began + 2 * day));
+    assert!(g.tick(began + 2 * day - 1).0.is_empty());
+    // The server was down past the two days: on its return the flag is due at once.
+    let mut late = g.clone();
+    late.resume(began + 3 * day, began);
+    let (events, _) = late.tick(began + 3 * day);
+    assert_eq!(over(&late).1, Termination::TimeForfeit, "{events:?}");
+    // A move in time refills the days for the next one.
+    g.apply(san(White, "Nf3"), began + day + 5).unwrap();
+    assert_eq!(g.clock().remaining(White), Duration::from_millis(2 * day));
 }

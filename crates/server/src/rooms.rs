@@ -205,7 +205,10 @@ impl Rooms {
         // Replayed on a timeline of their own: each move charged exactly what it was, and
         // credited the lag it was (which rebuilds the lag quotas, R6).
         let mut t = 0u64;
-        for m in self.store.moves(&row.game.id).await? {
+        let moves = self.store.moves(&row.game.id).await?;
+        // When the turn now running began, on the calendar (correspondence counts from it).
+        let turn_began = moves.last().map_or(row.game.created_at, |m| m.at_ms).max(0) as u64;
+        for m in moves {
             t += (m.elapsed_ms + m.lag_ms).max(0) as u64;
             let by = game.position().turn();
             let command = Command::Move {
@@ -230,7 +233,7 @@ impl Rooms {
         if let Some(ending) = row.ending {
             game.restore_end(ending.result, ending.termination);
         }
-        game.resume(now_ms());
+        game.resume(now_ms(), turn_began);
         Ok(game)
     }
 }

@@ -238,6 +238,13 @@ pub(crate) fn describe(tr: Tr, control: &rookery_core::clock::TimeControl) -> St
     match control {
         TimeControl::Untimed => tr.t("tc_untimed").to_owned(),
         TimeControl::Sandclock(d) => tr.t("tc_sandclock").replace("{t}", &amount(tr, *d)),
+        TimeControl::Correspondence(days) => tr
+            .t(if *days == 1 {
+                "tc_correspondence_one"
+            } else {
+                "tc_correspondence"
+            })
+            .replace("{n}", &days.to_string()),
         TimeControl::Periods(periods) => periods
             .iter()
             .map(|p| {
@@ -278,6 +285,8 @@ struct HomePage {
     pools: Vec<PoolButton>,
     /// Each bot level with its measured rating.
     levels: Vec<(u8, u32)>,
+    /// Correspondence choices: `3d` and "3 days a move".
+    days: Vec<(String, String)>,
 }
 
 /// One button of the quick-pairing grid: the control, its short form and its speed's name.
@@ -310,6 +319,17 @@ fn pool_buttons(tr: Tr) -> Vec<PoolButton> {
         .collect()
 }
 
+/// The lobby's correspondence choices: lichess's days a move, as `3d` and in words.
+fn correspondence_choices(tr: Tr) -> Vec<(String, String)> {
+    rookery_core::clock::CORRESPONDENCE_DAYS
+        .iter()
+        .map(|&d| {
+            let control = rookery_core::clock::TimeControl::Correspondence(d);
+            (control.to_pgn(), describe(tr, &control))
+        })
+        .collect()
+}
+
 /// `GET /`: the lobby.
 pub(crate) async fn home(chrome: Chrome) -> Response {
     let tr = chrome.tr;
@@ -325,6 +345,7 @@ pub(crate) async fn home(chrome: Chrome) -> Response {
             })
             .collect(),
         pools: pool_buttons(tr),
+        days: correspondence_choices(tr),
         levels: (Level::MIN.get()..=Level::MAX.get())
             .filter_map(Level::new)
             .map(|l| (l.get(), l.rating()))
@@ -373,6 +394,8 @@ struct PageData<'a> {
     rated: bool,
     /// The reader is logged in (a spectator may then write in the spectators' chat).
     logged_in: bool,
+    /// Days a move: move confirmation may be asked for these games only.
+    correspondence: bool,
 }
 
 /// `GET /game/{id}`: the game, for its players and for everyone else.
@@ -468,6 +491,10 @@ pub(crate) async fn game(
                 .collect(),
             rated: row.game.rated,
             logged_in,
+            correspondence: matches!(
+                rookery_core::clock::TimeControl::from_pgn(&row.game.time_control),
+                Ok(rookery_core::clock::TimeControl::Correspondence(_))
+            ),
         }),
     })
 }
@@ -522,6 +549,68 @@ struct PlayerPage {
     controls: Vec<(String, String)>,
     prev_url: Option<String>,
     next_url: Option<String>,
+    /// On one's own page: the games where it is one's move, the most urgent first.
+    waiting: Option<Vec<Waiting>>,
+}
+
+/// A game waiting for the reader's move.
+struct Waiting {
+    id: String,
+    opponent: String,
+    time_control: String,
+    /// Time left to move, as the clock would show it ("2d 23h", "4:59"); empty untimed.
+    left: String,
+}
+
+/// The live games of `user` where it is `user`'s turn, least time left first (the core
+/// says whose turn it is and how long is left).
+async fn waiting_for(
+    state: &AppState,
+    tr: Tr,
+    user: &crate::store::accounts::User,
+) -> Result<Vec<Waiting>, crate::store::StoreError> {
+    let now = crate::room::now_ms();
+    let mut out = Vec::new();
+    for row in state.store.live_games_of(&user.id).await? {
+        let color = if row.game.white_user.as_deref() == Some(user.id.as_str()) {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let (_, game) = state.rooms.game_of(&row).await?;
+        if game.is_over() || game.position().turn() != color {
+            continue;
+        }
+        let left = game.clocks_at(now)[color];
+        let control = rookery_core::clock::TimeControl::from_pgn(&row.game.time_control).ok();
+        out.push((
+            left.unwrap_or(std::time::Duration::MAX),
+            Waiting {
+                opponent: row.game.name(!color).to_owned(),
+                time_control: control
+                    .map_or_else(|| row.game.friendly_time_control(), |c| describe(tr, &c)),
+                left: left.map(|d| clock_words(tr, d)).unwrap_or_default(),
+                id: row.game.id,
+            },
+        ));
+    }
+    out.sort_by_key(|(left, _)| *left);
+    Ok(out.into_iter().map(|(_, w)| w).collect())
+}
+
+/// A clock's reading: days and hours from a day up, else h:mm:ss or m:ss.
+fn clock_words(tr: Tr, left: std::time::Duration) -> String {
+    let s = left.as_secs();
+    let (d, h, m, sec) = (s / 86_400, s / 3600 % 24, s / 60 % 60, s % 60);
+    if d > 0 {
+        tr.t("days_short")
+            .replace("{d}", &d.to_string())
+            .replace("{h}", &h.to_string())
+    } else if h > 0 {
+        format!("{h}:{m:02}:{sec:02}")
+    } else {
+        format!("{m}:{sec:02}")
+    }
 }
 
 #[derive(Debug, Default, serde::Deserialize)]
@@ -696,6 +785,14 @@ async fn player_page(
         }
         None => None,
     };
+    // One's own page lists the games waiting for one's move.
+    let own = account
+        .as_ref()
+        .filter(|u| chrome.me.as_ref().is_some_and(|me| me.name == u.name));
+    let waiting = match own {
+        Some(user) => Some(waiting_for(state, tr, user).await?),
+        None => None,
+    };
     Ok(render(&PlayerPage {
         tr,
         chrome,
@@ -710,6 +807,7 @@ async fn player_page(
         prev_url: (page > 1).then(|| url(page - 1)),
         next_url: more.then(|| url(page + 1)),
         control,
+        waiting,
     }))
 }
 
@@ -881,9 +979,20 @@ mod tests {
             presets: Vec::new(),
             pools: Vec::new(),
             levels: vec![(1, 600), (8, 2250)],
+            days: correspondence_choices(Tr { lang: Lang::En }),
         }
         .render()
         .unwrap();
+        for (value, words) in [
+            ("1d", "1 day a move"),
+            ("3d", "3 days a move"),
+            ("14d", "14 days a move"),
+        ] {
+            assert!(
+                page.contains(&format!(r#"<option value="{value}""#)) && page.contains(words),
+                "{value}"
+            );
+        }
         assert!(
             page.contains(r#"<option value="1">1 (rating ~600)</option>"#),
             "{page}"

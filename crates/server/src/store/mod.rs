@@ -463,6 +463,22 @@ impl Store {
         Ok(readable(&rows))
     }
 
+    /// The games not finished in which an account holds a seat, oldest first.
+    pub(crate) async fn live_games_of(&self, user_id: &str) -> Result<Vec<GameRow>, StoreError> {
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            game_columns!(),
+            games_from!(),
+            " WHERE g.status = $1 AND (g.white_user = $2 OR g.black_user = $2) \
+             ORDER BY g.created_at, g.id"
+        ))
+        .bind(Status::Live.as_str())
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(readable(&rows))
+    }
+
     /// The moves of a game in order.
     /// The first `plies` moves (UCI) of each of these games, by game id: enough to name
     /// their openings on a page that lists them.
