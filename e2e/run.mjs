@@ -563,6 +563,14 @@ async function scenarioPhoneLayout(browser, base) {
     '"New game" opens the lobby with the same clock');
   await white.screenshot({ path: path.join(shots, 'result-en.png') });
   await zh.screenshot({ path: path.join(shots, 'result-zh.png') });
+  // On a phone the chat opens over the page from its button, and closes again.
+  await phone.setViewportSize({ width: 390, height: 844 });
+  check(await phone.isHidden('#chat'), 'on a phone upright the chat waits behind its button');
+  await phone.click('#btn-chat');
+  check(await phone.isVisible('#chat-presets'), 'the button opens the chat over the page, presets and all');
+  await phone.screenshot({ path: path.join(shots, 'chat-phone.png') });
+  await phone.click('#btn-chat-close');
+  check(await phone.isHidden('#chat'), 'and closes it');
   for (const p of [white, phone, zh]) await p.context().close();
 }
 

@@ -30,6 +30,13 @@ export async function initChat(page) {
       if (ok) input.value = '';
     });
   });
+  // On a phone upright the chat opens over the page from its button.
+  const openChat = (open) => {
+    document.body.classList.toggle('chat-open', open);
+    $('btn-chat').setAttribute('aria-expanded', String(open));
+  };
+  $('btn-chat').addEventListener('click', () => openChat(!document.body.classList.contains('chat-open')));
+  $('btn-chat-close').addEventListener('click', () => openChat(false));
   drawState(page);
   try {
     const res = await fetch(`/api/games/${gameId}/chat`, { credentials: 'same-origin' });
