@@ -288,7 +288,10 @@ function playPremove() {
 /** Move confirmation (a preference): the move is shown and waits for a tick or a cross. */
 function confirmOrSend(from, to, promotion) {
   const mode = prefs.confirm_move || 'never';
-  if (mode !== 'always' && !(mode === 'correspondence' && page.correspondence)) {
+  const touch = window.matchMedia('(pointer: coarse)').matches;
+  const confirm = mode === 'always' || (mode === 'correspondence' && page.correspondence)
+    || (mode === 'touch' && touch);
+  if (!confirm) {
     sendMove(from, to, promotion);
     return;
   }

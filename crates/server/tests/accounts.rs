@@ -310,6 +310,37 @@ async fn flows(url: &str) {
         200
     );
     assert!(visitor.get(&s, "/").body.contains(r#""sound":true"#));
+    // The looks and the blitz player's choices (issue 40): classes on every page.
+    let looks = r#"{"theme":"blue","dark":"dark","pieces":"discs","coords":"off","confirm_move":"touch","chat":"off","zen":"on","notify":"on"}"#;
+    assert_eq!(visitor.json(&s, "/account/preferences", looks).status, 200);
+    let page = visitor.get(&s, "/").body;
+    assert!(
+        page.contains(r#"class="theme-blue scheme-dark no-coords" data-pieces="discs""#),
+        "{page}"
+    );
+    for field in [
+        r#""confirm_move":"touch""#,
+        r#""chat":false"#,
+        r#""zen":true"#,
+        r#""notify":true"#,
+    ] {
+        assert!(page.contains(field), "{field}");
+    }
+    for bad in [
+        r#"{"theme":"pink"}"#,
+        r#"{"dark":"dim"}"#,
+        r#"{"pieces":"x"}"#,
+        r#"{"confirm_move":"sometimes"}"#,
+        r#"{"coords":"maybe"}"#,
+    ] {
+        assert_eq!(
+            visitor.json(&s, "/account/preferences", bad).status,
+            400,
+            "{bad}"
+        );
+    }
+    let back = r#"{"theme":"green","dark":"auto","pieces":"classic","coords":"on","confirm_move":"never","chat":"on","zen":"off","notify":"off"}"#;
+    assert_eq!(visitor.json(&s, "/account/preferences", back).status, 200);
 
     // Titles and admins from the command line; the admin page; titles shown and exported.
     let (ok, out) = user_command(

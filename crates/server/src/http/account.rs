@@ -77,7 +77,8 @@ pub(crate) struct Prefs {
     pub(crate) coords: bool,
     /// Zen mode: the game page shows only the board, the players and the clocks.
     pub(crate) zen: bool,
-    /// Move confirmation: "never", "correspondence" (games of days a move) or "always".
+    /// Move confirmation: "never", "correspondence" (games of days a move), "touch" (on a
+    /// touch screen) or "always".
     pub(crate) confirm_move: String,
     /// Game chat shown.
     pub(crate) chat: bool,
@@ -190,7 +191,7 @@ impl Prefs {
                 &patch.confirm_move,
                 &mut self.confirm_move,
                 "confirm_move",
-                &["never", "correspondence", "always"],
+                &["never", "correspondence", "touch", "always"],
             ),
         ];
         for (value, field, name, allowed) in choices {
