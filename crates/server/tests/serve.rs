@@ -105,7 +105,7 @@ fn migrate_creates_the_schema_and_can_run_twice() {
     assert_eq!(
         versions,
         [
-            "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13"
+            "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14"
         ]
     );
     for column in [
@@ -125,6 +125,8 @@ fn migrate_creates_the_schema_and_can_run_twice() {
         "event",
         "round",
         "board",
+        "owner",
+        "lease_until",
     ] {
         assert!(
             columns.iter().any(|c| c == column),

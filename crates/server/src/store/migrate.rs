@@ -72,6 +72,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "move_lag",
         include_str!("../../../../migrations/0013_move_lag.sql"),
     ),
+    (
+        14,
+        "leases",
+        include_str!("../../../../migrations/0014_leases.sql"),
+    ),
 ];
 
 pub(crate) async fn run(pool: &AnyPool) -> Result<(), StoreError> {

@@ -5,6 +5,7 @@
 pub(crate) mod accounts;
 pub(crate) mod analyses;
 pub(crate) mod chat;
+pub(crate) mod leases;
 mod migrate;
 pub(crate) mod ratings;
 pub(crate) mod writer;
@@ -808,6 +809,127 @@ mod tests {
         );
 
         accounts_suite(&store, &writer).await;
+        leases_suite(&store, &writer).await;
+    }
+
+    /// Leases and fencing (issue 41): a node takes a game under a new epoch; after its lease
+    /// runs out another node takes it under a higher one, and from then on the first node's
+    /// writes are refused whole while the second's go in; a write among others is refused
+    /// alone.
+    async fn leases_suite(store: &Store, writer: &EventWriter) {
+        store.create_game(&game("lease", 100)).await.unwrap();
+        store.create_game(&game("other", 101)).await.unwrap();
+        let at = |ply: i64, id: &str| StoredMove {
+            game_id: id.into(),
+            ply,
+            uci: "e2e4".into(),
+            san: "e4".into(),
+            clock_ms: None,
+            at_ms: ply,
+            elapsed_ms: 0,
+            lag_ms: 0,
+        };
+        let fenced = |id: &str, ply: i64, epoch: i64| GameWrite {
+            game_id: id.into(),
+            moves: vec![at(ply, id)],
+            epoch: Some(epoch),
+            ..GameWrite::default()
+        };
+        assert!(
+            store
+                .unowned_games(1_000)
+                .await
+                .unwrap()
+                .contains(&"lease".to_owned())
+        );
+        let a = store
+            .take_lease("lease", "node-a", 1_000, 6_000)
+            .await
+            .unwrap()
+            .unwrap();
+        // Held: nobody else may take it before the lease runs out; its holder renews it.
+        assert_eq!(
+            store
+                .take_lease("lease", "node-b", 5_000, 10_000)
+                .await
+                .unwrap(),
+            None
+        );
+        assert!(
+            !store
+                .unowned_games(5_000)
+                .await
+                .unwrap()
+                .contains(&"lease".to_owned())
+        );
+        assert!(
+            store
+                .renew_lease("lease", "node-a", a, 8_000)
+                .await
+                .unwrap()
+        );
+        writer.write(fenced("lease", 1, a)).await.unwrap();
+        // Node A is paused past its lease; node B takes the game over.
+        assert!(
+            store
+                .unowned_games(9_000)
+                .await
+                .unwrap()
+                .contains(&"lease".to_owned())
+        );
+        let b = store
+            .take_lease("lease", "node-b", 9_000, 14_000)
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(b > a);
+        assert!(
+            !store
+                .renew_lease("lease", "node-a", a, 20_000)
+                .await
+                .unwrap()
+        );
+        // A's write (with A's ending) is refused whole; B's goes in.
+        let mut late = fenced("lease", 2, a);
+        late.ending = Some((
+            Ending {
+                result: GameResult::WhiteWins,
+                termination: Termination::Resignation,
+            },
+            9_500,
+        ));
+        let refused = writer.write(late).await.unwrap_err();
+        assert_eq!(refused.0, writer::FENCED);
+        writer.write(fenced("lease", 2, b)).await.unwrap();
+        let row = store.game("lease").await.unwrap().unwrap();
+        assert_eq!(row.status, Status::Live, "A's ending was not written");
+        let moves = store.moves("lease").await.unwrap();
+        assert_eq!(moves.len(), 2);
+        // In one batch, a fenced write fails alone: the others commit.
+        let (w1, w2, w3) = tokio::join!(
+            writer.write(fenced("lease", 3, a)),
+            writer.write(fenced("lease", 3, b)),
+            writer.write(GameWrite {
+                game_id: "other".into(),
+                moves: vec![at(1, "other")],
+                ..GameWrite::default()
+            }),
+        );
+        assert!(
+            w1.is_err() && w2.is_ok() && w3.is_ok(),
+            "{w1:?} {w2:?} {w3:?}"
+        );
+        assert_eq!(store.moves("lease").await.unwrap().len(), 3);
+        // A node leaving in order releases the game: another takes it at once.
+        store.release_lease("lease", "node-b").await.unwrap();
+        assert!(
+            store
+                .take_lease("lease", "node-c", 10_000, 15_000)
+                .await
+                .unwrap()
+                .unwrap()
+                > b
+        );
     }
 
     /// Accounts, sessions, tokens, reset links and a player's games by account: the same

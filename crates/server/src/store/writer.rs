@@ -25,7 +25,14 @@ pub(crate) struct GameWrite {
     pub(crate) draw_offers: Option<DrawOffers>,
     /// The end of the game and when, when the event ended it.
     pub(crate) ending: Option<(Ending, i64)>,
+    /// Fencing (several nodes, issue 41): the epoch under which the writer took the game.
+    /// The event is written only if the game still has this epoch, else refused with
+    /// [`FENCED`]; `None` (one node) writes unconditionally.
+    pub(crate) epoch: Option<i64>,
 }
+
+/// Why a fenced write was refused: another node took the game over.
+pub(crate) const FENCED: &str = "fenced: another node has taken this game over";
 
 impl GameWrite {
     /// Whether the game's row changes (more than a plain insert of moves).
@@ -106,9 +113,14 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Pending>) {
         if let Err(e) = &outcome {
             tracing::error!(error = %e, moves, events = batch.len(), "group commit failed");
         }
-        for pending in batch.drain(..) {
+        for (i, pending) in batch.drain(..).enumerate() {
+            let answer = match &outcome {
+                Ok(fenced) if fenced.get(i) == Some(&true) => Err(FENCED.to_owned()),
+                Ok(_) => Ok(()),
+                Err(e) => Err(e.clone()),
+            };
             // A waiter that went away has nobody to tell.
-            let _ = pending.done.send(outcome.clone());
+            let _ = pending.done.send(answer);
         }
     }
 }
@@ -118,18 +130,79 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Pending>) {
 /// only (atomic by itself, no BEGIN and COMMIT). `MAX_BATCH` events of a move each, 7 values a
 /// move, stay far below both backends' limits on bound values (32,766 for SQLite, 65,535 for
 /// PostgreSQL).
-async fn commit(store: &Store, batch: &[Pending]) -> Result<(), StoreError> {
-    let moves: Vec<&StoredMove> = batch.iter().flat_map(|p| &p.write.moves).collect();
-    if !batch.iter().any(|p| p.write.updates_game()) {
-        return insert_moves(store.pool(), &moves).await;
+///
+/// Returns, for each event, whether fencing refused it (nothing of it written).
+async fn commit(store: &Store, batch: &[Pending]) -> Result<Vec<bool>, StoreError> {
+    let fencing = batch.iter().any(|p| p.write.epoch.is_some());
+    if !fencing && !batch.iter().any(|p| p.write.updates_game()) {
+        let moves: Vec<&StoredMove> = batch.iter().flat_map(|p| &p.write.moves).collect();
+        insert_moves(store.pool(), &moves).await?;
+        return Ok(vec![false; batch.len()]);
     }
     let mut tx = store.pool().begin().await?;
+    let fenced = if fencing {
+        fenced(&mut tx, store.backend(), batch).await?
+    } else {
+        vec![false; batch.len()]
+    };
+    let kept = || {
+        batch
+            .iter()
+            .zip(&fenced)
+            .filter(|(_, f)| !**f)
+            .map(|(p, _)| p)
+    };
+    let moves: Vec<&StoredMove> = kept().flat_map(|p| &p.write.moves).collect();
     insert_moves(&mut *tx, &moves).await?;
-    for p in batch.iter().filter(|p| p.write.updates_game()) {
+    for p in kept().filter(|p| p.write.updates_game()) {
         update_game(&mut tx, &p.write, store.ladder_speeds()).await?;
     }
     tx.commit().await?;
-    Ok(())
+    Ok(fenced)
+}
+
+/// Which events of the batch were made under an epoch their game no longer has. The games'
+/// rows are read with a share lock (PostgreSQL), so no other node can take one of them over
+/// until this transaction ends: a write checked here is a write before any takeover.
+async fn fenced(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    backend: super::Backend,
+    batch: &[Pending],
+) -> Result<Vec<bool>, StoreError> {
+    let mut ids: Vec<&str> = batch
+        .iter()
+        .filter(|p| p.write.epoch.is_some())
+        .map(|p| p.write.game_id.as_str())
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let mut sql = String::from("SELECT id, epoch FROM games WHERE id IN (");
+    for i in 0..ids.len() {
+        let _ = write!(sql, "{}${}", if i > 0 { ", " } else { "" }, i + 1);
+    }
+    sql.push(')');
+    if backend == super::Backend::Postgres {
+        sql.push_str(" FOR SHARE");
+    }
+    // Only numbers were written into the text; every id is bound.
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+    for id in &ids {
+        query = query.bind(*id);
+    }
+    let rows = query.fetch_all(&mut **tx).await?;
+    let mut epochs = std::collections::HashMap::new();
+    for row in &rows {
+        use sqlx::Row as _;
+        epochs.insert(row.try_get::<String, _>(0)?, row.try_get::<i64, _>(1)?);
+    }
+    Ok(batch
+        .iter()
+        .map(|p| {
+            p.write
+                .epoch
+                .is_some_and(|e| epochs.get(&p.write.game_id) != Some(&e))
+        })
+        .collect())
 }
 
 /// One INSERT of every move given (none: nothing to do).
