@@ -197,7 +197,8 @@ function receive(f) {
       redraw();
       break;
     case 'presence':
-      if (game.you && d.color !== game.you) {
+      // Correspondence players come and go for days: no countdown for them.
+      if (game.you && d.color !== game.you && !page.correspondence) {
         opponentGone = d.connected ? null : { since: performance.now(), claimAfter: d.claim_after_ms };
         redraw();
       }
