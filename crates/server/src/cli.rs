@@ -87,6 +87,16 @@ pub(crate) struct Config {
         global = true
     )]
     pub(crate) socket_idle_timeout: f64,
+    /// Seconds between SIGTERM and the shutdown itself: meanwhile `/api/ready` answers 503
+    /// so a load balancer stops sending new players here, while everything else is served
+    /// as usual. 0 (the default) stops at once, as a single server should.
+    #[arg(
+        long,
+        env = "ROOKERY_DRAIN_SECONDS",
+        default_value_t = 0.0,
+        global = true
+    )]
+    pub(crate) drain_seconds: f64,
     /// Where to serve `/metrics` (Prometheus text), apart from the site: an address only the
     /// monitoring can reach (`127.0.0.1:9100`). Without it, no metrics are served.
     #[arg(long, env = "ROOKERY_METRICS_LISTEN", global = true)]

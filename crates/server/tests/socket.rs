@@ -693,3 +693,54 @@ async fn a_silent_socket_is_closed_and_a_quiet_one_is_not() {
     drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_drain_answers_not_ready_while_still_serving_then_stops() {
+    let (dir, url) = temp_url("drain");
+    let mut s = common::start_with(&url, &["--drain-seconds", "3"]);
+    let ready = call(&s, "GET", "/api/ready", None, None);
+    assert_eq!(
+        (ready.status, ready.body.as_str()),
+        (200, r#"{"ready":true}"#)
+    );
+    let (id, white, black) = new_game(&s, r#"{"time_control":"5+3","color":"white"}"#);
+    let mut ws = connect(s.port, &id, Some(&black), None).await;
+    next(&mut ws).await;
+    let pid = s.child.id().to_string();
+    assert!(
+        std::process::Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    // Draining: not ready for new players, healthy, and still playing the games it has.
+    let ready = call(&s, "GET", "/api/ready", None, None);
+    assert_eq!(
+        (ready.status, ready.body.as_str()),
+        (503, r#"{"ready":false,"reason":"draining"}"#)
+    );
+    assert_eq!(call(&s, "GET", "/api/health", None, None).status, 200);
+    assert_eq!(http_move(&s, &id, &white, "e4").status, 200);
+    let f = next(&mut ws).await;
+    assert_eq!(
+        (f["t"].as_str(), f["d"]["san"].as_str()),
+        (Some("move"), Some("e4"))
+    );
+    // Then the shutdown: the socket is told to reconnect, the process ends.
+    let close = loop {
+        match tokio::time::timeout(Duration::from_secs(8), ws.next())
+            .await
+            .expect("closed in time")
+        {
+            Some(Ok(Message::Close(frame))) => break frame,
+            Some(Ok(_)) => {}
+            other => panic!("expected a close frame, got {other:?}"),
+        }
+    };
+    let reason = close.map(|f| f.reason.to_string()).unwrap_or_default();
+    assert_eq!(reason, "the server is restarting; reconnect in a moment");
+    exits_cleanly_within(&mut s, Duration::from_secs(10)).await;
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -48,6 +48,8 @@ pub(crate) struct AppState {
     pub(crate) rooms: Rooms,
     /// Becomes true when the server shuts down: sockets then close with a reason.
     pub(crate) shutdown: tokio::sync::watch::Receiver<bool>,
+    /// Becomes true at SIGTERM, `--drain-seconds` before the shutdown: not ready.
+    pub(crate) draining: tokio::sync::watch::Receiver<bool>,
     /// Held by every open socket; once all are dropped, every close frame has been sent.
     pub(crate) socket_open: tokio::sync::mpsc::Sender<()>,
     /// `--public-url`, without a trailing slash.
@@ -107,6 +109,7 @@ const MAX_BODY: usize = 64 * 1024;
 pub(crate) fn router(state: AppState, request_timeout: std::time::Duration) -> Router {
     Router::new()
         .route("/api/health", get(health))
+        .route("/api/ready", get(ready))
         .route("/api/games", post(games::create).get(games::list))
         .route("/api/games/user/{name}", get(pgn::user_games))
         .route("/api/import", post(pgn::import))
@@ -252,6 +255,44 @@ async fn health(
     }
 }
 
+/// `GET /api/ready`: whether a load balancer should send new players here: 200 `{"ready":
+/// true}` when the database takes a write and the server is not draining; 503 with the
+/// `reason` (`draining`, `database`) otherwise. `/api/health` stays 200 while draining: the
+/// server still serves everyone it has.
+#[derive(Debug, serde::Serialize)]
+struct Ready {
+    ready: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'static str>,
+}
+
+async fn ready(
+    axum::extract::State(state): axum::extract::State<AppState>,
+) -> (axum::http::StatusCode, Json<Ready>) {
+    let not = |reason| {
+        (
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            Json(Ready {
+                ready: false,
+                reason: Some(reason),
+            }),
+        )
+    };
+    if *state.draining.borrow() {
+        return not("draining");
+    }
+    match state.store.check_write().await {
+        Ok(()) => (
+            axum::http::StatusCode::OK,
+            Json(Ready {
+                ready: true,
+                reason: None,
+            }),
+        ),
+        Err(_) => not("database"),
+    }
+}
+
 /// Opens the store, applies migrations, and serves until Ctrl-C or SIGTERM.
 pub(crate) async fn serve(config: Config) -> Result<(), String> {
     // Each WebSocket is an open file: allow as many as the system lets this process have
@@ -275,10 +316,12 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
     let recovered = rooms.recover().await.map_err(|e| e.to_string())?;
     tracing::info!(games = recovered, "live games loaded back into rooms");
     let (stopping, shutdown) = tokio::sync::watch::channel(false);
+    let (drain, draining) = tokio::sync::watch::channel(false);
     let (socket_open, mut sockets_closed) = tokio::sync::mpsc::channel::<()>(1);
     let seconds = |s: f64, what: &str| {
         std::time::Duration::try_from_secs_f64(s).map_err(|_| format!("{what}: {s} seconds?"))
     };
+    let drain_for = seconds(config.drain_seconds, "--drain-seconds")?;
     let mut limits = serve::Limits::new(config.max_connections_per_address);
     limits.header_timeout = seconds(config.header_timeout, "--header-timeout")?;
     limits.request_timeout = seconds(config.request_timeout, "--request-timeout")?;
@@ -299,6 +342,7 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
         analyses,
         challenges: crate::challenges::Challenges::default(),
         shutdown,
+        draining,
         socket_open,
         socket_idle: seconds(config.socket_idle_timeout, "--socket-idle-timeout")?,
         public_url: config
@@ -330,6 +374,16 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
     tracing::info!(%address, database = %config.database_url, "rookery listening");
     serve::serve(listener, app, limits, async move {
         shutdown_signal().await;
+        if !drain_for.is_zero() {
+            // Not ready: the load balancer sends new players elsewhere; everyone here is
+            // still served until the drain is over.
+            tracing::info!(
+                seconds = drain_for.as_secs_f64(),
+                "draining before the shutdown"
+            );
+            let _ = drain.send(true);
+            tokio::time::sleep(drain_for).await;
+        }
         // Stop accepting (the loop does), and tell every socket to close.
         let _ = stopping.send(true);
     })
