@@ -640,7 +640,9 @@ async function scenarioServerRestart(browser, server) {
   const corrBlack = await joinByLink(browser, await lobby.inputValue('#share-link'));
   await drag(lobby, 'd2', 'd4');
   await lobby.waitForSelector('#confirm-move:not([hidden])');
-  check(true, 'in a correspondence game the move waits for confirmation');
+  await lobby.waitForTimeout(300);
+  check(await lobby.isVisible('#confirm-move') && (await movesOf(corrBlack)).length === 0,
+    'in a correspondence game the move waits for confirmation');
   await lobby.click('#btn-confirm-move');
   await plies(corrBlack, 1);
   await drag(corrBlack, 'd7', 'd5');

@@ -256,17 +256,7 @@ async fn shutdown_closes_sockets_with_a_reason_and_exits_cleanly() {
             .unwrap()
             .success()
     );
-    let close = loop {
-        match tokio::time::timeout(Duration::from_secs(5), ws.next())
-            .await
-            .expect("closed in time")
-        {
-            Some(Ok(Message::Close(frame))) => break frame,
-            Some(Ok(_)) => {}
-            other => panic!("expected a close frame, got {other:?}"),
-        }
-    };
-    let reason = close.map(|f| f.reason.to_string()).unwrap_or_default();
+    let reason = close_reason(&mut ws, Duration::from_secs(5)).await;
     assert_eq!(reason, "the server is restarting; reconnect in a moment");
     exits_cleanly_within(&mut s, Duration::from_secs(10)).await;
     let _ = std::fs::remove_dir_all(dir);
@@ -391,6 +381,21 @@ async fn after_a_restart_old_versions_get_a_state_and_the_draw_offers_stand() {
 }
 
 /// Waits for the server to exit, successfully, within `within`.
+/// The reason of the close frame the server sends within `within` (frames before it skipped).
+async fn close_reason(ws: &mut common::ws::Ws, within: Duration) -> String {
+    let close = loop {
+        match tokio::time::timeout(within, ws.next())
+            .await
+            .expect("closed in time")
+        {
+            Some(Ok(Message::Close(frame))) => break frame,
+            Some(Ok(_)) => {}
+            other => panic!("expected a close frame, got {other:?}"),
+        }
+    };
+    close.map(|f| f.reason.to_string()).unwrap_or_default()
+}
+
 async fn exits_cleanly_within(s: &mut common::Server, within: Duration) {
     let deadline = std::time::Instant::now() + within;
     let status = loop {
@@ -729,17 +734,7 @@ async fn a_drain_answers_not_ready_while_still_serving_then_stops() {
         (Some("move"), Some("e4"))
     );
     // Then the shutdown: the socket is told to reconnect, the process ends.
-    let close = loop {
-        match tokio::time::timeout(Duration::from_secs(8), ws.next())
-            .await
-            .expect("closed in time")
-        {
-            Some(Ok(Message::Close(frame))) => break frame,
-            Some(Ok(_)) => {}
-            other => panic!("expected a close frame, got {other:?}"),
-        }
-    };
-    let reason = close.map(|f| f.reason.to_string()).unwrap_or_default();
+    let reason = close_reason(&mut ws, Duration::from_secs(8)).await;
     assert_eq!(reason, "the server is restarting; reconnect in a moment");
     exits_cleanly_within(&mut s, Duration::from_secs(10)).await;
     let _ = std::fs::remove_dir_all(dir);
