@@ -56,7 +56,8 @@ pub enum TimeControl {
 /// The days a correspondence move may take, as lichess offers them.
 pub const CORRESPONDENCE_DAYS: [u32; 7] = [1, 2, 3, 5, 7, 10, 14];
 
-const DAY: Duration = Duration::from_secs(24 * 60 * 60);
+/// A calendar day, the unit of correspondence.
+pub const DAY: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// Why a time-control text was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -544,7 +544,7 @@ impl Game {
             TimeControl::Untimed => return Duration::from_secs(60),
             // Days away are a correspondence player's right: the move's days are the wait.
             TimeControl::Correspondence(days) => {
-                return Duration::from_secs(24 * 60 * 60) * *days;
+                return crate::clock::DAY * *days;
             }
         };
         (base / 10).clamp(Duration::from_secs(15), Duration::from_secs(60))
