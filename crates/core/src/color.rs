@@ -4,6 +4,7 @@ use std::ops::{Index, IndexMut, Not};
 
 /// A side: White moves first (R1).
 #[derive(Debug, Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(u8)]
 pub enum Color {
     White = 0,
@@ -78,6 +79,7 @@ impl std::fmt::Display for Color {
 
 /// One value for each side.
 #[derive(Debug, Copy, Clone, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ByColor<T> {
     pub white: T,
     pub black: T,

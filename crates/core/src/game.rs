@@ -18,6 +18,7 @@ pub type Millis = u64;
 
 /// How a player names a move.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum MoveText {
     Uci(String),
     San(String),
@@ -25,6 +26,7 @@ pub enum MoveText {
 
 /// What a player asks of the game.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Command {
     /// A move, optionally with a draw offer attached (R5.1).
     Move {
@@ -71,6 +73,7 @@ pub enum Command {
 /// ([`crate::clock::LagQuota`]), so a client that reports less thinking than it did gains no
 /// more than that quota.
 #[derive(Debug, Copy, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MoveTiming {
     /// How long the client says its player thought on this move.
     pub think: Option<Duration>,
@@ -92,6 +95,7 @@ impl MoveTiming {
 
 /// How a game ended.
 #[derive(Debug, Copy, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Termination {
     Checkmate,
     Stalemate,
@@ -187,6 +191,7 @@ impl Termination {
 
 /// What happened, with what a client needs to redraw without asking again.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Event {
     MovePlayed {
         by: Color,
@@ -507,6 +512,12 @@ impl Game {
                 _ => Some(self.clock.remaining(c)),
             }
         })
+    }
+
+    /// When the side to move began thinking (on the caller's clock), once its clock runs:
+    /// with [`Game::resume`], what carries a running game to another process exactly.
+    pub fn turn_started(&self) -> Option<Millis> {
+        self.turn_started
     }
 
     /// Restarts the running clock after a server restart (docs/RULES.md R6): at `now`,

@@ -125,6 +125,15 @@ pub(crate) struct Config {
         global = true
     )]
     pub(crate) ladder_speeds: String,
+    /// Run as one node of several (docs/SCALING.md): the NATS server the nodes talk over
+    /// (`nats://127.0.0.1:4222`). Needs a PostgreSQL `--database-url` shared by every node.
+    #[arg(long = "cluster", env = "ROOKERY_NATS_URL", global = true)]
+    pub(crate) cluster: Option<String>,
+    /// This node's name in the cluster, unique among the nodes (it owns games' leases).
+    /// Kept across restarts, a node takes its own games back at once; by default a new
+    /// random name each start.
+    #[arg(long, env = "ROOKERY_NODE_ID", global = true)]
+    pub(crate) node_id: Option<String>,
 }
 
 impl Config {

@@ -6,6 +6,7 @@ mod analysis;
 mod bot;
 mod challenges;
 mod cli;
+mod cluster;
 mod events;
 mod export;
 pub mod fuzzing;

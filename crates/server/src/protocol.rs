@@ -254,6 +254,7 @@ pub(crate) const CODES: &[&str] = &[
     "rating_out_of_range",
     "analysis_needs_end",
     "chat_muted",
+    "unavailable",
 ];
 
 impl Problem {
@@ -307,6 +308,8 @@ impl From<&RoomError> for Problem {
             RoomError::Closed => Problem::new("room_closed", message),
             RoomError::NotOver => Problem::new("not_over", message),
             RoomError::Waiting => Problem::new("waiting", message),
+            RoomError::Remote(p) => p.clone(),
+            RoomError::Unavailable => Problem::new("unavailable", message),
         }
     }
 }

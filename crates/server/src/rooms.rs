@@ -29,6 +29,11 @@ pub(crate) struct Rooms {
     lobby: Lobby,
     /// What happens to accounts (games starting), for their event streams.
     events: crate::events::Events,
+    /// Cluster mode: this node's part (leases, other nodes' rooms).
+    cluster: Option<crate::cluster::Cluster>,
+    /// Cluster mode: one load at a time, so two requests never take the same game twice
+    /// (the second lease would fence the first room).
+    loading: Arc<tokio::sync::Mutex<()>>,
 }
 
 /// The bot levels of a game's seats (`None`: a person).
@@ -49,7 +54,20 @@ impl Rooms {
             bots,
             lobby: Lobby::default(),
             events: crate::events::Events::default(),
+            cluster: None,
+            loading: Arc::default(),
         }
+    }
+
+    /// Makes this registry a cluster node's: live games are held by lease, rooms held
+    /// elsewhere are reached through their owner.
+    pub(crate) fn with_cluster(mut self, cluster: crate::cluster::Cluster) -> Rooms {
+        self.cluster = Some(cluster);
+        self
+    }
+
+    pub(crate) fn cluster(&self) -> Option<&crate::cluster::Cluster> {
+        self.cluster.as_ref()
     }
 
     /// The accounts' event hub.
@@ -80,8 +98,9 @@ impl Rooms {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Starts a room (and its bots, if the game is on); the caller registers it.
-    fn spawn(&self, row: &NewGame, game: Game, epoch: i64) -> RoomHandle {
+    /// Starts a room (and its bots, if the game is on); the caller registers it. `fence`:
+    /// the epoch of this node's lease (cluster mode), which fences the room's writes.
+    fn spawn(&self, row: &NewGame, game: Game, epoch: i64, fence: Option<i64>) -> RoomHandle {
         let (id, bots) = (row.id.as_str(), bot_levels(row));
         let over = game.is_over();
         let registry = Arc::downgrade(&self.inner);
@@ -104,9 +123,13 @@ impl Rooms {
             seek: row.seek,
             bots: bots.map(|level| level.is_some()),
             lobby: self.lobby.clone(),
+            fence,
             ..RoomOptions::default()
         };
         let room = RoomHandle::spawn(id.to_owned(), game, self.writer.clone(), options);
+        if let (Some(cluster), Some(_)) = (&self.cluster, fence) {
+            cluster.bridge(id, room.clone());
+        }
         if !over {
             for (color, level) in [
                 (rookery_core::Color::White, bots.white),
@@ -123,8 +146,18 @@ impl Rooms {
     /// Stores a new game and opens its room (with its bots).
     pub(crate) async fn create(&self, row: &NewGame, game: Game) -> Result<(), StoreError> {
         self.store.create_game(row).await?;
-        // A new game's first load is epoch 0; loads after it claim their own.
-        let room = self.spawn(row, game, 0);
+        let (epoch, fence) = match &self.cluster {
+            // The node that makes a game holds it first.
+            Some(cluster) => {
+                let epoch = cluster.take(&row.id).await?.ok_or_else(|| {
+                    StoreError(format!("game {}: a new game held elsewhere", row.id))
+                })?;
+                (epoch, Some(epoch))
+            }
+            // A new game's first load is epoch 0; loads after it claim their own.
+            None => (0, None),
+        };
+        let room = self.spawn(row, game, epoch, fence);
         self.map().insert(row.id.clone(), room);
         self.announce_start(row);
         Ok(())
@@ -135,15 +168,39 @@ impl Rooms {
         self.map().get(id).filter(|r| !r.is_closed()).cloned()
     }
 
+    /// The room of game `id` wherever it is open (cluster mode: on its owner, if any), to
+    /// be told of something; nothing is loaded.
+    pub(crate) fn open_anywhere(&self, id: &str) -> Option<RoomHandle> {
+        self.running(id)
+            .or_else(|| self.cluster.as_ref().map(|c| c.remote(id)))
+    }
+
     /// The room of game `id`: open already, or loaded from the store (a finished game's
     /// room serves its last state and rematch offers, then closes when nobody is there).
     pub(crate) async fn get(&self, id: &str) -> Result<Option<RoomHandle>, StoreError> {
         if let Some(room) = self.running(id) {
             return Ok(Some(room));
         }
+        let _one_load = match &self.cluster {
+            Some(_) => Some(self.loading.lock().await),
+            None => None,
+        };
+        if let Some(room) = self.running(id) {
+            return Ok(Some(room));
+        }
         let Some(row) = self.store.game(id).await? else {
             return Ok(None);
         };
+        let mut fence = None;
+        if let (Some(cluster), Status::Live) = (&self.cluster, row.status) {
+            // A live game runs where its lease is: here if this node can take it, else on
+            // its owner. Its moves are read after the lease is taken, so every write of
+            // an earlier owner is either in them or fenced.
+            match cluster.take(id).await? {
+                Some(epoch) => fence = Some(epoch),
+                None => return Ok(Some(cluster.remote(id))),
+            }
+        }
         let game = self.replay(&row).await?;
         if let (Status::Live, Some((result, termination))) = (row.status, game.result()) {
             // Stored as live, but over by the rules (a start position that was over already,
@@ -156,17 +213,21 @@ impl Rooms {
                 .write(GameWrite {
                     game_id: id.to_owned(),
                     ending: Some((ending, now_ms() as i64)),
+                    epoch: fence,
                     ..GameWrite::default()
                 })
                 .await?;
         }
-        let epoch = self.store.next_epoch(id).await?;
+        let epoch = match fence {
+            Some(epoch) => epoch,
+            None => self.store.next_epoch(id).await?,
+        };
         // Another request may have loaded it meanwhile: keep the first.
         let mut map = self.map();
         if let Some(room) = map.get(id).filter(|r| !r.is_closed()) {
             return Ok(Some(room.clone()));
         }
-        let room = self.spawn(&row.game, game, epoch);
+        let room = self.spawn(&row.game, game, epoch, fence);
         map.insert(id.to_owned(), room.clone());
         Ok(Some(room))
     }
@@ -183,6 +244,11 @@ impl Rooms {
 
     /// Loads every live game into a room (on start), so their clocks run again.
     pub(crate) async fn recover(&self) -> Result<usize, StoreError> {
+        if let Some(cluster) = &self.cluster {
+            // Nodes take games nobody holds as they find them, a few at a time.
+            cluster.start(self.clone());
+            return Ok(0);
+        }
         let live = self.store.live_games().await?;
         for row in &live {
             self.get(&row.game.id).await?;
@@ -201,32 +267,15 @@ impl Rooms {
         };
         let control =
             TimeControl::from_pgn(&row.game.time_control).map_err(|e| bad(e.to_string()))?;
-        let mut game = Game::new(start, control);
-        // Replayed on a timeline of their own: each move charged exactly what it was, and
-        // credited the lag it was (which rebuilds the lag quotas, R6).
-        let mut t = 0u64;
         let moves = self.store.moves(&row.game.id).await?;
         // When the turn now running began, on the calendar (correspondence counts from it).
         let turn_began = moves.last().map_or(row.game.created_at, |m| m.at_ms).max(0) as u64;
-        for m in moves {
-            t += (m.elapsed_ms + m.lag_ms).max(0) as u64;
-            let by = game.position().turn();
-            let command = Command::Move {
-                by,
-                text: MoveText::Uci(m.uci.clone()),
-                offer_draw: false,
-                timing: MoveTiming {
-                    think: None,
-                    round_trip: Some(Duration::from_millis(m.lag_ms.max(0) as u64)),
-                },
-            };
-            if let Err(e) = game.apply(command, t) {
-                // A row the rules refuse (stored before they were checked on import): the
-                // game stands at its last good move rather than failing every page.
-                tracing::error!(game = %row.game.id, ply = m.ply, error = %e, "stored move refused");
-                break;
-            }
-        }
+        let played = moves.iter().map(|m| Replayed {
+            uci: &m.uci,
+            elapsed_ms: m.elapsed_ms,
+            lag_ms: m.lag_ms,
+        });
+        let mut game = rebuild(&row.game.id, start, control, played);
         if let Some(offers) = row.draw_offers {
             game.restore_draw_offers(offers);
         }
@@ -236,4 +285,45 @@ impl Rooms {
         game.resume(now_ms(), turn_began);
         Ok(game)
     }
+}
+
+/// A move as stored (or as another node sends it): what a replay needs.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Replayed<'a> {
+    pub(crate) uci: &'a str,
+    pub(crate) elapsed_ms: i64,
+    pub(crate) lag_ms: i64,
+}
+
+/// Replays `moves` through the core from `start`, each charged exactly the thinking time it
+/// was and credited the lag it was (which rebuilds the lag quotas, R6), on a timeline of
+/// their own; the caller restores what the moves do not show and resumes the clock.
+pub(crate) fn rebuild<'a>(
+    id: &str,
+    start: Position,
+    control: TimeControl,
+    moves: impl Iterator<Item = Replayed<'a>>,
+) -> Game {
+    let mut game = Game::new(start, control);
+    let mut t = 0u64;
+    for (i, m) in moves.enumerate() {
+        t += (m.elapsed_ms + m.lag_ms).max(0) as u64;
+        let by = game.position().turn();
+        let command = Command::Move {
+            by,
+            text: MoveText::Uci(m.uci.to_owned()),
+            offer_draw: false,
+            timing: MoveTiming {
+                think: None,
+                round_trip: Some(Duration::from_millis(m.lag_ms.max(0) as u64)),
+            },
+        };
+        if let Err(e) = game.apply(command, t) {
+            // A row the rules refuse (stored before they were checked on import): the game
+            // stands at its last good move rather than failing every page.
+            tracing::error!(game = %id, ply = i + 1, error = %e, "stored move refused");
+            break;
+        }
+    }
+    game
 }

@@ -55,6 +55,7 @@ impl Tags {
 
 /// The result of a game as PGN writes it.
 #[derive(Debug, Copy, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum GameResult {
     WhiteWins,
     BlackWins,

@@ -62,7 +62,7 @@ async fn write(
         at: now_ms() as i64,
     };
     state.store.add_chat(&line).await?;
-    if let Some(room) = state.rooms.running(&row.game.id) {
+    if let Some(room) = state.rooms.open_anywhere(&row.game.id) {
         room.chat(line.clone()).await;
     }
     Ok(line)

@@ -84,6 +84,13 @@ impl From<RoomError> for ApiError {
             RoomError::Store(s) => return ApiError::from(s),
             RoomError::Closed => StatusCode::GONE,
             RoomError::NotOver | RoomError::Waiting => StatusCode::CONFLICT,
+            RoomError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            RoomError::Remote(ref p) => match p.code {
+                "not_saved" | "internal" => StatusCode::SERVICE_UNAVAILABLE,
+                "room_closed" => StatusCode::GONE,
+                "not_over" | "waiting" => StatusCode::CONFLICT,
+                _ => StatusCode::BAD_REQUEST,
+            },
         };
         ApiError {
             status,

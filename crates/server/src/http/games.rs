@@ -279,7 +279,7 @@ pub(crate) async fn join(
     {
         return Err(taken());
     }
-    if let Some(room) = state.rooms.running(&id) {
+    if let Some(room) = state.rooms.open_anywhere(&id) {
         let title = caller
             .account
             .as_ref()
@@ -412,7 +412,7 @@ pub(crate) async fn rematch(
 /// `POST /api/games/{id}/decline-rematch`: declines the opponent's rematch offer, or
 /// withdraws one's own.
 pub(crate) async fn decline_rematch(State(state): State<AppState>, player: Player) -> Json<Okay> {
-    if let Some(room) = state.rooms.running(&player.row.game.id) {
+    if let Some(room) = state.rooms.open_anywhere(&player.row.game.id) {
         room.decline_rematch(player.color).await;
     }
     Json(Okay { ok: true })

@@ -312,7 +312,22 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
     }
     let bots = crate::bot::Bots::new(config.uci_engine.clone());
     let permits = bots.permits();
-    let rooms = Rooms::new(store.clone(), EventWriter::start(store.clone()), bots);
+    let mut rooms = Rooms::new(store.clone(), EventWriter::start(store.clone()), bots);
+    if let Some(url) = &config.cluster {
+        if store.backend() != crate::store::Backend::Postgres {
+            return Err(
+                "cluster mode (--cluster) needs PostgreSQL: an SQLite file belongs to \
+                 one process. Give every node the same --database-url postgres://..."
+                    .to_owned(),
+            );
+        }
+        let node = config
+            .node_id
+            .clone()
+            .unwrap_or_else(|| format!("node-{}", crate::ids::game_id()));
+        let cluster = crate::cluster::Cluster::join(url, node, store.clone()).await?;
+        rooms = rooms.with_cluster(cluster);
+    }
     let recovered = rooms.recover().await.map_err(|e| e.to_string())?;
     tracing::info!(games = recovered, "live games loaded back into rooms");
     let (stopping, shutdown) = tokio::sync::watch::channel(false);
@@ -363,6 +378,7 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
             forget.forget_old();
         }
     });
+    let handing_over = state.rooms.clone();
     let app = router(state, limits.request_timeout);
     if let Some(address) = config.metrics_listen {
         serve_metrics(address).await?;
@@ -382,8 +398,14 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
                 "draining before the shutdown"
             );
             let _ = drain.send(true);
-            tokio::time::sleep(drain_for).await;
         }
+        if let Some(cluster) = handing_over.cluster() {
+            // Other nodes take this node's games at once; its sockets on them reconnect.
+            cluster
+                .hand_over(&handing_over, std::time::Duration::from_secs(5))
+                .await;
+        }
+        tokio::time::sleep(drain_for).await;
         // Stop accepting (the loop does), and tell every socket to close.
         let _ = stopping.send(true);
     })

@@ -15,6 +15,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use std::sync::atomic::Ordering;
 
+use crate::cluster::wire::Ask;
 use crate::lobby::{Listing, Lobby};
 use crate::metrics::METRICS;
 use crate::rematch::{Rematch, RematchAnswer};
@@ -96,6 +97,11 @@ pub(crate) enum RoomError {
     NotOver,
     /// Nobody has taken the other seat yet: nothing but an abort.
     Waiting,
+    /// The game's owner (another node) refused, as it would have to its own connection.
+    Remote(crate::protocol::Problem),
+    /// The game's owner did not answer in time, or no node holds the game just now (it is
+    /// moving to another node): nothing happened that anyone was told of; try again.
+    Unavailable,
 }
 
 impl std::fmt::Display for RoomError {
@@ -109,6 +115,10 @@ impl std::fmt::Display for RoomError {
             RoomError::Waiting => {
                 f.write_str("wait for an opponent to take the other seat (or abort the game)")
             }
+            RoomError::Remote(p) => f.write_str(&p.message),
+            RoomError::Unavailable => {
+                f.write_str("the game's server does not answer just now; try again in a moment")
+            }
         }
     }
 }
@@ -118,7 +128,11 @@ impl std::error::Error for RoomError {
         match self {
             RoomError::Game(e) => Some(e),
             RoomError::Store(e) => Some(e),
-            RoomError::Closed | RoomError::NotOver | RoomError::Waiting => None,
+            RoomError::Closed
+            | RoomError::NotOver
+            | RoomError::Waiting
+            | RoomError::Remote(_)
+            | RoomError::Unavailable => None,
         }
     }
 }
@@ -132,7 +146,7 @@ pub(crate) struct Subscription {
     pub(crate) feed: broadcast::Receiver<Versioned>,
 }
 
-enum RoomCmd {
+pub(crate) enum RoomCmd {
     /// A player's connection opened (`true`) or closed.
     Presence {
         color: Color,
@@ -172,6 +186,8 @@ enum RoomCmd {
     Chat {
         line: Arc<crate::store::chat::ChatLine>,
     },
+    /// Another node holds the game now (or this node hands it over): the room ends.
+    Close,
 }
 
 /// The room as it stands: its version, its game, and the seat still open, if any.
@@ -185,10 +201,12 @@ pub(crate) struct Snapshot {
     pub(crate) bots: ByColor<bool>,
 }
 
-/// A cheap-to-clone handle to a room's task.
+/// A cheap-to-clone handle to a room: its task on this node, or the game's owner on another
+/// node (cluster mode), reached over NATS.
 #[derive(Debug, Clone)]
-pub(crate) struct RoomHandle {
-    tx: mpsc::Sender<RoomCmd>,
+pub(crate) enum RoomHandle {
+    Local(mpsc::Sender<RoomCmd>),
+    Remote(Arc<crate::cluster::RemoteRoom>),
 }
 
 impl std::fmt::Debug for RoomCmd {
@@ -222,6 +240,9 @@ pub(crate) struct RoomOptions {
     /// The version before the room's first event: the game's epoch times
     /// [`EPOCH_VERSIONS`], so that a room loaded again never reuses a version.
     pub(crate) first_v: u64,
+    /// Cluster mode: the epoch of this node's lease; every write is fenced by it, and a
+    /// fenced write closes the room (another node has the game).
+    pub(crate) fence: Option<i64>,
 }
 
 /// Versions one load of a game may use before the next load's begin (far more events than
@@ -245,6 +266,7 @@ impl Default for RoomOptions {
             linger: LINGER,
             on_exit: Box::new(|| {}),
             first_v: 0,
+            fence: None,
             open_seat: None,
             seek: false,
             bots: ByColor::default(),
@@ -286,6 +308,8 @@ impl RoomHandle {
             seek: options.seek,
             bots: options.bots,
             lobby: options.lobby,
+            fence: options.fence,
+            closing: false,
         };
         let on_exit = options.on_exit;
         let (lobby, key) = (room.lobby.clone(), room.id.clone());
@@ -296,81 +320,136 @@ impl RoomHandle {
             METRICS.rooms.fetch_sub(1, Ordering::Relaxed);
             on_exit();
         });
-        RoomHandle { tx }
+        RoomHandle::Local(tx)
     }
 
-    /// Whether the room's task has ended.
+    /// Whether the room runs on this node.
+    pub(crate) fn is_local(&self) -> bool {
+        matches!(self, RoomHandle::Local(_))
+    }
+
+    /// Whether the room's task has ended (a room on another node: never known here).
     pub(crate) fn is_closed(&self) -> bool {
-        self.tx.is_closed()
+        match self {
+            RoomHandle::Local(tx) => tx.is_closed(),
+            RoomHandle::Remote(_) => false,
+        }
     }
 
     /// Sends the command `make` builds around a reply channel and waits for the answer.
     async fn ask<T>(
-        &self,
+        tx: &mpsc::Sender<RoomCmd>,
         make: impl FnOnce(oneshot::Sender<T>) -> RoomCmd,
     ) -> Result<T, RoomError> {
         let (reply, answer) = oneshot::channel();
-        self.tx
-            .send(make(reply))
-            .await
-            .map_err(|_| RoomError::Closed)?;
+        tx.send(make(reply)).await.map_err(|_| RoomError::Closed)?;
         answer.await.map_err(|_| RoomError::Closed)
+    }
+
+    /// Sends a command that has no answer.
+    async fn tell(&self, cmd: RoomCmd, remote: impl FnOnce() -> crate::cluster::wire::Ask) {
+        match self {
+            RoomHandle::Local(tx) => {
+                let _ = tx.send(cmd).await;
+            }
+            RoomHandle::Remote(room) => room.tell(remote()).await,
+        }
     }
 
     /// A player of the finished game asks for a rematch.
     pub(crate) async fn rematch(&self, by: Color) -> Result<RematchAnswer, RoomError> {
-        self.ask(|reply| RoomCmd::Rematch { by, reply }).await?
+        match self {
+            RoomHandle::Local(tx) => Self::ask(tx, |reply| RoomCmd::Rematch { by, reply }).await?,
+            RoomHandle::Remote(room) => room.rematch(by).await,
+        }
     }
 
     /// Someone took the open seat of `color` (the store has it already).
     pub(crate) async fn seated(&self, color: Color, name: String, title: Option<&'static str>) {
-        let _ = self.tx.send(RoomCmd::Seated { color, name, title }).await;
+        let ask = {
+            let name = name.clone();
+            move || Ask::Seated {
+                color,
+                name,
+                title: title.map(str::to_owned),
+            }
+        };
+        self.tell(RoomCmd::Seated { color, name, title }, ask).await;
     }
 
     /// Tells the room's connections of a chat line (stored already).
     pub(crate) async fn chat(&self, line: crate::store::chat::ChatLine) {
-        let _ = self
-            .tx
-            .send(RoomCmd::Chat {
-                line: Arc::new(line),
-            })
-            .await;
+        let ask = Ask::Chat((&line).into());
+        let line = Arc::new(line);
+        self.tell(RoomCmd::Chat { line }, || ask).await;
     }
 
     /// A player declines (or withdraws) the rematch offer.
     pub(crate) async fn decline_rematch(&self, by: Color) {
-        let _ = self.tx.send(RoomCmd::RematchDecline { by }).await;
+        self.tell(RoomCmd::RematchDecline { by }, || Ask::RematchDecline {
+            by,
+        })
+        .await;
     }
 
     /// The rematch both agreed to is game `id` (`None`: it could not be made; the offer
     /// stands again).
     pub(crate) async fn rematch_made(&self, id: Option<String>) {
-        let _ = self.tx.send(RoomCmd::RematchMade { id }).await;
+        let ask = Ask::RematchMade { id: id.clone() };
+        self.tell(RoomCmd::RematchMade { id }, || ask).await;
     }
 
     /// Feeds a command; returns the room version after the events it caused.
     pub(crate) async fn apply(&self, command: Command) -> Result<u64, RoomError> {
-        self.ask(|reply| RoomCmd::Apply { command, reply }).await?
+        match self {
+            RoomHandle::Local(tx) => {
+                Self::ask(tx, |reply| RoomCmd::Apply { command, reply }).await?
+            }
+            RoomHandle::Remote(room) => room.apply(command).await,
+        }
     }
 
     /// Subscribes, knowing events up to version `since`.
     pub(crate) async fn subscribe(&self, since: u64) -> Result<Subscription, RoomError> {
-        self.ask(|reply| RoomCmd::Subscribe { since, reply }).await
+        match self {
+            RoomHandle::Local(tx) => {
+                Self::ask(tx, |reply| RoomCmd::Subscribe { since, reply }).await
+            }
+            RoomHandle::Remote(room) => room.subscribe(since).await,
+        }
     }
 
     /// A player's connection opened or closed.
     pub(crate) async fn presence(&self, color: Color, connected: bool) {
-        let _ = self.tx.send(RoomCmd::Presence { color, connected }).await;
+        self.tell(RoomCmd::Presence { color, connected }, || Ask::Presence {
+            color,
+            connected,
+        })
+        .await;
     }
 
     /// A spectator's connection opened or closed (with the account's name if logged in).
     pub(crate) async fn watcher(&self, joined: bool, name: Option<String>) {
-        let _ = self.tx.send(RoomCmd::Watcher { joined, name }).await;
+        let ask = Ask::Watcher {
+            joined,
+            name: name.clone(),
+        };
+        self.tell(RoomCmd::Watcher { joined, name }, || ask).await;
     }
 
     /// The game as it stands, with its version.
     pub(crate) async fn snapshot(&self) -> Result<Snapshot, RoomError> {
-        self.ask(|reply| RoomCmd::Snapshot { reply }).await
+        match self {
+            RoomHandle::Local(tx) => Self::ask(tx, |reply| RoomCmd::Snapshot { reply }).await,
+            RoomHandle::Remote(room) => room.snapshot().await,
+        }
+    }
+
+    /// Ends the room (this node no longer holds its game); nothing for a remote room.
+    pub(crate) async fn close(&self) {
+        if let RoomHandle::Local(tx) = self {
+            let _ = tx.send(RoomCmd::Close).await;
+        }
     }
 }
 
@@ -405,6 +484,10 @@ struct Room {
     bots: ByColor<bool>,
     /// Where the room says how it lists.
     lobby: Lobby,
+    /// Cluster mode: the epoch of this node's lease, which fences every write.
+    fence: Option<i64>,
+    /// The room ends after this turn of its loop (another node holds the game).
+    closing: bool,
 }
 
 /// How long a game that has not started may wait for a move before it is aborted.
@@ -435,6 +518,9 @@ impl Room {
                     None => std::future::pending().await,
                 }
             };
+            if self.closing {
+                return;
+            }
             tokio::select! {
                 cmd = rx.recv() => match cmd {
                     Some(cmd) => self.handle(cmd).await,
@@ -457,9 +543,12 @@ impl Room {
                         events = next.apply(Command::Abort { by }, now_ms()).unwrap_or_default();
                     }
                     if !events.is_empty() {
-                        if self.persist(&next, &events).await.is_ok() {
+                        let stored = self.persist(&next, &events).await;
+                        if stored.is_ok() {
                             self.game = next;
                             self.publish(events);
+                        } else if self.closing {
+                            return;
                         } else {
                             // The store is down: try the flag again shortly, without spinning.
                             tokio::time::sleep(Duration::from_millis(250)).await;
@@ -566,6 +655,7 @@ impl Room {
                 }
             }
             RoomCmd::Chat { line } => self.publish_room(RoomEvent::Chat(line)),
+            RoomCmd::Close => self.closing = true,
             RoomCmd::Seated { color, name, title } => {
                 if self.open_seat == Some(color) {
                     self.open_seat = None;
@@ -616,9 +706,10 @@ impl Room {
 
     /// Commits what a command did to `next`, whole, through the group-commit writer: the
     /// moves it played with what they caused (the end, a change of the draw offers).
-    async fn persist(&self, next: &Game, events: &[Event]) -> Result<(), StoreError> {
+    async fn persist(&mut self, next: &Game, events: &[Event]) -> Result<(), StoreError> {
         let mut write = GameWrite {
             game_id: self.id.clone(),
+            epoch: self.fence,
             ..GameWrite::default()
         };
         for event in events {
@@ -655,12 +746,22 @@ impl Room {
         if write
             == (GameWrite {
                 game_id: self.id.clone(),
+                epoch: self.fence,
                 ..GameWrite::default()
             })
         {
             return Ok(());
         }
-        self.writer.write(write).await
+        let written = self.writer.write(write).await;
+        if written
+            .as_ref()
+            .is_err_and(|e| e.0 == crate::store::writer::FENCED)
+        {
+            // Another node took the game over: it alone may go on with it.
+            tracing::warn!(game = %self.id, "fenced: the room closes");
+            self.closing = true;
+        }
+        written
     }
 
     fn publish(&mut self, events: Vec<Event>) {

@@ -23,10 +23,12 @@ pub(crate) struct View {
     pub(crate) clocks: ByColor<Option<std::time::Duration>>,
     /// The opening played so far (lichess's names; none from a set-up position).
     pub(crate) opening: Option<&'static rookery_openings::Opening>,
+    /// The position it was worked out on (what another node works it out again from).
+    pub(crate) position: Position,
 }
 
 /// What a player may do now (docs/RULES.md R4-R5; the core decides each).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Can {
     pub(crate) offer_draw: bool,
     /// The player may not offer again until the opponent has offered (R5.4): the page says
@@ -76,6 +78,7 @@ impl View {
                 .last()
                 .is_some_and(|m| matches!(m.san.san, San::Normal { capture: true, .. })),
             opening: opening_of(game),
+            position: *position,
         }
     }
 

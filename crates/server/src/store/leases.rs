@@ -6,14 +6,6 @@ use sqlx::Row;
 
 use super::{Status, Store, StoreError};
 
-#[cfg_attr(
-    not(test),
-    expect(
-        dead_code,
-        reason = "issue 41 in progress: the nodes that take leases come next; the store's \
-                  tests use them on both backends"
-    )
-)]
 impl Store {
     /// Takes game `id` for `node` until `until` if it is live and nobody else holds it (no
     /// owner, a lease run out by `now`, or `node` itself): the new epoch, or `None`.
@@ -39,25 +31,25 @@ impl Store {
         Ok(row.map(|r| r.try_get::<i64, _>(0)).transpose()?)
     }
 
-    /// Renews `node`'s lease on game `id` under `epoch` until `until`; `false` when the lease
-    /// is no longer `node`'s (another node took the game, or it ended).
-    pub(crate) async fn renew_lease(
+    /// Renews every lease `node` holds on a live game until `until`, in one statement: the
+    /// games with the epoch of each (a game missing is over, or another node's now).
+    pub(crate) async fn renew_leases(
         &self,
-        id: &str,
         node: &str,
-        epoch: i64,
         until: i64,
-    ) -> Result<bool, StoreError> {
-        let done = sqlx::query(
-            "UPDATE games SET lease_until = $1 WHERE id = $2 AND owner = $3 AND epoch = $4",
+    ) -> Result<Vec<(String, i64)>, StoreError> {
+        let rows = sqlx::query(
+            "UPDATE games SET lease_until = $1 WHERE owner = $2 AND status = $3 \
+             RETURNING id, epoch",
         )
         .bind(until)
-        .bind(id)
         .bind(node)
-        .bind(epoch)
-        .execute(self.pool())
+        .bind(Status::Live.as_str())
+        .fetch_all(self.pool())
         .await?;
-        Ok(done.rows_affected() == 1)
+        rows.iter()
+            .map(|r| Ok((r.try_get::<String, _>(0)?, r.try_get::<i64, _>(1)?)))
+            .collect()
     }
 
     /// Gives game `id` up (a node leaving in order): another node may take it at once.

@@ -1,9 +1,9 @@
 //! Schema migrations, embedded in the binary and applied in order at start (and by
 //! `rookery migrate`). A migration is never edited once released; a change is a new file.
 
-use sqlx::{AnyPool, Executor, Row};
+use sqlx::{AnyConnection, AnyPool, Connection, Executor, Row};
 
-use super::StoreError;
+use super::{Backend, StoreError};
 
 /// (version, name, SQL), in order.
 const MIGRATIONS: &[(i64, &str, &str)] = &[
@@ -79,8 +79,34 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     ),
 ];
 
-pub(crate) async fn run(pool: &AnyPool) -> Result<(), StoreError> {
-    pool.execute(
+/// Applies the migrations not applied yet, in order, each in its own transaction. On
+/// PostgreSQL several nodes may start at once: they take turns under an advisory lock, and
+/// each applies only what the ones before it have not.
+pub(crate) async fn run(pool: &AnyPool, backend: Backend) -> Result<(), StoreError> {
+    let mut conn = pool.acquire().await?;
+    if backend == Backend::Postgres {
+        conn.execute(sqlx::AssertSqlSafe(format!(
+            "SELECT pg_advisory_lock({MIGRATION_LOCK})"
+        )))
+        .await?;
+    }
+    let applied = apply(&mut conn).await;
+    if backend == Backend::Postgres {
+        // Closing the connection would free the lock too; say it at once.
+        let _ = conn
+            .execute(sqlx::AssertSqlSafe(format!(
+                "SELECT pg_advisory_unlock({MIGRATION_LOCK})"
+            )))
+            .await;
+    }
+    applied
+}
+
+/// The advisory lock the migrations run under on PostgreSQL (any number of our own).
+const MIGRATION_LOCK: i64 = 0x524f_4f4b;
+
+async fn apply(conn: &mut AnyConnection) -> Result<(), StoreError> {
+    conn.execute(
         "CREATE TABLE IF NOT EXISTS rookery_migrations (\
          version BIGINT PRIMARY KEY, name TEXT NOT NULL)",
     )
@@ -88,12 +114,12 @@ pub(crate) async fn run(pool: &AnyPool) -> Result<(), StoreError> {
     for &(version, name, sql) in MIGRATIONS {
         let done = sqlx::query("SELECT version FROM rookery_migrations WHERE version = $1")
             .bind(version)
-            .fetch_optional(pool)
+            .fetch_optional(&mut *conn)
             .await?;
         if done.is_some_and(|r| r.try_get::<i64, _>(0).is_ok()) {
             continue;
         }
-        let mut tx = pool.begin().await?;
+        let mut tx = conn.begin().await?;
         for statement in statements(sql) {
             (&mut *tx).execute(sqlx::AssertSqlSafe(statement)).await?;
         }

@@ -248,7 +248,7 @@ impl Store {
             backend,
             ladder_speeds: rookery_core::rating::Speed::ALL.into(),
         };
-        migrate::run(&store.pool).await?;
+        migrate::run(&store.pool, store.backend).await?;
         Ok(store)
     }
 
@@ -862,11 +862,9 @@ mod tests {
                 .unwrap()
                 .contains(&"lease".to_owned())
         );
-        assert!(
-            store
-                .renew_lease("lease", "node-a", a, 8_000)
-                .await
-                .unwrap()
+        assert_eq!(
+            store.renew_leases("node-a", 8_000).await.unwrap(),
+            vec![("lease".to_owned(), a)]
         );
         writer.write(fenced("lease", 1, a)).await.unwrap();
         // Node A is paused past its lease; node B takes the game over.
@@ -884,10 +882,15 @@ mod tests {
             .unwrap();
         assert!(b > a);
         assert!(
-            !store
-                .renew_lease("lease", "node-a", a, 20_000)
+            store
+                .renew_leases("node-a", 20_000)
                 .await
                 .unwrap()
+                .is_empty()
+        );
+        assert_eq!(
+            store.renew_leases("node-b", 14_000).await.unwrap(),
+            vec![("lease".to_owned(), b)]
         );
         // A's write (with A's ending) is refused whole; B's goes in.
         let mut late = fenced("lease", 2, a);

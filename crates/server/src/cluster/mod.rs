@@ -1,0 +1,493 @@
+//! Cluster mode (`rookery serve --cluster nats://...`): several nodes on one PostgreSQL
+//! database, talking over NATS. Each live game's room runs on exactly one node, which holds
+//! a lease on it in the database (`store/leases.rs`) under an epoch that fences every write
+//! of the game; the owner renews its leases, and when a node dies they run out and another
+//! node takes its games over, loading them as a restart does.
+//!
+//! A connection may be on any node. On the owner, a *bridge* per room answers requests on
+//! `game.{id}.cmd` (a queue group, so exactly one node answers) and publishes the room's
+//! events on `game.{id}.ev` with their versions. Elsewhere a [`RemoteRoom`] asks the owner
+//! and a *mirror* per game hands the events to this node's connections; a gap it cannot
+//! fill, or a takeover, ends the mirror, and its connections start again from the owner.
+
+pub(crate) mod wire;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use rookery_core::Color;
+use rookery_core::game::Command;
+use tokio::sync::broadcast;
+
+use crate::rematch::RematchAnswer;
+use crate::room::{RoomError, RoomHandle, Snapshot, Subscription, Versioned, now_ms};
+use crate::rooms::Rooms;
+use crate::store::{Store, StoreError};
+use wire::{
+    Ask, Broadcast, WireProblem, WireRematch, WireSnapshot, WireSubscription, WireVersioned,
+};
+
+/// How long a lease lasts without renewal: how long a dead node's games wait for a new one.
+pub(crate) const LEASE: Duration = Duration::from_secs(5);
+/// How often an owner renews its leases.
+const RENEW_EVERY: Duration = Duration::from_millis(1500);
+/// How often a node looks for games nobody holds.
+const TAKEOVER_EVERY: Duration = Duration::from_millis(1000);
+/// The most games a node takes over in one look (the others are left to other nodes).
+const TAKE_AT_ONCE: usize = 40;
+/// How long a request to a game's owner may take before the player is told to retry.
+const ASK_TIMEOUT: Duration = Duration::from_secs(4);
+/// Events a mirror's connections may be behind before they are resynced.
+const MIRROR_FEED: usize = 64;
+
+/// This node's part in the cluster (cheap to clone).
+#[derive(Clone)]
+pub(crate) struct Cluster {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    nats: async_nats::Client,
+    node: String,
+    store: Store,
+    /// Games whose events reach this node's connections from another node, by game id.
+    mirrors: Mutex<HashMap<String, broadcast::Sender<Versioned>>>,
+    /// The games this node holds, with the epoch of each lease.
+    leases: Mutex<HashMap<String, i64>>,
+    /// SIGTERM: take no more games (and hand over those held).
+    leaving: AtomicBool,
+}
+
+impl std::fmt::Debug for Cluster {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cluster")
+            .field("node", &self.inner.node)
+            .finish_non_exhaustive()
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn json(value: &impl serde::Serialize) -> axum::body::Bytes {
+    serde_json::to_vec(value).unwrap_or_default().into()
+}
+
+fn cmd_subject(id: &str) -> String {
+    format!("game.{id}.cmd")
+}
+
+fn ev_subject(id: &str) -> String {
+    format!("game.{id}.ev")
+}
+
+impl Cluster {
+    /// Joins the cluster as `node`. NATS need not be up yet: the client keeps trying, and
+    /// meanwhile this node serves the games it holds to the connections it has.
+    pub(crate) async fn join(url: &str, node: String, store: Store) -> Result<Cluster, String> {
+        let nats = async_nats::ConnectOptions::new()
+            .name(format!("rookery {node}"))
+            .retry_on_initial_connect()
+            .connect(url)
+            .await
+            .map_err(|e| format!("cannot reach NATS at {url}: {e}"))?;
+        tracing::info!(%node, nats = %url, "cluster node");
+        Ok(Cluster {
+            inner: Arc::new(Inner {
+                nats,
+                node,
+                store,
+                mirrors: Mutex::default(),
+                leases: Mutex::default(),
+                leaving: AtomicBool::new(false),
+            }),
+        })
+    }
+
+    pub(crate) fn node(&self) -> &str {
+        &self.inner.node
+    }
+
+    /// Takes game `id` if it is live and nobody holds it: the epoch of the new lease.
+    pub(crate) async fn take(&self, id: &str) -> Result<Option<i64>, StoreError> {
+        if self.inner.leaving.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        let now = now_ms() as i64;
+        let until = now + LEASE.as_millis() as i64;
+        let epoch = self
+            .inner
+            .store
+            .take_lease(id, &self.inner.node, now, until)
+            .await?;
+        if let Some(epoch) = epoch {
+            lock(&self.inner.leases).insert(id.to_owned(), epoch);
+        }
+        Ok(epoch)
+    }
+
+    /// The room of game `id`, held by another node.
+    pub(crate) fn remote(&self, id: &str) -> RoomHandle {
+        RoomHandle::Remote(Arc::new(RemoteRoom {
+            id: id.to_owned(),
+            cluster: self.clone(),
+        }))
+    }
+
+    /// Serves the room of game `id` (held here) to the other nodes, until it closes; then
+    /// gives its lease up, so that another node may take a game still live at once.
+    pub(crate) fn bridge(&self, id: &str, room: RoomHandle) {
+        let (cluster, id) = (self.clone(), id.to_owned());
+        tokio::spawn(async move {
+            let nats = &cluster.inner.nats;
+            let commands = nats
+                .queue_subscribe(cmd_subject(&id), "owner".to_owned())
+                .await;
+            if let (Ok(mut commands), Ok(sub)) = (commands, room.subscribe(u64::MAX).await) {
+                let mut feed = sub.feed;
+                // Nodes that heard the old owner start again from here.
+                let _ = nats.publish(ev_subject(&id), json(&Broadcast::Moved)).await;
+                loop {
+                    tokio::select! {
+                        msg = commands.next() => match msg {
+                            Some(msg) => answer(nats, &room, msg).await,
+                            None => break,
+                        },
+                        event = feed.recv() => match event {
+                            Ok(e) => {
+                                let body = json(&Broadcast::Event(Box::new(WireVersioned::of(&e))));
+                                let _ = nats.publish(ev_subject(&id), body).await;
+                            }
+                            // The mirrors see the gap and resync.
+                            Err(broadcast::error::RecvError::Lagged(_)) => {}
+                            Err(broadcast::error::RecvError::Closed) => break,
+                        },
+                    }
+                }
+            } else {
+                tracing::warn!(game = %id, "the room cannot be offered to other nodes");
+            }
+            room.close().await;
+            if lock(&cluster.inner.leases).remove(&id).is_some() {
+                if let Err(e) = cluster.inner.store.release_lease(&id, cluster.node()).await {
+                    tracing::warn!(game = %id, error = %e, "lease not released; it runs out");
+                }
+            }
+        });
+    }
+
+    /// Renews this node's leases and takes over games nobody holds, for as long as the
+    /// node runs.
+    pub(crate) fn start(&self, rooms: Rooms) {
+        let cluster = self.clone();
+        let renewing = rooms.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(RENEW_EVERY);
+            loop {
+                every.tick().await;
+                cluster.renew(&renewing).await;
+            }
+        });
+        let cluster = self.clone();
+        tokio::spawn(async move {
+            loop {
+                // A little jitter, so nodes do not all look at once.
+                let jitter = u64::from(rand_byte()) * 2;
+                tokio::time::sleep(TAKEOVER_EVERY + Duration::from_millis(jitter)).await;
+                if cluster.inner.leaving.load(Ordering::Relaxed) {
+                    return;
+                }
+                cluster.take_over(&rooms).await;
+            }
+        });
+    }
+
+    async fn renew(&self, rooms: &Rooms) {
+        let until = now_ms() as i64 + LEASE.as_millis() as i64;
+        let held = match self.inner.store.renew_leases(self.node(), until).await {
+            Ok(held) => held,
+            Err(e) => {
+                tracing::warn!(error = %e, "leases not renewed");
+                return;
+            }
+        };
+        let held: HashMap<String, i64> = held.into_iter().collect();
+        let lost: Vec<String> = lock(&self.inner.leases)
+            .iter()
+            .filter(|(id, epoch)| held.get(*id) != Some(epoch))
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in lost {
+            // Over (and left in its room to linger), or taken by another node.
+            lock(&self.inner.leases).remove(&id);
+            let live = self.inner.store.game(&id).await.ok().flatten();
+            if live.is_some_and(|row| row.status == crate::store::Status::Live) {
+                tracing::warn!(game = %id, "another node holds the game now: the room closes");
+                if let Some(room) = rooms.running(&id) {
+                    room.close().await;
+                }
+            }
+        }
+    }
+
+    async fn take_over(&self, rooms: &Rooms) {
+        let ids = match self.inner.store.unowned_games(now_ms() as i64).await {
+            Ok(ids) => ids,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot look for games to take over");
+                return;
+            }
+        };
+        let mut taken = 0;
+        for id in ids {
+            if taken == TAKE_AT_ONCE {
+                break;
+            }
+            if rooms.running(&id).is_some() {
+                continue;
+            }
+            match rooms.get(&id).await {
+                Ok(Some(room)) if room.is_local() => {
+                    taken += 1;
+                    tracing::info!(game = %id, "game taken over");
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(game = %id, error = %e, "takeover failed"),
+            }
+        }
+    }
+
+    /// SIGTERM: takes no more games and hands over those held (each room closes and its
+    /// lease is given up, for another node to take at once). Waits at most `within`.
+    pub(crate) async fn hand_over(&self, rooms: &Rooms, within: Duration) {
+        self.inner.leaving.store(true, Ordering::Relaxed);
+        let held: Vec<String> = lock(&self.inner.leases).keys().cloned().collect();
+        tracing::info!(games = held.len(), "handing games over to other nodes");
+        for id in &held {
+            if let Some(room) = rooms.running(id) {
+                room.close().await;
+            }
+        }
+        let deadline = tokio::time::Instant::now() + within;
+        while !lock(&self.inner.leases).is_empty() && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// The events of game `id` as they reach this node, for one more connection. The
+    /// subscription to NATS is made before this returns, so nothing published after a
+    /// request that follows is missed.
+    async fn mirror(&self, id: &str) -> Result<broadcast::Receiver<Versioned>, RoomError> {
+        if let Some(tx) = lock(&self.inner.mirrors).get(id) {
+            return Ok(tx.subscribe());
+        }
+        let sub = self
+            .inner
+            .nats
+            .subscribe(ev_subject(id))
+            .await
+            .map_err(|_| RoomError::Unavailable)?;
+        let mut mirrors = lock(&self.inner.mirrors);
+        if let Some(tx) = mirrors.get(id) {
+            return Ok(tx.subscribe());
+        }
+        let (tx, rx) = broadcast::channel(MIRROR_FEED);
+        mirrors.insert(id.to_owned(), tx.clone());
+        drop(mirrors);
+        let (cluster, id) = (self.clone(), id.to_owned());
+        tokio::spawn(async move {
+            cluster.run_mirror(&id, sub, &tx).await;
+            let mut mirrors = lock(&cluster.inner.mirrors);
+            if mirrors.get(&id).is_some_and(|t| t.same_channel(&tx)) {
+                mirrors.remove(&id);
+            }
+            // Dropping the last sender ends every connection's feed: they start again.
+        });
+        Ok(rx)
+    }
+
+    async fn run_mirror(
+        &self,
+        id: &str,
+        mut sub: async_nats::Subscriber,
+        tx: &broadcast::Sender<Versioned>,
+    ) {
+        let mut last: Option<u64> = None;
+        let remote = RemoteRoom {
+            id: id.to_owned(),
+            cluster: self.clone(),
+        };
+        loop {
+            let msg = tokio::select! {
+                msg = sub.next() => msg,
+                () = tokio::time::sleep(Duration::from_secs(20)) => {
+                    if tx.receiver_count() == 0 {
+                        return;
+                    }
+                    continue;
+                }
+            };
+            let Some(msg) = msg else { return };
+            let event = match serde_json::from_slice::<Broadcast>(&msg.payload) {
+                Ok(Broadcast::Event(e)) => *e,
+                Ok(Broadcast::Moved) | Err(_) => return,
+            };
+            if let Some(l) = last {
+                if event.v <= l {
+                    continue;
+                }
+                if event.v > l + 1 {
+                    // A gap: what the owner still has fills it, else everyone resyncs.
+                    let Ok(WireSubscription {
+                        missed: Some(missed),
+                        ..
+                    }) = remote.ask_subscribe(l).await
+                    else {
+                        return;
+                    };
+                    for e in missed.into_iter().filter(|e| e.v < event.v) {
+                        let _ = tx.send(e.into());
+                    }
+                }
+            }
+            last = Some(event.v);
+            let _ = tx.send(event.into());
+            if tx.receiver_count() == 0 {
+                return;
+            }
+        }
+    }
+}
+
+/// Answers one request to a room this node holds.
+async fn answer(nats: &async_nats::Client, room: &RoomHandle, msg: async_nats::Message) {
+    let Ok(ask) = serde_json::from_slice::<Ask>(&msg.payload) else {
+        tracing::debug!("an unreadable request from another node");
+        return;
+    };
+    let reply = match ask {
+        Ask::Apply(command) => Some(json(
+            &room.apply(command).await.map_err(|e| WireProblem::of(&e)),
+        )),
+        Ask::Subscribe { since } => room.subscribe(since).await.ok().map(|s| {
+            json(&WireSubscription {
+                v: s.v,
+                missed: s.missed.map(|m| m.iter().map(WireVersioned::of).collect()),
+            })
+        }),
+        Ask::Snapshot => room
+            .snapshot()
+            .await
+            .ok()
+            .map(|s| json(&WireSnapshot::of(&s))),
+        Ask::Rematch { by } => Some(json(
+            &room
+                .rematch(by)
+                .await
+                .map(|a| WireRematch::from(&a))
+                .map_err(|e| WireProblem::of(&e)),
+        )),
+        Ask::Presence { color, connected } => {
+            room.presence(color, connected).await;
+            None
+        }
+        Ask::Watcher { joined, name } => {
+            room.watcher(joined, name).await;
+            None
+        }
+        Ask::RematchDecline { by } => {
+            room.decline_rematch(by).await;
+            None
+        }
+        Ask::Seated { color, name, title } => {
+            room.seated(color, name, wire::title(title.as_deref()))
+                .await;
+            None
+        }
+        Ask::RematchMade { id } => {
+            room.rematch_made(id).await;
+            None
+        }
+        Ask::Chat(line) => {
+            room.chat(line.into()).await;
+            None
+        }
+    };
+    if let (Some(to), Some(body)) = (msg.reply, reply) {
+        let _ = nats.publish(to, body).await;
+    }
+}
+
+/// A byte of randomness (for jitter).
+fn rand_byte() -> u8 {
+    crate::ids::random_bytes::<1>()[0]
+}
+
+/// A room whose game another node holds: requests go to it over NATS.
+#[derive(Debug)]
+pub(crate) struct RemoteRoom {
+    id: String,
+    cluster: Cluster,
+}
+
+impl RemoteRoom {
+    /// Asks the owner and waits for its answer; no answer in time (no owner just now, or
+    /// NATS down) is [`RoomError::Unavailable`].
+    async fn ask<T: serde::de::DeserializeOwned>(&self, ask: &Ask) -> Result<T, RoomError> {
+        let nats = &self.cluster.inner.nats;
+        let asked = nats.request(cmd_subject(&self.id), json(ask));
+        let reply = tokio::time::timeout(ASK_TIMEOUT, asked)
+            .await
+            .map_err(|_| RoomError::Unavailable)?
+            .map_err(|_| RoomError::Unavailable)?;
+        serde_json::from_slice(&reply.payload).map_err(|_| RoomError::Unavailable)
+    }
+
+    async fn ask_subscribe(&self, since: u64) -> Result<WireSubscription, RoomError> {
+        self.ask(&Ask::Subscribe { since }).await
+    }
+
+    /// Tells the owner something that needs no answer.
+    pub(crate) async fn tell(&self, ask: Ask) {
+        let nats = &self.cluster.inner.nats;
+        let _ = nats.publish(cmd_subject(&self.id), json(&ask)).await;
+    }
+
+    pub(crate) async fn apply(&self, command: Command) -> Result<u64, RoomError> {
+        self.ask::<Result<u64, WireProblem>>(&Ask::Apply(command))
+            .await?
+            .map_err(WireProblem::into_error)
+    }
+
+    pub(crate) async fn rematch(&self, by: Color) -> Result<RematchAnswer, RoomError> {
+        self.ask::<Result<WireRematch, WireProblem>>(&Ask::Rematch { by })
+            .await?
+            .map(RematchAnswer::from)
+            .map_err(WireProblem::into_error)
+    }
+
+    pub(crate) async fn subscribe(&self, since: u64) -> Result<Subscription, RoomError> {
+        // The feed first: whatever the owner publishes after answering reaches it.
+        let feed = self.cluster.mirror(&self.id).await?;
+        let sub = self.ask_subscribe(since).await?;
+        Ok(Subscription {
+            v: sub.v,
+            missed: sub
+                .missed
+                .map(|m| m.into_iter().map(Versioned::from).collect()),
+            feed,
+        })
+    }
+
+    pub(crate) async fn snapshot(&self) -> Result<Snapshot, RoomError> {
+        let wire: WireSnapshot = self.ask(&Ask::Snapshot).await?;
+        wire.into_snapshot(&self.id).map_err(|e| {
+            tracing::warn!(game = %self.id, error = %e, "a snapshot from the owner does not read");
+            RoomError::Unavailable
+        })
+    }
+}

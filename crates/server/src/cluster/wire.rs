@@ -1,0 +1,441 @@
+//! What nodes say to each other about a game, as JSON over NATS: requests to the game's
+//! owner (`game.{id}.cmd`) and its events for every node with watchers (`game.{id}.ev`).
+//! The core's commands and events travel as they are (its `serde` feature); the server's
+//! own types have their wire forms here, turned back into the same values on arrival.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rookery_core::clock::TimeControl;
+use rookery_core::game::{Command, DrawOffers, Event, Game, Termination};
+use rookery_core::pgn::GameResult;
+use rookery_core::{ByColor, Color, Position};
+use serde::{Deserialize, Serialize};
+
+use crate::protocol::{CODES, Problem};
+use crate::rematch::RematchAnswer;
+use crate::room::{Can, RoomError, RoomEvent, Snapshot, Versioned, View};
+use crate::rooms::{Replayed, rebuild};
+use crate::store::chat::{ChatLine, ChatRoom};
+
+/// A request to a game's owner.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) enum Ask {
+    Apply(Command),
+    Subscribe {
+        since: u64,
+    },
+    Snapshot,
+    Presence {
+        color: Color,
+        connected: bool,
+    },
+    Watcher {
+        joined: bool,
+        name: Option<String>,
+    },
+    Rematch {
+        by: Color,
+    },
+    RematchDecline {
+        by: Color,
+    },
+    Seated {
+        color: Color,
+        name: String,
+        title: Option<String>,
+    },
+    RematchMade {
+        id: Option<String>,
+    },
+    Chat(WireChat),
+}
+
+/// What goes out on a game's event subject.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) enum Broadcast {
+    /// An event of the room, with its version.
+    Event(Box<WireVersioned>),
+    /// A node has just loaded the game (a takeover): what other nodes heard from the old
+    /// owner may have a gap, so their connections start again from the new one.
+    Moved,
+}
+
+/// A refusal as the owner would give it to its own connection.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct WireProblem {
+    code: String,
+    message: String,
+    n: Option<u64>,
+}
+
+impl WireProblem {
+    pub(crate) fn of(e: &RoomError) -> WireProblem {
+        let p = Problem::from(e);
+        WireProblem {
+            code: p.code.to_owned(),
+            message: p.message,
+            n: p.n,
+        }
+    }
+
+    /// The refusal again, as this node's error (an unknown code is the owner's newer
+    /// version: said as an internal error).
+    pub(crate) fn into_error(self) -> RoomError {
+        let code = CODES
+            .iter()
+            .copied()
+            .find(|c| *c == self.code)
+            .unwrap_or("internal");
+        RoomError::Remote(Problem {
+            code,
+            message: self.message,
+            n: self.n,
+        })
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct WireSubscription {
+    pub(crate) v: u64,
+    pub(crate) missed: Option<Vec<WireVersioned>>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) enum WireRematch {
+    Offered,
+    Agreed,
+    Made(String),
+}
+
+impl From<&RematchAnswer> for WireRematch {
+    fn from(a: &RematchAnswer) -> WireRematch {
+        match a {
+            RematchAnswer::Offered => WireRematch::Offered,
+            RematchAnswer::Agreed => WireRematch::Agreed,
+            RematchAnswer::Made(id) => WireRematch::Made(id.clone()),
+        }
+    }
+}
+
+impl From<WireRematch> for RematchAnswer {
+    fn from(a: WireRematch) -> RematchAnswer {
+        match a {
+            WireRematch::Offered => RematchAnswer::Offered,
+            WireRematch::Agreed => RematchAnswer::Agreed,
+            WireRematch::Made(id) => RematchAnswer::Made(id),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct WireChat {
+    id: String,
+    game_id: String,
+    players: bool,
+    user_id: Option<String>,
+    name: String,
+    text: String,
+    at: i64,
+}
+
+impl From<&ChatLine> for WireChat {
+    fn from(l: &ChatLine) -> WireChat {
+        WireChat {
+            id: l.id.clone(),
+            game_id: l.game_id.clone(),
+            players: l.room == ChatRoom::Players,
+            user_id: l.user_id.clone(),
+            name: l.name.clone(),
+            text: l.text.clone(),
+            at: l.at,
+        }
+    }
+}
+
+impl From<WireChat> for ChatLine {
+    fn from(l: WireChat) -> ChatLine {
+        ChatLine {
+            id: l.id,
+            game_id: l.game_id,
+            room: if l.players {
+                ChatRoom::Players
+            } else {
+                ChatRoom::Spectators
+            },
+            user_id: l.user_id,
+            name: l.name,
+            text: l.text,
+            at: l.at,
+        }
+    }
+}
+
+/// An account title by its abbreviation (titles are a fixed list).
+pub(crate) fn title(text: Option<&str>) -> Option<&'static str> {
+    let text = text?;
+    std::iter::once(crate::accounts::Title::Bot)
+        .chain(crate::accounts::Title::ALL)
+        .map(crate::accounts::Title::as_str)
+        .find(|t| *t == text)
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) enum WireEvent {
+    Game(Event),
+    Presence {
+        color: Color,
+        connected: bool,
+        claim_after_ms: u64,
+    },
+    Watchers {
+        n: u32,
+        names: Vec<String>,
+    },
+    Seated {
+        color: Color,
+        name: String,
+        title: Option<String>,
+    },
+    RematchOffered {
+        by: Color,
+    },
+    RematchDeclined {
+        by: Color,
+    },
+    Rematch {
+        id: String,
+    },
+    Chat(WireChat),
+}
+
+impl From<&RoomEvent> for WireEvent {
+    fn from(e: &RoomEvent) -> WireEvent {
+        match e {
+            RoomEvent::Game(e) => WireEvent::Game(e.clone()),
+            RoomEvent::Presence {
+                color,
+                connected,
+                claim_after,
+            } => WireEvent::Presence {
+                color: *color,
+                connected: *connected,
+                claim_after_ms: claim_after.as_millis() as u64,
+            },
+            RoomEvent::Watchers { n, names } => WireEvent::Watchers {
+                n: *n,
+                names: names.to_vec(),
+            },
+            RoomEvent::Seated { color, name, title } => WireEvent::Seated {
+                color: *color,
+                name: name.clone(),
+                title: title.map(str::to_owned),
+            },
+            RoomEvent::RematchOffered { by } => WireEvent::RematchOffered { by: *by },
+            RoomEvent::RematchDeclined { by } => WireEvent::RematchDeclined { by: *by },
+            RoomEvent::Rematch { id } => WireEvent::Rematch { id: id.clone() },
+            RoomEvent::Chat(line) => WireEvent::Chat(WireChat::from(line.as_ref())),
+        }
+    }
+}
+
+impl From<WireEvent> for RoomEvent {
+    fn from(e: WireEvent) -> RoomEvent {
+        match e {
+            WireEvent::Game(e) => RoomEvent::Game(e),
+            WireEvent::Presence {
+                color,
+                connected,
+                claim_after_ms,
+            } => RoomEvent::Presence {
+                color,
+                connected,
+                claim_after: Duration::from_millis(claim_after_ms),
+            },
+            WireEvent::Watchers { n, names } => RoomEvent::Watchers {
+                n,
+                names: names.into(),
+            },
+            WireEvent::Seated { color, name, title } => RoomEvent::Seated {
+                color,
+                name,
+                title: self::title(title.as_deref()),
+            },
+            WireEvent::RematchOffered { by } => RoomEvent::RematchOffered { by },
+            WireEvent::RematchDeclined { by } => RoomEvent::RematchDeclined { by },
+            WireEvent::Rematch { id } => RoomEvent::Rematch { id },
+            WireEvent::Chat(line) => RoomEvent::Chat(Arc::new(line.into())),
+        }
+    }
+}
+
+/// A [`View`] in few words: the position it was worked out on, from which this node works
+/// out the rest with the core (legal moves, check, material).
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct WireView {
+    fen: String,
+    /// Whether the side to move may move (not when the game is over or waits).
+    playable: bool,
+    running: Option<Color>,
+    can: ByColor<Can>,
+    last_capture: bool,
+    clocks_ms: ByColor<Option<u64>>,
+    /// The opening's ECO code and name.
+    opening: Option<(String, String)>,
+}
+
+impl WireView {
+    pub(crate) fn of(view: &View) -> WireView {
+        WireView {
+            fen: view.position.fen().to_string(),
+            playable: !view.legal.is_empty(),
+            running: view.running,
+            can: view.can,
+            last_capture: view.last_capture,
+            clocks_ms: view.clocks.map(|c| c.map(|d| d.as_millis() as u64)),
+            opening: view.opening.map(|o| (o.eco.to_owned(), o.name.to_owned())),
+        }
+    }
+
+    /// The view again; `None` if the position does not read (a newer node's FEN).
+    pub(crate) fn into_view(self) -> Option<View> {
+        let position = Position::from_fen(&self.fen).ok()?;
+        let turn = position.turn();
+        let opening = self.opening.and_then(|(eco, name)| {
+            rookery_openings::book()
+                .openings()
+                .iter()
+                .find(|o| o.eco == eco && o.name == name)
+        });
+        Some(View {
+            legal: if self.playable {
+                position.legal_moves().to_vec()
+            } else {
+                Vec::new()
+            },
+            turn,
+            check: position.is_check().then(|| position.king_of(turn)),
+            running: self.running,
+            can: self.can,
+            material: View::material(&position),
+            last_capture: self.last_capture,
+            clocks: self.clocks_ms.map(|c| c.map(Duration::from_millis)),
+            opening,
+            position,
+        })
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct WireVersioned {
+    pub(crate) v: u64,
+    event: WireEvent,
+    view: Option<WireView>,
+}
+
+impl WireVersioned {
+    pub(crate) fn of(e: &Versioned) -> WireVersioned {
+        WireVersioned {
+            v: e.v,
+            event: WireEvent::from(&e.event),
+            view: e.view.as_deref().map(WireView::of),
+        }
+    }
+}
+
+impl From<WireVersioned> for Versioned {
+    fn from(e: WireVersioned) -> Versioned {
+        Versioned {
+            v: e.v,
+            event: e.event.into(),
+            view: e.view.and_then(WireView::into_view).map(Arc::new),
+        }
+    }
+}
+
+/// A running game, exactly: its moves with what each was charged, the rule state they do
+/// not show, and when the running clock started. Rebuilt through the core on arrival.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct WireGame {
+    start: String,
+    control: String,
+    /// Each move: UCI, thinking time and credited lag (ms).
+    moves: Vec<(String, i64, i64)>,
+    offers: String,
+    end: Option<(GameResult, Termination)>,
+    turn_started: Option<u64>,
+}
+
+impl WireGame {
+    pub(crate) fn of(game: &Game) -> WireGame {
+        WireGame {
+            start: game.start().fen().to_string(),
+            control: game.clock().control().to_pgn(),
+            moves: game
+                .moves()
+                .iter()
+                .map(|p| {
+                    (
+                        p.m.to_uci().to_string(),
+                        p.elapsed.as_millis() as i64,
+                        p.lag.as_millis() as i64,
+                    )
+                })
+                .collect(),
+            offers: game.draw_offers().to_text(),
+            end: game.result(),
+            turn_started: game.turn_started(),
+        }
+    }
+
+    /// The game again, through the core.
+    pub(crate) fn into_game(self, id: &str) -> Result<Game, String> {
+        let start = Position::from_fen(&self.start).map_err(|e| e.to_string())?;
+        let control = TimeControl::from_pgn(&self.control).map_err(|e| e.to_string())?;
+        let moves = self.moves.iter().map(|(uci, elapsed_ms, lag_ms)| Replayed {
+            uci,
+            elapsed_ms: *elapsed_ms,
+            lag_ms: *lag_ms,
+        });
+        let mut game = rebuild(id, start, control, moves);
+        if let Some(offers) = DrawOffers::parse(&self.offers) {
+            game.restore_draw_offers(offers);
+        }
+        if let Some((result, termination)) = self.end {
+            game.restore_end(result, termination);
+        }
+        if let Some(at) = self.turn_started {
+            // The owner's clock start, kept as it is (nodes share the wall clock).
+            game.resume(at, at);
+        }
+        Ok(game)
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct WireSnapshot {
+    v: u64,
+    game: WireGame,
+    open_seat: Option<Color>,
+    bots: ByColor<bool>,
+}
+
+impl WireSnapshot {
+    pub(crate) fn of(s: &Snapshot) -> WireSnapshot {
+        WireSnapshot {
+            v: s.v,
+            game: WireGame::of(&s.game),
+            open_seat: s.open_seat,
+            bots: s.bots,
+        }
+    }
+
+    pub(crate) fn into_snapshot(self, id: &str) -> Result<Snapshot, String> {
+        Ok(Snapshot {
+            v: self.v,
+            game: self.game.into_game(id)?,
+            open_seat: self.open_seat,
+            bots: self.bots,
+        })
+    }
+}
