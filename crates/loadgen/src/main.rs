@@ -31,9 +31,15 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 #[derive(Debug, Parser)]
 #[command(name = "rookery-loadgen", version, about)]
 struct Args {
-    /// The server's address (a loopback address).
-    #[arg(long, default_value = "127.0.0.1:8080")]
-    server: SocketAddr,
+    /// The server's address (a loopback address), or several nodes' separated by commas:
+    /// games are then created, and players and spectators connected, round the nodes.
+    #[arg(long, value_delimiter = ',', default_value = "127.0.0.1:8080")]
+    server: Vec<SocketAddr>,
+    /// When a socket closes, a move is refused for a reason a retry may cure, or an ack is
+    /// late, connect again (to the next node) and go on; the interruptions are reported
+    /// (from the game's last ack before it to its first ack after).
+    #[arg(long)]
+    reconnect: bool,
     /// Games played at once.
     #[arg(long, default_value_t = 100)]
     games: usize,
@@ -82,6 +88,13 @@ struct Args {
     logins_per_second: f64,
 }
 
+impl Args {
+    /// The `i`-th node, round the list.
+    fn node(&self, i: usize) -> SocketAddr {
+        self.server[i % self.server.len()]
+    }
+}
+
 /// Figures shared by every task.
 #[derive(Debug, Default)]
 struct Stats {
@@ -101,6 +114,11 @@ struct Stats {
     /// Microseconds of each log-in (with `--logins-per-second`).
     login_us: Mutex<Vec<u32>>,
     logins: AtomicU64,
+    /// Microseconds from a game's last ack before an interruption to its first after.
+    interruption_us: Mutex<Vec<u32>>,
+    reconnects: AtomicU64,
+    /// When each game slot last had a move acknowledged (or its game made).
+    last_ack: Mutex<HashMap<u64, Instant>>,
 }
 
 impl Stats {
@@ -158,7 +176,7 @@ async fn form_post(addr: SocketAddr, path: &str, body: &str) -> Result<u16, Stri
 /// `--logins-per-second`: signs up one account, then logs in to it at the asked rate until
 /// told to stop, each log-in on its own task (they overlap when the server is slow).
 async fn logins(ctx: Ctx) {
-    let addr = ctx.args.server;
+    let addr = ctx.args.node(0);
     let credentials = "name=loadgen-login&password=loadgen+password";
     match form_post(addr, "/signup", credentials).await {
         Ok(303 | 409) => {}
@@ -173,7 +191,7 @@ async fn logins(ctx: Ctx) {
         let ctx = ctx.clone();
         tokio::spawn(async move {
             let sent = Instant::now();
-            match form_post(ctx.args.server, "/login", credentials).await {
+            match form_post(ctx.args.node(0), "/login", credentials).await {
                 Ok(303) => {
                     ctx.stats.logins.fetch_add(1, Ordering::Relaxed);
                     ctx.stats.sample(&ctx.stats.login_us, sent);
@@ -231,17 +249,18 @@ async fn http(
     Ok((status, cookie, json))
 }
 
-/// Creates a game and takes both seats: its id and the two players' cookies.
-async fn new_game(args: &Args) -> Result<(String, String, String), String> {
+/// Creates a game on node `node` and takes both seats (from the next node): its id and
+/// the two players' cookies.
+async fn new_game(args: &Args, node: usize) -> Result<(String, String, String), String> {
     let body = json!({"time_control": args.time_control, "color": "white"});
     let (status, white, created) =
-        http(args.server, "POST", "/api/games", Some(&body), None).await?;
+        http(args.node(node), "POST", "/api/games", Some(&body), None).await?;
     if status != 201 {
         return Err(format!("create: HTTP {status}"));
     }
     let id = created["id"].as_str().ok_or("create: no id")?.to_owned();
     let (status, black, _) = http(
-        args.server,
+        args.node(node + 1),
         "POST",
         &format!("/api/games/{id}/join"),
         None,
@@ -296,34 +315,84 @@ struct Seat {
     sent: Sent,
     acked: Acked,
     seed: u64,
+    /// The game slot (for its last ack) and the node this player connects to first.
+    slot: u64,
+    node: usize,
+    gap: Gap,
 }
 
-/// One player: moves on its turn after the game's pace, until the game ends or `stop`.
+/// A game's interruption: since when its moves have not been acknowledged (its last ack
+/// before a player lost the connection), if they are not.
+type Gap = Arc<Mutex<Option<Instant>>>;
+
+/// How one connection of a player ended.
+enum Ended {
+    /// The game is over, or the run.
+    Done,
+    /// The connection failed (closed, a move refused for a passing reason, an ack late).
+    Lost,
+}
+
+/// How long an acknowledgement may take before the connection counts as lost.
+const ACK_LATE: Duration = Duration::from_secs(6);
+
+/// One player: moves on its turn after the game's pace, until the game ends or `stop`;
+/// with `--reconnect`, a lost connection is made again to the next node.
 async fn player(ctx: Ctx, seat: Seat) {
+    let mut node = seat.node;
+    let mut rng = Rng(seat.seed | 1);
+    let mut last_ack = Instant::now();
+    loop {
+        let ended = play(&ctx, &seat, node, &mut rng, &mut last_ack).await;
+        if matches!(ended, Ended::Done) || !ctx.args.reconnect || ctx.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        {
+            let mut gap = seat
+                .gap
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            gap.get_or_insert(last_ack);
+        }
+        ctx.stats.reconnects.fetch_add(1, Ordering::Relaxed);
+        node += 1;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// One connection of a player, until the game ends, the run stops, or the connection is
+/// lost.
+async fn play(ctx: &Ctx, seat: &Seat, node: usize, rng: &mut Rng, last_ack: &mut Instant) -> Ended {
     let Seat {
         id,
         cookie,
         me,
         sent,
         acked,
-        seed,
+        slot,
+        gap,
+        ..
     } = seat;
     let Ctx { args, stats, stop } = ctx;
-    let mut socket = match connect(args.server, &id, Some(&cookie)).await {
+    let mut socket = match connect(args.node(node), id, Some(cookie)).await {
         Ok(s) => s,
         Err(e) => {
             stats.error(format!("connect: {e}"));
-            return;
+            return Ended::Lost;
         }
     };
     stats.sockets.fetch_add(1, Ordering::Relaxed);
     let pace = Duration::from_secs_f64(1.0 / args.rate.max(0.001));
-    let mut rng = Rng(seed | 1);
     // Moves sent and not yet acknowledged: when, which ply, which move.
     let mut acks: HashMap<u64, (Instant, u64, String)> = HashMap::new();
     let mut next_id = 0u64;
     let mut ply = 0u64;
+    let mut ended = Ended::Lost;
     'game: while !stop.load(Ordering::Relaxed) {
+        if acks.values().any(|(at, _, _)| at.elapsed() > ACK_LATE) && args.reconnect {
+            stats.error("ack late");
+            break;
+        }
         let frame = tokio::select! {
             f = socket.next() => f,
             () = tokio::time::sleep(Duration::from_millis(500)) => continue,
@@ -342,6 +411,7 @@ async fn player(ctx: Ctx, seat: Seat) {
         let (fen, turn) = match f["t"].as_str() {
             Some("state") => {
                 if !d["over"].is_null() {
+                    ended = Ended::Done;
                     break;
                 }
                 ply = d["san"].as_array().map_or(0, |a| a.len() as u64);
@@ -352,7 +422,7 @@ async fn player(ctx: Ctx, seat: Seat) {
             }
             Some("move") => {
                 ply = d["ply"].as_u64().unwrap_or(ply + 1);
-                if d["by"].as_str() != Some(me) {
+                if d["by"].as_str() != Some(*me) {
                     let at = sent
                         .lock()
                         .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -363,7 +433,7 @@ async fn player(ctx: Ctx, seat: Seat) {
                 }
                 (
                     d["fen"].as_str().map(str::to_owned),
-                    d["by"].as_str() != Some(me),
+                    d["by"].as_str() != Some(*me),
                 )
             }
             Some("ack") => {
@@ -373,6 +443,24 @@ async fn player(ctx: Ctx, seat: Seat) {
                         .lock()
                         .unwrap_or_else(std::sync::PoisonError::into_inner)
                         .push((ply, uci));
+                    *last_ack = Instant::now();
+                    stats
+                        .last_ack
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .insert(*slot, *last_ack);
+                    let since = gap
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .take();
+                    if let Some(since) = since {
+                        let us = since.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
+                        stats
+                            .interruption_us
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner)
+                            .push(us);
+                    }
                     let n = stats.moves.fetch_add(1, Ordering::Relaxed) + 1;
                     if args.max_moves.is_some_and(|max| n >= max) {
                         stop.store(true, Ordering::Relaxed);
@@ -382,9 +470,16 @@ async fn player(ctx: Ctx, seat: Seat) {
             }
             Some("error") => {
                 stats.error(d["message"].as_str().unwrap_or("error").to_owned());
+                if args.reconnect {
+                    // A fresh state says where the game stands.
+                    break;
+                }
                 continue;
             }
-            Some("end") => break 'game,
+            Some("end") => {
+                ended = Ended::Done;
+                break 'game;
+            }
             _ => continue,
         };
         let (Some(fen), true) = (fen, turn) else {
@@ -392,6 +487,7 @@ async fn player(ctx: Ctx, seat: Seat) {
         };
         let Ok(pos) = Position::from_fen(&fen) else {
             stats.error("unreadable FEN");
+            ended = Ended::Done;
             break;
         };
         let moves = pos.legal_moves();
@@ -420,42 +516,64 @@ async fn player(ctx: Ctx, seat: Seat) {
             break;
         }
     }
-    if stop.load(Ordering::Relaxed) && me == "white" {
-        // Leave no game behind (a live game would stay in the server's memory): abort one
-        // too young to resign, else resign; the core refuses whichever does not apply.
-        for (i, t) in ["abort", "resign"].into_iter().enumerate() {
-            let frame = json!({"t": t, "d": {"a": next_id + 1 + i as u64}});
-            let _ = socket.send(Message::Text(frame.to_string().into())).await;
+    if stop.load(Ordering::Relaxed) {
+        ended = Ended::Done;
+        if *me == "white" {
+            // Leave no game behind (a live game would stay in the server's memory): abort
+            // one too young to resign, else resign; the core refuses whichever does not
+            // apply.
+            for (i, t) in ["abort", "resign"].into_iter().enumerate() {
+                let frame = json!({"t": t, "d": {"a": next_id + 1 + i as u64}});
+                let _ = socket.send(Message::Text(frame.to_string().into())).await;
+            }
         }
     }
     let _ = socket.close(None).await;
     stats.sockets.fetch_sub(1, Ordering::Relaxed);
+    ended
 }
 
-/// A spectator: reads every frame until the game ends or `stop`.
-async fn spectator(ctx: Ctx, id: String) {
+/// A spectator: reads every frame until the game ends or `stop` (with `--reconnect`,
+/// connecting again to the next node when the connection is lost).
+async fn spectator(ctx: Ctx, id: String, mut node: usize) {
     let Ctx { args, stats, stop } = ctx;
-    let mut socket = match connect(args.server, &id, None).await {
-        Ok(s) => s,
-        Err(e) => {
-            stats.error(format!("connect: {e}"));
-            return;
-        }
-    };
-    stats.sockets.fetch_add(1, Ordering::Relaxed);
-    while !stop.load(Ordering::Relaxed) {
-        let frame = tokio::select! {
-            f = socket.next() => f,
-            () = tokio::time::sleep(Duration::from_millis(500)) => continue,
+    'connections: while !stop.load(Ordering::Relaxed) {
+        let mut socket = match connect(args.node(node), &id, None).await {
+            Ok(s) => s,
+            Err(e) => {
+                stats.error(format!("connect: {e}"));
+                if !args.reconnect {
+                    return;
+                }
+                node += 1;
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                continue;
+            }
         };
-        match frame {
-            Some(Ok(Message::Text(t))) if t.contains("\"t\":\"end\"") => break,
-            Some(Ok(_)) => {}
-            _ => break,
+        stats.sockets.fetch_add(1, Ordering::Relaxed);
+        let mut over = false;
+        while !stop.load(Ordering::Relaxed) {
+            let frame = tokio::select! {
+                f = socket.next() => f,
+                () = tokio::time::sleep(Duration::from_millis(500)) => continue,
+            };
+            match frame {
+                Some(Ok(Message::Text(t))) if t.contains("\"t\":\"end\"") => {
+                    over = true;
+                    break;
+                }
+                Some(Ok(_)) => {}
+                _ => break,
+            }
         }
+        let _ = socket.close(None).await;
+        stats.sockets.fetch_sub(1, Ordering::Relaxed);
+        if over || !args.reconnect {
+            break 'connections;
+        }
+        node += 1;
+        tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    let _ = socket.close(None).await;
-    stats.sockets.fetch_sub(1, Ordering::Relaxed);
 }
 
 /// One game slot: plays a game, then another, until `stop`.
@@ -463,7 +581,8 @@ async fn slot(ctx: Ctx, index: u64) {
     let Ctx { args, stats, stop } = ctx.clone();
     let mut round = 0u64;
     while !stop.load(Ordering::Relaxed) {
-        let (id, white, black) = match new_game(&args).await {
+        let node = (index + round) as usize;
+        let (id, white, black) = match new_game(&args, node).await {
             Ok(g) => g,
             Err(e) => {
                 stats.error(e);
@@ -472,23 +591,40 @@ async fn slot(ctx: Ctx, index: u64) {
             }
         };
         stats.games_started.fetch_add(1, Ordering::Relaxed);
+        stats
+            .last_ack
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(index, Instant::now());
+        let gap: Gap = Arc::default();
         let sent: Sent = Arc::default();
         let acked: Acked = Arc::default();
         let seed = index.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ round;
-        let seat = |cookie, me, seed| Seat {
+        let seat = |cookie, me, seed, node| Seat {
             id: id.clone(),
             cookie,
             me,
             sent: sent.clone(),
             acked: acked.clone(),
             seed,
+            slot: index,
+            node,
+            gap: gap.clone(),
         };
+        // Each player and spectator on a node of its own, as far as there are nodes.
         let mut tasks = vec![
-            tokio::spawn(player(ctx.clone(), seat(white, "white", seed))),
-            tokio::spawn(player(ctx.clone(), seat(black, "black", seed ^ 0xabcd))),
+            tokio::spawn(player(ctx.clone(), seat(white, "white", seed, node))),
+            tokio::spawn(player(
+                ctx.clone(),
+                seat(black, "black", seed ^ 0xabcd, node + 1),
+            )),
         ];
-        for _ in 0..args.spectators {
-            tasks.push(tokio::spawn(spectator(ctx.clone(), id.clone())));
+        for k in 0..args.spectators {
+            tasks.push(tokio::spawn(spectator(
+                ctx.clone(),
+                id.clone(),
+                node + 2 + k,
+            )));
         }
         for t in tasks {
             let _ = t.await;
@@ -500,7 +636,12 @@ async fn slot(ctx: Ctx, index: u64) {
                     .unwrap_or_else(std::sync::PoisonError::into_inner),
             );
             moves.sort_unstable();
-            let moves = moves.into_iter().map(|(_, uci)| uci).collect();
+            // With reconnections a move may be stored unacknowledged between two acked
+            // ones: each is written with its ply.
+            let moves = moves
+                .into_iter()
+                .map(|(ply, uci)| format!("{ply}:{uci}"))
+                .collect();
             stats
                 .acked
                 .lock()
@@ -555,11 +696,8 @@ fn percentiles(name: &str, list: &Mutex<Vec<u32>>) -> String {
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     let args = Arc::new(Args::parse());
-    if !args.server.ip().is_loopback() {
-        eprintln!(
-            "rookery-loadgen: {} is not a loopback address; refusing",
-            args.server
-        );
+    if let Some(addr) = args.server.iter().find(|a| !a.ip().is_loopback()) {
+        eprintln!("rookery-loadgen: {addr} is not a loopback address; refusing");
         return std::process::ExitCode::from(2);
     }
     if let Some(path) = &args.verify {
@@ -638,6 +776,13 @@ async fn main() -> std::process::ExitCode {
         }
     }
     let sockets_at_end = stats.sockets.load(Ordering::Relaxed);
+    let stalled = stats
+        .last_ack
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .values()
+        .filter(|at| at.elapsed() > STALLED)
+        .count();
     let rss_at_end = args.pid.and_then(rss_kib);
     let cpu_at_end = cpus();
     let moves_at_end = stats.moves.load(Ordering::Relaxed);
@@ -678,6 +823,17 @@ async fn main() -> std::process::ExitCode {
         println!("{}", percentiles("log-in", &stats.login_us));
     }
     println!("sockets held at the end: {sockets_at_end}");
+    println!(
+        "games without an acknowledged move in the last {} s of the run: {stalled}",
+        STALLED.as_secs()
+    );
+    if args.reconnect {
+        println!(
+            "reconnections: {}",
+            stats.reconnects.load(Ordering::Relaxed)
+        );
+        println!("{}", percentiles("interruption", &stats.interruption_us));
+    }
     let used = |start: Option<f64>, end: Option<f64>| end.zip(start).map(|(e, s)| e - s);
     if let Some(server) = used(cpu_at_start.0, cpu_at_end.0) {
         let own = used(cpu_at_start.1, cpu_at_end.1).unwrap_or(0.0);
@@ -736,8 +892,12 @@ async fn main() -> std::process::ExitCode {
     std::process::ExitCode::SUCCESS
 }
 
-/// `--verify`: each recorded game's acknowledged moves must be the start of what the server
-/// has for it.
+/// A game slot with no acknowledged move for this long at the end of the run counts as
+/// stalled.
+const STALLED: Duration = Duration::from_secs(20);
+
+/// `--verify`: each recorded game's acknowledged moves must be what the server has at their
+/// plies (`ply:uci`; a bare `uci` is the next ply).
 async fn verify(args: &Args, path: &std::path::Path) -> std::process::ExitCode {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
@@ -746,43 +906,56 @@ async fn verify(args: &Args, path: &std::path::Path) -> std::process::ExitCode {
             return std::process::ExitCode::from(2);
         }
     };
-    let games: Vec<(&str, Vec<&str>)> = text
+    let games: Vec<(&str, Vec<(usize, &str)>)> = text
         .lines()
         .filter_map(|line| {
             let mut parts = line.split_whitespace();
-            Some((parts.next()?, parts.collect()))
+            let id = parts.next()?;
+            let mut next = 1;
+            let moves = parts
+                .map(|token| {
+                    let (ply, uci) = match token.split_once(':') {
+                        Some((ply, uci)) => (ply.parse().unwrap_or(0), uci),
+                        None => (next, token),
+                    };
+                    next = ply + 1;
+                    (ply, uci)
+                })
+                .collect();
+            Some((id, moves))
         })
         .collect();
-    let checks = futures_util::stream::iter(games.iter().map(|(id, acked)| async move {
-        let found = http(args.server, "GET", &format!("/api/games/{id}"), None, None).await;
-        let problem = match found {
-            Ok((200, _, body)) => {
-                let stored: Vec<&str> = body["uci"]
-                    .as_array()
-                    .map(|a| a.iter().filter_map(Value::as_str).collect())
-                    .unwrap_or_default();
-                let same = acked
-                    .iter()
-                    .zip(&stored)
-                    .take_while(|(a, b)| a == b)
-                    .count();
-                (same < acked.len()).then(|| {
-                    format!(
-                        "{id}: {} moves acknowledged, {} stored, first difference at ply {}",
-                        acked.len(),
-                        stored.len(),
-                        same + 1
-                    )
-                })
-            }
-            Ok((status, _, _)) => Some(format!("{id}: HTTP {status}")),
-            Err(e) => Some(format!("{id}: {e}")),
-        };
-        (acked.len(), problem)
-    }))
-    .buffer_unordered(16)
-    .collect::<Vec<_>>()
-    .await;
+    let checks =
+        futures_util::stream::iter(games.iter().enumerate().map(|(i, (id, acked))| async move {
+            let path = format!("/api/games/{id}");
+            let found = http(args.node(i), "GET", &path, None, None).await;
+            let problem = match found {
+                Ok((200, _, body)) => {
+                    let stored: Vec<&str> = body["uci"]
+                        .as_array()
+                        .map(|a| a.iter().filter_map(Value::as_str).collect())
+                        .unwrap_or_default();
+                    let wrong = acked
+                        .iter()
+                        .find(|(ply, uci)| stored.get(ply.wrapping_sub(1)) != Some(uci));
+                    wrong.map(|(ply, uci)| {
+                        format!(
+                            "{id}: {} moves acknowledged, {} stored; ply {ply} acknowledged as \
+                         {uci}, stored as {}",
+                            acked.len(),
+                            stored.len(),
+                            stored.get(ply.wrapping_sub(1)).unwrap_or(&"nothing")
+                        )
+                    })
+                }
+                Ok((status, _, _)) => Some(format!("{id}: HTTP {status}")),
+                Err(e) => Some(format!("{id}: {e}")),
+            };
+            (acked.len(), problem)
+        }))
+        .buffer_unordered(16)
+        .collect::<Vec<_>>()
+        .await;
     let moves: usize = checks.iter().map(|c| c.0).sum();
     let problems: Vec<&String> = checks.iter().filter_map(|c| c.1.as_ref()).collect();
     println!(
@@ -808,12 +981,12 @@ async fn idle(args: &Args, n: usize) -> std::process::ExitCode {
         return std::process::ExitCode::from(2);
     };
     let before = rss_kib(pid).unwrap_or(0);
-    let setup = |_| async {
-        let (id, white, black) = new_game(args).await?;
+    let setup = |i: usize| async move {
+        let (id, white, black) = new_game(args, i).await?;
         for (cookie, m) in [(&white, "e2e4"), (&black, "e7e5")] {
             let path = format!("/api/games/{id}/move");
             let (status, _, _) = http(
-                args.server,
+                args.node(i),
                 "POST",
                 &path,
                 Some(&json!({"m": m})),

@@ -95,6 +95,12 @@ impl Cluster {
             .connect(url)
             .await
             .map_err(|e| format!("cannot reach NATS at {url}: {e}"))?;
+        // A node that starts again under its name holds nothing yet: what the name held
+        // before is free for any node (this one included) at once.
+        store
+            .release_leases_of(&node)
+            .await
+            .map_err(|e| e.to_string())?;
         tracing::info!(%node, nats = %url, "cluster node");
         Ok(Cluster {
             inner: Arc::new(Inner {
@@ -406,7 +412,8 @@ async fn answer(nats: &async_nats::Client, room: &RoomHandle, msg: async_nats::M
         Ask::Seated { color, name, title } => {
             room.seated(color, name, wire::title(title.as_deref()))
                 .await;
-            None
+            // The seat's taker waits for this: its first move must find the seat taken.
+            Some(json(&()))
         }
         Ask::RematchMade { id } => {
             room.rematch_made(id).await;
@@ -449,6 +456,14 @@ impl RemoteRoom {
 
     async fn ask_subscribe(&self, since: u64) -> Result<WireSubscription, RoomError> {
         self.ask(&Ask::Subscribe { since }).await
+    }
+
+    /// Someone took the open seat: told, and waited for, so that the player's first move
+    /// finds the room knowing it.
+    pub(crate) async fn seated(&self, ask: Ask) {
+        if self.ask::<()>(&ask).await.is_err() {
+            tracing::warn!(game = %self.id, "the owner did not confirm a seat taken");
+        }
     }
 
     /// Tells the owner something that needs no answer.

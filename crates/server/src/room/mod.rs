@@ -109,7 +109,9 @@ impl std::fmt::Display for RoomError {
         match self {
             RoomError::Game(e) => e.fmt(f),
             // The store's own message is for the logs.
-            RoomError::Store(_) => f.write_str("the move could not be saved; try again"),
+            RoomError::Store(_) => {
+                f.write_str("the move cannot be saved right now; try again in a moment")
+            }
             RoomError::Closed => f.write_str("the game room is closed"),
             RoomError::NotOver => f.write_str("a rematch can be offered once the game is over"),
             RoomError::Waiting => {
@@ -366,15 +368,15 @@ impl RoomHandle {
 
     /// Someone took the open seat of `color` (the store has it already).
     pub(crate) async fn seated(&self, color: Color, name: String, title: Option<&'static str>) {
-        let ask = {
-            let name = name.clone();
-            move || Ask::Seated {
-                color,
-                name,
-                title: title.map(str::to_owned),
+        match self {
+            RoomHandle::Local(tx) => {
+                let _ = tx.send(RoomCmd::Seated { color, name, title }).await;
             }
-        };
-        self.tell(RoomCmd::Seated { color, name, title }, ask).await;
+            RoomHandle::Remote(room) => {
+                let title = title.map(str::to_owned);
+                room.seated(Ask::Seated { color, name, title }).await;
+            }
+        }
     }
 
     /// Tells the room's connections of a chat line (stored already).

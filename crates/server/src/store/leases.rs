@@ -62,6 +62,15 @@ impl Store {
         Ok(())
     }
 
+    /// Gives up every lease held under `node`'s name (a node starting again holds nothing).
+    pub(crate) async fn release_leases_of(&self, node: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE games SET owner = NULL, lease_until = 0 WHERE owner = $1")
+            .bind(node)
+            .execute(self.pool())
+            .await?;
+        Ok(())
+    }
+
     /// Live games that nobody holds at `now` (never taken, released, or their lease run out):
     /// what a node may take over.
     pub(crate) async fn unowned_games(&self, now: i64) -> Result<Vec<String>, StoreError> {

@@ -1,0 +1,410 @@
+#!/usr/bin/env python3
+"""Cluster tests: three Rookery nodes on one PostgreSQL database and NATS (docs/SCALING.md).
+
+Each test starts its nodes on a fresh database, on ports of their own, and the load
+generator (`rookery-loadgen --reconnect`) spreads the games' players and spectators over
+all of them: each game is made on one node, its players connect to two others, its
+spectator to the third. What every test checks at the end: every acknowledged move is stored
+at its ply (`rookery-loadgen --verify`, 0 lost or reordered), and no game stalled (each had
+a move acknowledged in the last 20 s of the run).
+
+  kills    every --every seconds one node is killed with SIGKILL and started again, for
+           --seconds; the interruptions (a game's last ack before the kill to its first
+           ack after) are reported as p50/p99/max.
+  rolling  every node in turn gets SIGTERM (it hands its games over and closes its sockets
+           with a reconnect hint) and is started again.
+  fencing  a node is paused with SIGSTOP past its leases; the others take its games; it is
+           resumed with a move of such a game in hand (on a socket it held) and must not
+           store it: the database keeps the new owner's moves only.
+  outage   the nodes reach PostgreSQL through a TCP proxy that cuts it for 10 s: moves
+           are refused meanwhile ("cannot be saved"), none acknowledged is lost, and play
+           resumes by itself.
+
+Usage: cluster_test.py --binary target/release/rookery --loadgen target/release/rookery-loadgen
+                       --postgres postgres://postgres@127.0.0.1:5432/test
+                       [--nats nats://127.0.0.1:4222] [--test kills,rolling,fencing,outage]
+"""
+import argparse
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def call(port, method, path, body=None, cookie=None):
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method)
+    req.add_header("Content-Type", "application/json")
+    if cookie:
+        req.add_header("Cookie", cookie)
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, r.headers.get("Set-Cookie"), json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as e:
+        return e.code, None, json.loads(e.read() or b"null")
+
+
+class Node:
+    def __init__(self, args, name, url, log_dir):
+        self.args, self.name, self.url = args, name, url
+        self.port = free_port()
+        self.proc = None
+        self.log = open(os.path.join(log_dir, f"{name}.log"), "ab")
+
+    def start(self, wait=True):
+        self.proc = subprocess.Popen(
+            [self.args.binary, "--listen", f"127.0.0.1:{self.port}", "--database-url", self.url,
+             "--cluster", self.args.nats, "--node-id", self.name, "--rate-limits", "off"],
+            stdout=self.log, stderr=subprocess.STDOUT)
+        if wait:
+            self.wait_ready()
+
+    def wait_ready(self):
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                if call(self.port, "GET", "/api/ready")[0] == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.05)
+        raise SystemExit(f"node {self.name} did not start")
+
+    def signal(self, sig):
+        self.proc.send_signal(sig)
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait()
+
+
+def fresh_database(postgres, tag):
+    name = f"rookery_cluster_{tag}_{os.getpid()}"
+    subprocess.run(["psql", postgres, "-qc", f"DROP DATABASE IF EXISTS {name}"], check=True,
+                   stderr=subprocess.DEVNULL)
+    subprocess.run(["psql", postgres, "-qc", f"CREATE DATABASE {name}"], check=True)
+    return postgres.rsplit("/", 1)[0] + "/" + name
+
+
+def start_nodes(args, url, tmp, n=3):
+    nodes = [Node(args, f"node{i + 1}", url, tmp) for i in range(n)]
+    nodes[0].start()  # the first applies the migrations; the others start together
+    for node in nodes[1:]:
+        node.start(wait=False)
+    for node in nodes[1:]:
+        node.wait_ready()
+    return nodes
+
+
+def loadgen(args, nodes, tmp, seconds, games, record, rate=0.5):
+    servers = ",".join(f"127.0.0.1:{n.port}" for n in nodes)
+    return subprocess.Popen(
+        [args.loadgen, "--server", servers, "--games", str(games), "--spectators", "1",
+         "--rate", str(rate), "--time-control", "10+5", "--seconds", str(seconds),
+         "--reconnect", "--record", record, "--progress-every", "20"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def finish(args, nodes, gen, record, errors, label):
+    out, _ = gen.communicate()
+    print(out)
+    verify = subprocess.run(
+        [args.loadgen, "--server", ",".join(f"127.0.0.1:{n.port}" for n in nodes if n.proc.poll() is None),
+         "--verify", record], capture_output=True, text=True)
+    print(verify.stdout.strip())
+    if verify.returncode != 0:
+        errors.append(f"{label}: acknowledged moves lost or reordered")
+    acked = re.search(r"(\d+) moves acknowledged in", out)
+    if not acked or int(acked.group(1)) < 500:
+        errors.append(f"{label}: too few moves acknowledged to prove anything")
+    stalled = re.search(r"games without an acknowledged move in the last \d+ s of the run: (\d+)", out)
+    if not stalled or int(stalled.group(1)) != 0:
+        errors.append(f"{label}: games stalled ({stalled.group(1) if stalled else '?'})")
+    return out
+
+
+def test_kills(args, tmp, errors):
+    url = fresh_database(args.postgres, "kills")
+    nodes = start_nodes(args, url, tmp)
+    record = os.path.join(tmp, "kills.txt")
+    gen = loadgen(args, nodes, tmp, args.seconds + 20, args.games, record)
+    time.sleep(10)
+    kills = 0
+    started = time.time()
+    while time.time() - started < args.seconds:
+        time.sleep(args.every)
+        node = nodes[kills % len(nodes)]
+        node.signal(signal.SIGKILL)
+        node.proc.wait()
+        kills += 1
+        print(f"{time.time() - started:5.0f} s: killed {node.name} (SIGKILL), starting it again",
+              flush=True)
+        node.start()
+    finish(args, nodes, gen, record, errors, "kills")
+    print(f"kills: {kills}")
+    for node in nodes:
+        node.stop()
+
+
+def test_rolling(args, tmp, errors):
+    url = fresh_database(args.postgres, "rolling")
+    nodes = start_nodes(args, url, tmp)
+    record = os.path.join(tmp, "rolling.txt")
+    gen = loadgen(args, nodes, tmp, 75, args.games, record)
+    time.sleep(15)
+    for node in nodes:
+        started = time.time()
+        node.signal(signal.SIGTERM)
+        node.proc.wait()
+        print(f"{node.name} stopped by SIGTERM in {time.time() - started:.1f} s; starting it again",
+              flush=True)
+        node.start()
+        time.sleep(10)
+    finish(args, nodes, gen, record, errors, "rolling restart")
+    for node in nodes:
+        node.stop()
+
+
+def test_fencing(args, tmp, errors):
+    """A node paused past its lease cannot write to a game another node took over."""
+    url = fresh_database(args.postgres, "fencing")
+    nodes = start_nodes(args, url, tmp, n=2)
+    a, b = nodes
+    _, white, game = call(a.port, "POST", "/api/games", {"time_control": "10+5", "color": "white"})
+    gid = game["id"]
+    white = white.split(";")[0]
+    _, black, _ = call(a.port, "POST", f"/api/games/{gid}/join")
+    black = black.split(";")[0]
+    for m, c in [("e2e4", white), ("e7e5", black)]:
+        status, _, _ = call(a.port, "POST", f"/api/games/{gid}/move", {"m": m}, c)
+        assert status == 200, status
+    owner = stored_owner(args, url, gid)
+    if owner != a.name:
+        errors.append(f"fencing: the game's owner is {owner}, not {a.name}, which made it")
+    # A WebSocket on A, so that A still has a connection with a move to send when it wakes.
+    ws = RawSocket(a.port, f"/game/{gid}/socket", white)
+    ws.recv_until('"t":"state"')
+    a.signal(signal.SIGSTOP)
+    print("node1 paused (SIGSTOP)", flush=True)
+    # B takes the game over once the lease runs out, and plays on.
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        status, _, _ = call(b.port, "POST", f"/api/games/{gid}/move", {"m": "g1f3"}, white)
+        if status == 200:
+            break
+        time.sleep(0.2)
+    else:
+        errors.append("fencing: node2 did not take the game over")
+    print(f"node2 took the game over: owner {stored_owner(args, url, gid)}", flush=True)
+    # A wakes with a move in hand for White (whose turn it is not on the real board: on A's
+    # stale board it is): Nc3, on A's socket. It must not be stored.
+    ws.send(json.dumps({"t": "move", "d": {"u": "b1c3", "a": 1}}))
+    a.signal(signal.SIGCONT)
+    print("node1 resumed (SIGCONT) and sent b1c3 from its stale room", flush=True)
+    reply = ws.recv_until('"a":1', timeout=15)
+    time.sleep(3)
+    status, _, state = call(b.port, "GET", f"/api/games/{gid}")
+    print(f"node1 answered: {reply}; stored moves: {state['uci']}", flush=True)
+    if state["uci"] != ["e2e4", "e7e5", "g1f3"]:
+        errors.append(f"fencing: stored moves are {state['uci']}")
+    if reply and '"ack"' in reply:
+        errors.append("fencing: the paused node acknowledged a move")
+    status, _, _ = call(a.port, "POST", f"/api/games/{gid}/move", {"m": "b8c6"}, black)
+    status2, _, state = call(b.port, "GET", f"/api/games/{gid}")
+    print(f"after: a move through node1 -> HTTP {status}; stored {state['uci']}", flush=True)
+    if status != 200 or state["uci"] != ["e2e4", "e7e5", "g1f3", "b8c6"]:
+        errors.append("fencing: the game was not playable through the resumed node")
+    for node in nodes:
+        node.stop()
+
+
+def stored_owner(args, url, gid):
+    return subprocess.run(["psql", url, "-tAc", f"SELECT owner FROM games WHERE id = '{gid}'"],
+                          capture_output=True, text=True).stdout.strip()
+
+
+class RawSocket:
+    """A minimal WebSocket client (text frames, client-masked) for the fencing test."""
+
+    def __init__(self, port, path, cookie):
+        import base64
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=20)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall(
+            (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+             f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+             f"Cookie: {cookie}\r\n\r\n").encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += self.sock.recv(1)
+        if b" 101 " not in head.split(b"\r\n")[0]:
+            raise SystemExit(f"no WebSocket: {head!r}")
+        self.buf = b""
+
+    def send(self, text):
+        data = text.encode()
+        mask = os.urandom(4)
+        header = bytes([0x81])
+        n = len(data)
+        header += bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + n.to_bytes(2, "big")
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+        self.sock.sendall(header + mask + masked)
+
+    def frame(self):
+        def need(k):
+            while len(self.buf) < k:
+                chunk = self.sock.recv(65536)
+                if not chunk:
+                    raise EOFError
+                self.buf += chunk
+        need(2)
+        op, n = self.buf[0] & 0x0F, self.buf[1] & 0x7F
+        at = 2
+        if n == 126:
+            need(4)
+            n, at = int.from_bytes(self.buf[2:4], "big"), 4
+        elif n == 127:
+            need(10)
+            n, at = int.from_bytes(self.buf[2:10], "big"), 10
+        need(at + n)
+        payload, self.buf = self.buf[at:at + n], self.buf[at + n:]
+        return op, payload
+
+    def recv_until(self, needle, timeout=10):
+        self.sock.settimeout(timeout)
+        try:
+            while True:
+                op, payload = self.frame()
+                if op == 8:
+                    return None
+                if op == 1 and needle in payload.decode():
+                    return payload.decode()
+        except (socket.timeout, EOFError, OSError):
+            return None
+
+
+class Proxy:
+    """A TCP proxy between the nodes and PostgreSQL that can cut every connection."""
+
+    def __init__(self, target_port):
+        self.target = target_port
+        self.listener = socket.socket()
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(256)
+        self.port = self.listener.getsockname()[1]
+        self.cut = threading.Event()
+        self.open = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        while True:
+            client, _ = self.listener.accept()
+            if self.cut.is_set():
+                client.close()
+                continue
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target))
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                self.open += [client, upstream]
+            for src, dst in [(client, upstream), (upstream, client)]:
+                threading.Thread(target=self.pipe, args=(src, dst), daemon=True).start()
+
+    def pipe(self, src, dst):
+        try:
+            while True:
+                data = src.recv(65536)
+                if not data or self.cut.is_set():
+                    break
+                dst.sendall(data)
+        except OSError:
+            pass
+        for s in (src, dst):
+            try:
+                s.close()
+            except OSError:
+                pass
+
+    def cut_for(self, seconds):
+        self.cut.set()
+        with self.lock:
+            for s in self.open:
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                    s.close()
+                except OSError:
+                    pass
+            self.open = []
+        time.sleep(seconds)
+        self.cut.clear()
+
+
+def test_outage(args, tmp, errors):
+    url = fresh_database(args.postgres, "outage")
+    host, rest = url.split("@", 1)
+    db = rest.split("/", 1)[1]
+    proxy = Proxy(5432)
+    proxied = f"{host}@127.0.0.1:{proxy.port}/{db}"
+    nodes = start_nodes(args, proxied, tmp)
+    record = os.path.join(tmp, "outage.txt")
+    gen = loadgen(args, nodes, tmp, 60, min(args.games, 100), record)
+    time.sleep(20)
+    print("PostgreSQL cut for 10 s", flush=True)
+    proxy.cut_for(10)
+    print("PostgreSQL back", flush=True)
+    out = finish(args, nodes, gen, record, errors, "database outage")
+    told = re.search(r"error: (\d+) x the move cannot be saved right now", out)
+    print(f"players told 'cannot be saved right now': {told.group(1) if told else 0} times")
+    if not told:
+        errors.append("database outage: no player was told the move cannot be saved")
+    for node in nodes:
+        node.stop()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--binary", default="target/release/rookery")
+    ap.add_argument("--loadgen", default="target/release/rookery-loadgen")
+    ap.add_argument("--postgres", required=True)
+    ap.add_argument("--nats", default="nats://127.0.0.1:4222")
+    ap.add_argument("--test", default="kills,rolling,fencing,outage")
+    ap.add_argument("--games", type=int, default=300)
+    ap.add_argument("--seconds", type=int, default=180)
+    ap.add_argument("--every", type=int, default=20)
+    args = ap.parse_args()
+    tmp = tempfile.mkdtemp()
+    errors = []
+    tests = {"kills": test_kills, "rolling": test_rolling, "fencing": test_fencing,
+             "outage": test_outage}
+    for name in args.test.split(","):
+        print(f"\n--- cluster test: {name} ---", flush=True)
+        tests[name](args, tmp, errors)
+    print(f"node logs in {tmp}")
+    if errors:
+        for e in errors:
+            print(f"FAILED: {e}")
+        sys.exit(1)
+    print("cluster tests passed")
+
+
+if __name__ == "__main__":
+    main()
