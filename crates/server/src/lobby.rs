@@ -40,6 +40,69 @@ impl Listing {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Lobby {
     rooms: Arc<Mutex<HashMap<String, Listing>>>,
+    /// Cluster mode: the other nodes' rooms as each last said (every second), by node.
+    others: Others<HashMap<String, Listing>>,
+}
+
+/// What another node said, and when (cluster mode).
+#[derive(Debug, Clone)]
+struct Heard<T> {
+    at: std::time::Instant,
+    what: T,
+}
+
+/// How long what another node said stands without its saying it again.
+const HEARD_FOR: std::time::Duration = std::time::Duration::from_secs(4);
+
+impl<T> Heard<T> {
+    fn fresh(&self) -> bool {
+        self.at.elapsed() < HEARD_FOR
+    }
+}
+
+/// What each other node said lately, by node (cluster mode): cheap to clone.
+#[derive(Debug)]
+pub(crate) struct Others<T>(Arc<Mutex<HashMap<String, Heard<T>>>>);
+
+impl<T> Clone for Others<T> {
+    fn clone(&self) -> Others<T> {
+        Others(self.0.clone())
+    }
+}
+
+impl<T> Default for Others<T> {
+    fn default() -> Others<T> {
+        Others(Arc::default())
+    }
+}
+
+impl<T> Others<T> {
+    /// Node `node` said `what` just now; nodes silent too long are forgotten.
+    pub(crate) fn heard(&self, node: &str, what: T) {
+        let mut map = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        map.retain(|_, heard| heard.fresh());
+        map.insert(
+            node.to_owned(),
+            Heard {
+                at: std::time::Instant::now(),
+                what,
+            },
+        );
+    }
+
+    /// The first answer `f` finds in what a node said lately.
+    pub(crate) fn find_map<R>(&self, f: impl Fn(&T) -> Option<R>) -> Option<R> {
+        let map = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        map.values()
+            .filter(|heard| heard.fresh())
+            .find_map(|heard| f(&heard.what))
+    }
 }
 
 impl Lobby {
@@ -62,9 +125,23 @@ impl Lobby {
         }
     }
 
-    /// How game `id` lists now, if its room is open and its game on.
+    /// How game `id` lists now, if its room is open and its game on (here, or on another
+    /// node that said so lately).
     pub(crate) fn get(&self, id: &str) -> Option<Listing> {
-        self.map().get(id).copied()
+        if let Some(listing) = self.map().get(id) {
+            return Some(*listing);
+        }
+        self.others.find_map(|rooms| rooms.get(id).copied())
+    }
+
+    /// This node's rooms as they list (what it tells the other nodes).
+    pub(crate) fn own(&self) -> Vec<(String, Listing)> {
+        self.map().iter().map(|(id, l)| (id.clone(), *l)).collect()
+    }
+
+    /// Node `node`'s rooms, as it said just now.
+    pub(crate) fn heard(&self, node: &str, listings: HashMap<String, Listing>) {
+        self.others.heard(node, listings);
     }
 }
 
@@ -110,5 +187,22 @@ mod tests {
         assert_eq!(lobby.get("g"), Some(seek));
         lobby.set("g", None);
         assert_eq!(lobby.get("g"), None);
+    }
+
+    #[test]
+    fn another_nodes_rooms_list_here_until_it_says_they_are_gone() {
+        let lobby = Lobby::default();
+        let listing = Listing {
+            moves: 3,
+            ..Listing::default()
+        };
+        lobby.heard("node2", HashMap::from([("g2".to_owned(), listing)]));
+        assert_eq!(lobby.get("g2"), Some(listing));
+        // Only this node's own rooms are told to the others.
+        assert!(lobby.own().is_empty());
+        lobby.set("g1", Some(listing));
+        assert_eq!(lobby.own(), vec![("g1".to_owned(), listing)]);
+        lobby.heard("node2", HashMap::new());
+        assert_eq!(lobby.get("g2"), None);
     }
 }

@@ -7,6 +7,8 @@ use std::sync::{Arc, Mutex};
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Online {
     open: Arc<Mutex<HashMap<String, usize>>>,
+    /// Cluster mode: the accounts online on each other node, as it last said.
+    others: crate::lobby::Others<Vec<String>>,
 }
 
 /// One open socket of an account; dropping it counts it out.
@@ -33,7 +35,22 @@ impl Online {
     }
 
     pub(crate) fn is_online(&self, id: &str) -> bool {
-        self.map().contains_key(id)
+        if self.map().contains_key(id) {
+            return true;
+        }
+        self.others
+            .find_map(|accounts| accounts.iter().any(|a| a == id).then_some(()))
+            .is_some()
+    }
+
+    /// The accounts online on this node (what it tells the other nodes).
+    pub(crate) fn own(&self) -> Vec<String> {
+        self.map().keys().cloned().collect()
+    }
+
+    /// The accounts online on node `node`, as it said just now.
+    pub(crate) fn heard(&self, node: &str, accounts: Vec<String>) {
+        self.others.heard(node, accounts);
     }
 }
 
@@ -61,5 +78,16 @@ mod tests {
         assert!(online.is_online("anna"));
         drop(b);
         assert!(!online.is_online("anna"));
+    }
+
+    #[test]
+    fn an_account_online_on_another_node_is_online_here() {
+        let online = super::Online::default();
+        online.heard("node2", vec!["bea".to_owned()]);
+        assert!(online.is_online("bea") && !online.is_online("anna"));
+        let _a = online.enter("anna");
+        assert_eq!(online.own(), vec!["anna".to_owned()]);
+        online.heard("node2", Vec::new());
+        assert!(!online.is_online("bea"));
     }
 }

@@ -152,3 +152,28 @@ fn migrate_creates_the_schema_and_can_run_twice() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Cluster mode needs PostgreSQL (docs/SCALING.md): on an SQLite file the server refuses
+/// to start, saying why, before it listens or reaches NATS.
+#[test]
+fn cluster_mode_on_sqlite_is_refused_with_the_reason() {
+    let (dir, url) = temp_db("cluster");
+    let out = Command::new(env!("CARGO_BIN_EXE_rookery"))
+        .args([
+            "--listen",
+            "127.0.0.1:0",
+            "--database-url",
+            &url,
+            "--cluster",
+            "nats://127.0.0.1:1",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("cluster mode (--cluster) needs PostgreSQL"),
+        "{said}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

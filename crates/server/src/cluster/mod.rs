@@ -40,6 +40,10 @@ const TAKEOVER_EVERY: Duration = Duration::from_millis(1000);
 const TAKE_AT_ONCE: usize = 40;
 /// How long a request to a game's owner may take before the player is told to retry.
 const ASK_TIMEOUT: Duration = Duration::from_secs(4);
+/// How often a node tells the others of its lobby and who is online on it.
+const GOSSIP_EVERY: Duration = Duration::from_secs(1);
+/// The subject of that news.
+const NEWS: &str = "rookery.nodes";
 /// Events a mirror's connections may be behind before they are resynced.
 const MIRROR_FEED: usize = 64;
 
@@ -265,6 +269,51 @@ impl Cluster {
                 Err(e) => tracing::warn!(game = %id, error = %e, "takeover failed"),
             }
         }
+    }
+
+    /// Every second, tells the other nodes how this node's rooms list and who is online
+    /// here, and hears the same of them: the lobby, TV and "online" span the cluster.
+    pub(crate) fn gossip(&self, lobby: crate::lobby::Lobby, online: crate::presence::Online) {
+        let cluster = self.clone();
+        let (lobby_out, online_out) = (lobby.clone(), online.clone());
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(GOSSIP_EVERY);
+            loop {
+                every.tick().await;
+                let news = wire::NodeNews {
+                    node: cluster.node().to_owned(),
+                    rooms: lobby_out
+                        .own()
+                        .iter()
+                        .map(|(id, l)| (id.clone(), l.into()))
+                        .collect(),
+                    online: online_out.own(),
+                };
+                let _ = cluster.inner.nats.publish(NEWS, json(&news)).await;
+            }
+        });
+        let cluster = self.clone();
+        tokio::spawn(async move {
+            let Ok(mut heard) = cluster.inner.nats.subscribe(NEWS).await else {
+                tracing::warn!("cannot hear the other nodes' lobby");
+                return;
+            };
+            while let Some(msg) = heard.next().await {
+                let Ok(news) = serde_json::from_slice::<wire::NodeNews>(&msg.payload) else {
+                    continue;
+                };
+                if news.node == cluster.node() {
+                    continue;
+                }
+                let rooms = news
+                    .rooms
+                    .into_iter()
+                    .map(|(id, l)| (id, l.into()))
+                    .collect();
+                lobby.heard(&news.node, rooms);
+                online.heard(&news.node, news.online);
+            }
+        });
     }
 
     /// SIGTERM: takes no more games and hands over those held (each room closes and its

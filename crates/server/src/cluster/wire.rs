@@ -12,6 +12,7 @@ use rookery_core::pgn::GameResult;
 use rookery_core::{ByColor, Color, Position};
 use serde::{Deserialize, Serialize};
 
+use crate::lobby::Listing;
 use crate::protocol::{CODES, Problem};
 use crate::rematch::RematchAnswer;
 use crate::room::{Can, RoomError, RoomEvent, Snapshot, Versioned, View};
@@ -301,12 +302,7 @@ impl WireView {
     pub(crate) fn into_view(self) -> Option<View> {
         let position = Position::from_fen(&self.fen).ok()?;
         let turn = position.turn();
-        let opening = self.opening.and_then(|(eco, name)| {
-            rookery_openings::book()
-                .openings()
-                .iter()
-                .find(|o| o.eco == eco && o.name == name)
-        });
+        let opening = self.opening.and_then(|(eco, name)| opening(&eco, &name));
         Some(View {
             legal: if self.playable {
                 position.legal_moves().to_vec()
@@ -437,5 +433,58 @@ impl WireSnapshot {
             open_seat: self.open_seat,
             bots: self.bots,
         })
+    }
+}
+
+/// What a node tells the others every second: how its rooms list in the lobby, and which
+/// accounts have a socket open on it.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct NodeNews {
+    pub(crate) node: String,
+    pub(crate) rooms: Vec<(String, WireListing)>,
+    pub(crate) online: Vec<String>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct WireListing {
+    seek: bool,
+    open: bool,
+    creator_here: bool,
+    moves: usize,
+    opening: Option<(String, String)>,
+    watchers: u32,
+}
+
+/// An opening of the book by its ECO code and name.
+fn opening(eco: &str, name: &str) -> Option<&'static rookery_openings::Opening> {
+    rookery_openings::book()
+        .openings()
+        .iter()
+        .find(|o| o.eco == eco && o.name == name)
+}
+
+impl From<&Listing> for WireListing {
+    fn from(l: &Listing) -> WireListing {
+        WireListing {
+            seek: l.seek,
+            open: l.open,
+            creator_here: l.creator_here,
+            moves: l.moves,
+            opening: l.opening.map(|o| (o.eco.to_owned(), o.name.to_owned())),
+            watchers: l.watchers,
+        }
+    }
+}
+
+impl From<WireListing> for Listing {
+    fn from(l: WireListing) -> Listing {
+        Listing {
+            seek: l.seek,
+            open: l.open,
+            creator_here: l.creator_here,
+            moves: l.moves,
+            opening: l.opening.and_then(|(eco, name)| opening(&eco, &name)),
+            watchers: l.watchers,
+        }
     }
 }

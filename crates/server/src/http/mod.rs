@@ -369,6 +369,9 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
         trust_proxy: config.trust_proxy,
         online: crate::presence::Online::default(),
     };
+    if let Some(cluster) = state.rooms.cluster() {
+        cluster.gossip(state.rooms.lobby().clone(), state.online.clone());
+    }
     // Buckets that are full again and old failures are forgotten now and then.
     let forget = state.limits.clone();
     tokio::spawn(async move {

@@ -235,7 +235,14 @@ async fn serve_socket(
                         let _ = out.send(protocol::state(&snapshot, seat)).await;
                     }
                 }
-                Err(broadcast::error::RecvError::Closed) => break,
+                Err(broadcast::error::RecvError::Closed) => {
+                    // The room closed under the connection: its game moved to another node
+                    // (cluster mode), which the client reaches by connecting again.
+                    if let Some(c) = closing.take() {
+                        let _ = c.send("the game moved to another server; reconnect");
+                    }
+                    break;
+                }
             },
         }
     }

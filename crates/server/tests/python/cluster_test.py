@@ -68,7 +68,9 @@ class Node:
     def start(self, wait=True):
         self.proc = subprocess.Popen(
             [self.args.binary, "--listen", f"127.0.0.1:{self.port}", "--database-url", self.url,
-             "--cluster", self.args.nats, "--node-id", self.name, "--rate-limits", "off"],
+             "--cluster", self.args.nats, "--node-id", self.name, "--rate-limits", "off",
+             # Every player and spectator comes from one address.
+             "--max-connections-per-address", "20000"],
             stdout=self.log, stderr=subprocess.STDOUT)
         if wait:
             self.wait_ready()
