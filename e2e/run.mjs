@@ -41,7 +41,10 @@ async function startServer(port = null, dir = null) {
   dir = dir || mkdtempSync(path.join(tmpdir(), 'rookery-e2e-'));
   const child = spawn(bin, ['--listen', `127.0.0.1:${port}`, '--database-url', `sqlite://${dir}/e2e.db`], {
     // A light analysis budget: the browser test checks the page, not the engine's depth.
-    env: { ...process.env, ROOKERY_ANALYSIS_NODES: '20000' },
+    // Every browser here comes from 127.0.0.1, which the per-address limits would count as
+    // one client signing up seven accounts in two minutes (the limits have their own tests:
+    // tests/accounts.rs, tests/chat.rs).
+    env: { ...process.env, ROOKERY_ANALYSIS_NODES: '20000', ROOKERY_RATE_LIMITS: 'off' },
     stdio: ['ignore', 'ignore', process.env.ROOKERY_TEST_LOG ? 'inherit' : 'ignore'],
   });
   const base = `http://127.0.0.1:${port}`;

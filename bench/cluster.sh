@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Cluster figures (docs/SCALING.md): the same loads against one node without cluster mode
+# (the anchor), then against 1, 2 and 3 cluster nodes on one PostgreSQL database and NATS,
+# each on a fresh database. The load generator spreads games, players and spectators over
+# the nodes (`--server a,b,c`), so with two or three nodes most moves cross NATS to their
+# game's owner and most events cross back. Prints a Markdown table, with each node's RSS
+# at the end.
+#
+#   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test bench/cluster.sh
+#   NATS_URL=nats://127.0.0.1:4222 SECONDS_PER_STEP=20 LOADS="1000 1;1000 5" bench/cluster.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+: "${DATABASE_URL:?set DATABASE_URL to a PostgreSQL database (the new ones are made beside it)}"
+nats="${NATS_URL:-nats://127.0.0.1:4222}"
+step_seconds="${SECONDS_PER_STEP:-20}"
+IFS=';' read -r -a loads <<<"${LOADS:-1000 1;1000 5}"
+cargo build --release -p rookery-server -p rookery-loadgen >&2
+loadgen=target/release/rookery-loadgen
+tmp="$(mktemp -d)"
+pids=()
+dbs=()
+
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+stop_nodes() {
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  pids=()
+}
+
+cleanup() {
+  stop_nodes
+  for db in "${dbs[@]}"; do
+    psql "$DATABASE_URL" -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" >&2 || true
+  done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# Starts $1 nodes on a fresh database (cluster mode unless $2 is "single"); sets `servers`.
+start_nodes() {
+  local db="rookery_cluster_bench_$$_${#dbs[@]}"
+  psql "$DATABASE_URL" -qc "CREATE DATABASE $db" >&2
+  dbs+=("$db")
+  local url="${DATABASE_URL%/*}/$db" cluster=()
+  servers=""
+  for i in $(seq 1 "$1"); do
+    local port
+    port=$(free_port)
+    if [[ "${2:-}" != single ]]; then cluster=(--cluster "$nats" --node-id "node$i"); fi
+    target/release/rookery --listen "127.0.0.1:$port" --database-url "$url" "${cluster[@]}" \
+      --max-connections-per-address 1000000 --rate-limits off >>"$tmp/node$i.log" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 1 300); do
+      curl -sf "http://127.0.0.1:$port/api/ready" >/dev/null && break
+      sleep 0.1
+    done
+    servers="${servers:+$servers,}127.0.0.1:$port"
+  done
+}
+
+# CPU seconds (user + system) all nodes have used so far.
+cpu_of_nodes() {
+  local total=0
+  for pid in "${pids[@]}"; do
+    total=$(awk -v t="$total" '{ sub(/.*\) /, ""); split($0, f, " "); print t + (f[12] + f[13]) / 100 }' "/proc/$pid/stat")
+  done
+  echo "$total"
+}
+
+rss_of_nodes() {
+  local out=""
+  for pid in "${pids[@]}"; do
+    out="$out $(awk '/VmRSS/ {printf "%.0f", $2/1024}' "/proc/$pid/status") MiB"
+  done
+  echo "${out# }"
+}
+
+echo "Machine: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1); \
+PostgreSQL and NATS on the same machine; $step_seconds s measured per step after 5 s of warm-up; \
+1 spectator a game."
+echo
+echo "| setup | games x moves/s | moves/s acked | ratio to one node | ack p50 / p99 | opponent p50 / p99 | nodes' CPU per move | RSS per node at the end | errors |"
+echo "|---|---|---|---|---|---|---|---|---|"
+for load in "${loads[@]}"; do
+  set -- $load
+  anchor=""
+  for setup in "1 single" "1" "2" "3"; do
+    start_nodes $setup
+    "$loadgen" --server "$servers" --games "$1" --rate "$2" --spectators 1 --warmup 5 \
+      --seconds $((step_seconds + 5)) >"$tmp/out" 2>/dev/null &
+    gen=$!
+    # The nodes' CPU over the measured window (after the warm-up).
+    sleep 5
+    cpu_start=$(cpu_of_nodes)
+    sleep "$step_seconds"
+    cpu_end=$(cpu_of_nodes)
+    wait "$gen"
+    out=$(cat "$tmp/out")
+    rss=$(rss_of_nodes)
+    stop_nodes
+    acked=$(sed -n 's/.* = \([0-9]*\) moves\/s$/\1/p' <<<"$out")
+    ack=$(sed -n 's/^sent -> ack: p50 \([0-9.]*\) ms, p90 [0-9.]* ms, p99 \([0-9.]*\) ms.*/\1 \/ \2 ms/p' <<<"$out")
+    opp=$(sed -n 's/^sent -> opponent: p50 \([0-9.]*\) ms, p90 [0-9.]* ms, p99 \([0-9.]*\) ms.*/\1 \/ \2 ms/p' <<<"$out")
+    errors=$(grep '^error:' <<<"$out" | tr '\n' ' ' || true)
+    anchor="${anchor:-$acked}"
+    ratio=$(python3 -c "print(f'{$acked / max($anchor, 1):.2f}')")
+    per_move=$(python3 -c "print(f'{1e6 * ($cpu_end - $cpu_start) / max($acked * $step_seconds, 1):.0f} us')")
+    name=$([[ "$setup" == "1 single" ]] && echo "one node, no cluster (anchor)" || echo "$setup cluster node(s)")
+    echo "| $name | $1 x $2 | $acked | $ratio | $ack | $opp | $per_move | $rss | ${errors:-none} |"
+  done
+done
