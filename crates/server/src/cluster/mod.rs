@@ -217,6 +217,11 @@ impl Cluster {
     }
 
     async fn renew(&self, rooms: &Rooms) {
+        // Judged: the leases held before the renewal (one taken meanwhile may have missed it).
+        let before: Vec<(String, i64)> = lock(&self.inner.leases)
+            .iter()
+            .map(|(id, epoch)| (id.clone(), *epoch))
+            .collect();
         let until = now_ms() as i64 + LEASE.as_millis() as i64;
         let held = match self.inner.store.renew_leases(self.node(), until).await {
             Ok(held) => held,
@@ -226,14 +231,19 @@ impl Cluster {
             }
         };
         let held: HashMap<String, i64> = held.into_iter().collect();
-        let lost: Vec<String> = lock(&self.inner.leases)
-            .iter()
-            .filter(|(id, epoch)| held.get(*id) != Some(epoch))
-            .map(|(id, _)| id.clone())
-            .collect();
-        for id in lost {
-            // Over (and left in its room to linger), or taken by another node.
-            lock(&self.inner.leases).remove(&id);
+        let lost = before
+            .into_iter()
+            .filter(|(id, epoch)| held.get(id) != Some(epoch));
+        for (id, epoch) in lost {
+            // Over (and left in its room to linger), or taken by another node; unless this
+            // node took it again meanwhile.
+            {
+                let mut leases = lock(&self.inner.leases);
+                if leases.get(&id) != Some(&epoch) {
+                    continue;
+                }
+                leases.remove(&id);
+            }
             let live = self.inner.store.game(&id).await.ok().flatten();
             if live.is_some_and(|row| row.status == crate::store::Status::Live) {
                 tracing::warn!(game = %id, "another node holds the game now: the room closes");
