@@ -174,11 +174,7 @@ impl From<WireChat> for ChatLine {
 
 /// An account title by its abbreviation (titles are a fixed list).
 pub(crate) fn title(text: Option<&str>) -> Option<&'static str> {
-    let text = text?;
-    std::iter::once(crate::accounts::Title::Bot)
-        .chain(crate::accounts::Title::ALL)
-        .map(crate::accounts::Title::as_str)
-        .find(|t| *t == text)
+    crate::accounts::Title::parse(text?).map(crate::accounts::Title::as_str)
 }
 
 #[derive(Debug, Serialize, Deserialize)]
