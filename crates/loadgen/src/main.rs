@@ -70,7 +70,7 @@ struct Args {
     /// Seconds between progress lines (moves/s, sockets, server RSS) on stderr.
     #[arg(long, default_value_t = 5)]
     progress_every: u64,
-    /// Write every acknowledged move to this file, one game per line: `id uci uci ...`.
+    /// Write every acknowledged move to this file, one game per line: `id ply:uci ply:uci ...`.
     #[arg(long)]
     record: Option<std::path::PathBuf>,
     /// Play nothing: check that the server has every move recorded in this file, then exit
