@@ -26,8 +26,9 @@ pub(crate) enum Rematch {
     Made(String),
 }
 
-/// What a request for a rematch came to, in the room.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What a request for a rematch came to, in the room (serde: as the owner answers another
+/// node, cluster mode).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) enum RematchAnswer {
     /// The offer stands until the opponent agrees.
     Offered,

@@ -26,9 +26,7 @@ use crate::rematch::RematchAnswer;
 use crate::room::{RoomError, RoomHandle, Snapshot, Subscription, Versioned, now_ms};
 use crate::rooms::Rooms;
 use crate::store::{Store, StoreError};
-use wire::{
-    Ask, Broadcast, WireProblem, WireRematch, WireSnapshot, WireSubscription, WireVersioned,
-};
+use wire::{Ask, Broadcast, WireProblem, WireSnapshot, WireSubscription, WireVersioned};
 
 /// How long a lease lasts without renewal: how long a dead node's games wait for a new one.
 pub(crate) const LEASE: Duration = Duration::from_secs(5);
@@ -450,11 +448,7 @@ async fn answer(nats: &async_nats::Client, room: &RoomHandle, msg: async_nats::M
             .ok()
             .map(|s| json(&WireSnapshot::of(&s))),
         Ask::Rematch { by } => Some(json(
-            &room
-                .rematch(by)
-                .await
-                .map(|a| WireRematch::from(&a))
-                .map_err(|e| WireProblem::of(&e)),
+            &room.rematch(by).await.map_err(|e| WireProblem::of(&e)),
         )),
         Ask::Presence { color, connected } => {
             room.presence(color, connected).await;
@@ -479,7 +473,7 @@ async fn answer(nats: &async_nats::Client, room: &RoomHandle, msg: async_nats::M
             None
         }
         Ask::Chat(line) => {
-            room.chat(line.into()).await;
+            room.chat(line).await;
             None
         }
     };
@@ -538,9 +532,8 @@ impl RemoteRoom {
     }
 
     pub(crate) async fn rematch(&self, by: Color) -> Result<RematchAnswer, RoomError> {
-        self.ask::<Result<WireRematch, WireProblem>>(&Ask::Rematch { by })
+        self.ask::<Result<RematchAnswer, WireProblem>>(&Ask::Rematch { by })
             .await?
-            .map(RematchAnswer::from)
             .map_err(WireProblem::into_error)
     }
 

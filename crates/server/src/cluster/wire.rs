@@ -14,10 +14,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::lobby::Listing;
 use crate::protocol::{CODES, Problem};
-use crate::rematch::RematchAnswer;
 use crate::room::{Can, RoomError, RoomEvent, Snapshot, Versioned, View};
 use crate::rooms::{Replayed, rebuild};
-use crate::store::chat::{ChatLine, ChatRoom};
+use crate::store::chat::ChatLine;
 
 /// A request to a game's owner.
 #[derive(Debug, Serialize, Deserialize)]
@@ -49,7 +48,7 @@ pub(crate) enum Ask {
     RematchMade {
         id: Option<String>,
     },
-    Chat(WireChat),
+    Chat(ChatLine),
 }
 
 /// What goes out on a game's event subject.
@@ -102,76 +101,6 @@ pub(crate) struct WireSubscription {
     pub(crate) missed: Option<Vec<WireVersioned>>,
 }
 
-#[derive(Debug, Serialize, Deserialize)]
-pub(crate) enum WireRematch {
-    Offered,
-    Agreed,
-    Made(String),
-}
-
-impl From<&RematchAnswer> for WireRematch {
-    fn from(a: &RematchAnswer) -> WireRematch {
-        match a {
-            RematchAnswer::Offered => WireRematch::Offered,
-            RematchAnswer::Agreed => WireRematch::Agreed,
-            RematchAnswer::Made(id) => WireRematch::Made(id.clone()),
-        }
-    }
-}
-
-impl From<WireRematch> for RematchAnswer {
-    fn from(a: WireRematch) -> RematchAnswer {
-        match a {
-            WireRematch::Offered => RematchAnswer::Offered,
-            WireRematch::Agreed => RematchAnswer::Agreed,
-            WireRematch::Made(id) => RematchAnswer::Made(id),
-        }
-    }
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub(crate) struct WireChat {
-    id: String,
-    game_id: String,
-    players: bool,
-    user_id: Option<String>,
-    name: String,
-    text: String,
-    at: i64,
-}
-
-impl From<&ChatLine> for WireChat {
-    fn from(l: &ChatLine) -> WireChat {
-        WireChat {
-            id: l.id.clone(),
-            game_id: l.game_id.clone(),
-            players: l.room == ChatRoom::Players,
-            user_id: l.user_id.clone(),
-            name: l.name.clone(),
-            text: l.text.clone(),
-            at: l.at,
-        }
-    }
-}
-
-impl From<WireChat> for ChatLine {
-    fn from(l: WireChat) -> ChatLine {
-        ChatLine {
-            id: l.id,
-            game_id: l.game_id,
-            room: if l.players {
-                ChatRoom::Players
-            } else {
-                ChatRoom::Spectators
-            },
-            user_id: l.user_id,
-            name: l.name,
-            text: l.text,
-            at: l.at,
-        }
-    }
-}
-
 /// An account title by its abbreviation (titles are a fixed list).
 pub(crate) fn title(text: Option<&str>) -> Option<&'static str> {
     crate::accounts::Title::parse(text?).map(crate::accounts::Title::as_str)
@@ -203,7 +132,7 @@ pub(crate) enum WireEvent {
     Rematch {
         id: String,
     },
-    Chat(WireChat),
+    Chat(ChatLine),
 }
 
 impl From<&RoomEvent> for WireEvent {
@@ -231,7 +160,7 @@ impl From<&RoomEvent> for WireEvent {
             RoomEvent::RematchOffered { by } => WireEvent::RematchOffered { by: *by },
             RoomEvent::RematchDeclined { by } => WireEvent::RematchDeclined { by: *by },
             RoomEvent::Rematch { id } => WireEvent::Rematch { id: id.clone() },
-            RoomEvent::Chat(line) => WireEvent::Chat(WireChat::from(line.as_ref())),
+            RoomEvent::Chat(line) => WireEvent::Chat(line.as_ref().clone()),
         }
     }
 }
@@ -261,7 +190,7 @@ impl From<WireEvent> for RoomEvent {
             WireEvent::RematchOffered { by } => RoomEvent::RematchOffered { by },
             WireEvent::RematchDeclined { by } => RoomEvent::RematchDeclined { by },
             WireEvent::Rematch { id } => RoomEvent::Rematch { id },
-            WireEvent::Chat(line) => RoomEvent::Chat(Arc::new(line.into())),
+            WireEvent::Chat(line) => RoomEvent::Chat(Arc::new(line)),
         }
     }
 }

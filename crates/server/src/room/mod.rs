@@ -211,6 +211,26 @@ pub(crate) enum RoomHandle {
     Remote(Arc<crate::cluster::RemoteRoom>),
 }
 
+impl RoomCmd {
+    /// The command as another node's room is told it; `None` for those that are asked (and
+    /// wait for an answer) instead.
+    fn told(self) -> Option<Ask> {
+        Some(match self {
+            RoomCmd::Presence { color, connected } => Ask::Presence { color, connected },
+            RoomCmd::Watcher { joined, name } => Ask::Watcher { joined, name },
+            RoomCmd::RematchDecline { by } => Ask::RematchDecline { by },
+            RoomCmd::RematchMade { id } => Ask::RematchMade { id },
+            RoomCmd::Chat { line } => Ask::Chat(Arc::unwrap_or_clone(line)),
+            RoomCmd::Apply { .. }
+            | RoomCmd::Subscribe { .. }
+            | RoomCmd::Snapshot { .. }
+            | RoomCmd::Rematch { .. }
+            | RoomCmd::Seated { .. }
+            | RoomCmd::Close => return None,
+        })
+    }
+}
+
 impl std::fmt::Debug for RoomCmd {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("RoomCmd")
@@ -348,13 +368,17 @@ impl RoomHandle {
         answer.await.map_err(|_| RoomError::Closed)
     }
 
-    /// Sends a command that has no answer.
-    async fn tell(&self, cmd: RoomCmd, remote: impl FnOnce() -> crate::cluster::wire::Ask) {
+    /// Sends a command that has no answer (to another node, in its wire form).
+    async fn tell(&self, cmd: RoomCmd) {
         match self {
             RoomHandle::Local(tx) => {
                 let _ = tx.send(cmd).await;
             }
-            RoomHandle::Remote(room) => room.tell(remote()).await,
+            RoomHandle::Remote(room) => {
+                if let Some(ask) = cmd.told() {
+                    room.tell(ask).await;
+                }
+            }
         }
     }
 
@@ -381,24 +405,19 @@ impl RoomHandle {
 
     /// Tells the room's connections of a chat line (stored already).
     pub(crate) async fn chat(&self, line: crate::store::chat::ChatLine) {
-        let ask = Ask::Chat((&line).into());
         let line = Arc::new(line);
-        self.tell(RoomCmd::Chat { line }, || ask).await;
+        self.tell(RoomCmd::Chat { line }).await;
     }
 
     /// A player declines (or withdraws) the rematch offer.
     pub(crate) async fn decline_rematch(&self, by: Color) {
-        self.tell(RoomCmd::RematchDecline { by }, || Ask::RematchDecline {
-            by,
-        })
-        .await;
+        self.tell(RoomCmd::RematchDecline { by }).await;
     }
 
     /// The rematch both agreed to is game `id` (`None`: it could not be made; the offer
     /// stands again).
     pub(crate) async fn rematch_made(&self, id: Option<String>) {
-        let ask = Ask::RematchMade { id: id.clone() };
-        self.tell(RoomCmd::RematchMade { id }, || ask).await;
+        self.tell(RoomCmd::RematchMade { id }).await;
     }
 
     /// Feeds a command; returns the room version after the events it caused.
@@ -423,20 +442,12 @@ impl RoomHandle {
 
     /// A player's connection opened or closed.
     pub(crate) async fn presence(&self, color: Color, connected: bool) {
-        self.tell(RoomCmd::Presence { color, connected }, || Ask::Presence {
-            color,
-            connected,
-        })
-        .await;
+        self.tell(RoomCmd::Presence { color, connected }).await;
     }
 
     /// A spectator's connection opened or closed (with the account's name if logged in).
     pub(crate) async fn watcher(&self, joined: bool, name: Option<String>) {
-        let ask = Ask::Watcher {
-            joined,
-            name: name.clone(),
-        };
-        self.tell(RoomCmd::Watcher { joined, name }, || ask).await;
+        self.tell(RoomCmd::Watcher { joined, name }).await;
     }
 
     /// The game as it stands, with its version.

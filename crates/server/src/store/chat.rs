@@ -5,7 +5,7 @@ use sqlx::Row;
 use super::{Store, StoreError};
 
 /// Which of a game's two chats: its players', or its spectators' (each sees only its own).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) enum ChatRoom {
     Players,
     Spectators,
@@ -29,8 +29,8 @@ impl ChatRoom {
     }
 }
 
-/// One line of chat.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One line of chat (serde: as nodes pass it on, cluster mode).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct ChatLine {
     pub(crate) id: String,
     pub(crate) game_id: String,
