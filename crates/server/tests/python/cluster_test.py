@@ -113,11 +113,11 @@ def start_nodes(args, url, tmp, n=3):
     return nodes
 
 
-def loadgen(args, nodes, tmp, seconds, games, record, rate=0.5):
+def loadgen(args, nodes, seconds, games, record):
     servers = ",".join(f"127.0.0.1:{n.port}" for n in nodes)
     return subprocess.Popen(
         [args.loadgen, "--server", servers, "--games", str(games), "--spectators", "1",
-         "--rate", str(rate), "--time-control", "10+5", "--seconds", str(seconds),
+         "--rate", "0.5", "--time-control", "10+5", "--seconds", str(seconds),
          "--reconnect", "--record", record, "--progress-every", "20"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
@@ -144,7 +144,7 @@ def test_kills(args, tmp, errors):
     url = fresh_database(args.postgres, "kills")
     nodes = start_nodes(args, url, tmp)
     record = os.path.join(tmp, "kills.txt")
-    gen = loadgen(args, nodes, tmp, args.seconds + 20, args.games, record)
+    gen = loadgen(args, nodes, args.seconds + 20, args.games, record)
     time.sleep(10)
     kills = 0
     started = time.time()
@@ -167,7 +167,7 @@ def test_rolling(args, tmp, errors):
     url = fresh_database(args.postgres, "rolling")
     nodes = start_nodes(args, url, tmp)
     record = os.path.join(tmp, "rolling.txt")
-    gen = loadgen(args, nodes, tmp, 75, args.games, record)
+    gen = loadgen(args, nodes, 75, args.games, record)
     time.sleep(15)
     for node in nodes:
         started = time.time()
@@ -195,7 +195,7 @@ def test_fencing(args, tmp, errors):
     for m, c in [("e2e4", white), ("e7e5", black)]:
         status, _, _ = call(a.port, "POST", f"/api/games/{gid}/move", {"m": m}, c)
         assert status == 200, status
-    owner = stored_owner(args, url, gid)
+    owner = stored_owner(url, gid)
     if owner != a.name:
         errors.append(f"fencing: the game's owner is {owner}, not {a.name}, which made it")
     # A WebSocket on A, so that A still has a connection with a move to send when it wakes.
@@ -212,7 +212,7 @@ def test_fencing(args, tmp, errors):
         time.sleep(0.2)
     else:
         errors.append("fencing: node2 did not take the game over")
-    print(f"node2 took the game over: owner {stored_owner(args, url, gid)}", flush=True)
+    print(f"node2 took the game over: owner {stored_owner(url, gid)}", flush=True)
     # A wakes with a move in hand for White (whose turn it is not on the real board: on A's
     # stale board it is): Nc3, on A's socket. It must not be stored.
     ws.send(json.dumps({"t": "move", "d": {"u": "b1c3", "a": 1}}))
@@ -235,7 +235,7 @@ def test_fencing(args, tmp, errors):
         node.stop()
 
 
-def stored_owner(args, url, gid):
+def stored_owner(url, gid):
     return subprocess.run(["psql", url, "-tAc", f"SELECT owner FROM games WHERE id = '{gid}'"],
                           capture_output=True, text=True).stdout.strip()
 
@@ -368,7 +368,7 @@ def test_outage(args, tmp, errors):
     proxied = f"{host}@127.0.0.1:{proxy.port}/{db}"
     nodes = start_nodes(args, proxied, tmp)
     record = os.path.join(tmp, "outage.txt")
-    gen = loadgen(args, nodes, tmp, 60, min(args.games, 100), record)
+    gen = loadgen(args, nodes, 60, min(args.games, 100), record)
     time.sleep(20)
     print("PostgreSQL cut for 10 s", flush=True)
     proxy.cut_for(10)
