@@ -42,6 +42,8 @@ const ASK_TIMEOUT: Duration = Duration::from_secs(4);
 const GOSSIP_EVERY: Duration = Duration::from_secs(1);
 /// The subject of that news.
 const NEWS: &str = "rookery.nodes";
+/// How soon a request that reached nobody is sent again.
+const NO_RESPONDERS_AGAIN: Duration = Duration::from_millis(100);
 /// Events a mirror's connections may be behind before they are resynced.
 const MIRROR_FEED: usize = 64;
 
@@ -496,11 +498,23 @@ pub(crate) struct RemoteRoom {
 
 impl RemoteRoom {
     /// Asks the owner and waits for its answer; no answer in time (no owner just now, or
-    /// NATS down) is [`RoomError::Unavailable`].
+    /// NATS down) is [`RoomError::Unavailable`]. While nobody listens on the game's subject
+    /// (a room just made whose bridge is still subscribing, a game between two owners) the
+    /// request reached nobody, so it is sent again until the timeout.
     async fn ask<T: serde::de::DeserializeOwned>(&self, ask: &Ask) -> Result<T, RoomError> {
         let nats = &self.cluster.inner.nats;
-        let asked = nats.request(cmd_subject(&self.id), json(ask));
-        let reply = tokio::time::timeout(ASK_TIMEOUT, asked)
+        let body = json(ask);
+        let asking = async {
+            loop {
+                match nats.request(cmd_subject(&self.id), body.clone()).await {
+                    Err(e) if e.kind() == async_nats::RequestErrorKind::NoResponders => {
+                        tokio::time::sleep(NO_RESPONDERS_AGAIN).await;
+                    }
+                    answered => return answered,
+                }
+            }
+        };
+        let reply = tokio::time::timeout(ASK_TIMEOUT, asking)
             .await
             .map_err(|_| RoomError::Unavailable)?
             .map_err(|_| RoomError::Unavailable)?;
