@@ -163,6 +163,11 @@ async function joinPool(button) {
         const answer = await fetch(`/api/pool/${ticket}`, { credentials: 'same-origin' });
         const body = await answer.json().catch(() => ({}));
         if (poolTicket !== ticket) return;
+        if (answer.status === 503 && body.code === 'unavailable') {
+          // Another server takes over the pairing: the ticket waits on; ask again.
+          await new Promise((r) => setTimeout(r, 1000));
+          continue;
+        }
         if (!answer.ok) throw new Error(problemText(body) || answer.statusText);
         if (body.url) {
           poolTicket = null;

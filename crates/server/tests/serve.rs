@@ -105,7 +105,7 @@ fn migrate_creates_the_schema_and_can_run_twice() {
     assert_eq!(
         versions,
         [
-            "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14"
+            "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15"
         ]
     );
     for column in [
@@ -147,6 +147,7 @@ fn migrate_creates_the_schema_and_can_run_twice() {
         "rating_changes",
         "analyses",
         "chat",
+        "roles",
     ] {
         assert!(tables.iter().any(|t| t == table), "{table}: {tables:?}");
     }

@@ -10,6 +10,7 @@
 //! and a *mirror* per game hands the events to this node's connections; a gap it cannot
 //! fill, or a takeover, ends the mirror, and its connections start again from the owner.
 
+mod pairing;
 pub(crate) mod wire;
 
 use std::collections::HashMap;
@@ -63,6 +64,11 @@ struct Inner {
     leases: Mutex<HashMap<String, i64>>,
     /// SIGTERM: take no more games (and hand over those held).
     leaving: AtomicBool,
+    /// Wakes the pairing loop when the node leaves; it answers when the role is given up.
+    leave_now: tokio::sync::Notify,
+    pairing_released: tokio::sync::Notify,
+    /// The pairing authority's last book (`pairing.rs`).
+    heard_book: Mutex<pairing::Heard>,
 }
 
 impl std::fmt::Debug for Cluster {
@@ -114,6 +120,9 @@ impl Cluster {
                 mirrors: Mutex::default(),
                 leases: Mutex::default(),
                 leaving: AtomicBool::new(false),
+                leave_now: tokio::sync::Notify::new(),
+                pairing_released: tokio::sync::Notify::new(),
+                heard_book: Mutex::default(),
             }),
         })
     }
@@ -327,9 +336,11 @@ impl Cluster {
     }
 
     /// SIGTERM: takes no more games and hands over those held (each room closes and its
-    /// lease is given up, for another node to take at once). Waits at most `within`.
+    /// lease is given up, for another node to take at once), and the pairing if it pairs.
+    /// Waits at most `within`.
     pub(crate) async fn hand_over(&self, rooms: &Rooms, within: Duration) {
         self.inner.leaving.store(true, Ordering::Relaxed);
+        self.inner.leave_now.notify_one();
         let held: Vec<String> = lock(&self.inner.leases).keys().cloned().collect();
         tracing::info!(games = held.len(), "handing games over to other nodes");
         for id in &held {
@@ -338,9 +349,43 @@ impl Cluster {
             }
         }
         let deadline = tokio::time::Instant::now() + within;
+        let _ = tokio::time::timeout_at(deadline, self.inner.pairing_released.notified()).await;
         while !lock(&self.inner.leases).is_empty() && tokio::time::Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
+    }
+
+    /// Sends `body` to whoever answers `subject` and waits for the answer; none in `within`
+    /// (nobody answers just now, or NATS is down) is `Err`. While nobody listens on the
+    /// subject (a room just made whose bridge is still subscribing, a game between two
+    /// owners, the pairing between two authorities) the request reached nobody, so it is
+    /// sent again until the time is up.
+    async fn call<T: serde::de::DeserializeOwned>(
+        &self,
+        subject: &str,
+        body: &impl serde::Serialize,
+        within: Duration,
+    ) -> Result<T, ()> {
+        let nats = &self.inner.nats;
+        let body = json(body);
+        let asking = async {
+            loop {
+                let request = async_nats::Request::new()
+                    .payload(body.clone())
+                    .timeout(Some(within));
+                match nats.send_request(subject.to_owned(), request).await {
+                    Err(e) if e.kind() == async_nats::RequestErrorKind::NoResponders => {
+                        tokio::time::sleep(NO_RESPONDERS_AGAIN).await;
+                    }
+                    answered => return answered,
+                }
+            }
+        };
+        let reply = tokio::time::timeout(within, asking)
+            .await
+            .map_err(drop)?
+            .map_err(drop)?;
+        serde_json::from_slice(&reply.payload).map_err(drop)
     }
 
     /// The events of game `id` as they reach this node, for one more connection. The
@@ -498,27 +543,12 @@ pub(crate) struct RemoteRoom {
 
 impl RemoteRoom {
     /// Asks the owner and waits for its answer; no answer in time (no owner just now, or
-    /// NATS down) is [`RoomError::Unavailable`]. While nobody listens on the game's subject
-    /// (a room just made whose bridge is still subscribing, a game between two owners) the
-    /// request reached nobody, so it is sent again until the timeout.
+    /// NATS down) is [`RoomError::Unavailable`].
     async fn ask<T: serde::de::DeserializeOwned>(&self, ask: &Ask) -> Result<T, RoomError> {
-        let nats = &self.cluster.inner.nats;
-        let body = json(ask);
-        let asking = async {
-            loop {
-                match nats.request(cmd_subject(&self.id), body.clone()).await {
-                    Err(e) if e.kind() == async_nats::RequestErrorKind::NoResponders => {
-                        tokio::time::sleep(NO_RESPONDERS_AGAIN).await;
-                    }
-                    answered => return answered,
-                }
-            }
-        };
-        let reply = tokio::time::timeout(ASK_TIMEOUT, asking)
+        self.cluster
+            .call(&cmd_subject(&self.id), ask, ASK_TIMEOUT)
             .await
-            .map_err(|_| RoomError::Unavailable)?
-            .map_err(|_| RoomError::Unavailable)?;
-        serde_json::from_slice(&reply.payload).map_err(|_| RoomError::Unavailable)
+            .map_err(|()| RoomError::Unavailable)
     }
 
     async fn ask_subscribe(&self, since: u64) -> Result<WireSubscription, RoomError> {

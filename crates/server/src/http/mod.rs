@@ -65,7 +65,7 @@ pub(crate) struct AppState {
     /// Accounts with a socket open.
     pub(crate) online: crate::presence::Online,
     /// The quick-pairing pools.
-    pub(crate) pools: crate::pools::Pools,
+    pub(crate) pools: crate::pools::Desk,
     /// Computer analyses, queued and running.
     pub(crate) analyses: crate::analysis::Analyses,
     /// Challenges waiting for an answer (lichess's challenge API).
@@ -340,7 +340,13 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
     let mut limits = serve::Limits::new(config.max_connections_per_address);
     limits.header_timeout = seconds(config.header_timeout, "--header-timeout")?;
     limits.request_timeout = seconds(config.request_timeout, "--request-timeout")?;
-    let pools = crate::pools::Pools::start(rooms.clone());
+    let pools = match rooms.cluster() {
+        Some(cluster) => {
+            cluster.start_pairing(rooms.clone());
+            crate::pools::Desk::Cluster(cluster.clone())
+        }
+        None => crate::pools::Desk::Local(crate::pools::Pools::start(rooms.clone())),
+    };
     let analyses = crate::analysis::Analyses::start(
         store.clone(),
         rooms.clone(),

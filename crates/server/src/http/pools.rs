@@ -86,7 +86,11 @@ pub(crate) async fn join(
         control: req.time_control.clone(),
         rated: account.is_some(),
     };
-    let ticket = state.pools.join(pool, holder, waiter);
+    let ticket = state
+        .pools
+        .join(pool, holder, waiter)
+        .await
+        .map_err(|_| unreachable())?;
     Ok(Json(PoolTicket {
         ticket,
         time_control: req.time_control,
@@ -108,19 +112,12 @@ pub(crate) async fn poll(
             "this pool ticket is unknown or has expired: join the pool again",
         )
     };
-    let (pool, mut changes) = state
+    let (pool, outcome) = state
         .pools
-        .poll(&ticket, now_ms() as i64)
+        .wait(&ticket, LONG_POLL)
+        .await
+        .map_err(|_| unreachable())?
         .ok_or_else(gone)?;
-    let settled = |s: &TicketState| !matches!(s, TicketState::Waiting);
-    let waited = tokio::time::timeout(LONG_POLL, changes.wait_for(settled)).await;
-    state.pools.done_polling(&ticket, now_ms() as i64);
-    let outcome = match waited {
-        Ok(Ok(s)) => s.clone(),
-        // Timed out, or the ticket was dropped (left, or joined elsewhere).
-        Ok(Err(_)) => return Err(gone()),
-        Err(_) => TicketState::Waiting,
-    };
     match outcome {
         TicketState::Waiting => Ok(Json(PoolWaiting {
             waiting: true,
@@ -150,8 +147,17 @@ pub(crate) async fn poll(
 
 /// `DELETE /api/pool/{ticket}`: leaves the pool (nothing happens to a paired ticket).
 pub(crate) async fn leave(State(state): State<AppState>, Path(ticket): Path<String>) -> Json<Okay> {
-    state.pools.leave(&ticket);
+    state.pools.leave(&ticket).await;
     Json(Okay { ok: true })
+}
+
+/// The pairing authority of a cluster did not answer in time: the page tries again.
+fn unreachable() -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "unavailable",
+        "the pools cannot be reached right now; try again in a moment",
+    )
 }
 
 /// `GET /api/pools`: the grid, with how many wait in each pool now.

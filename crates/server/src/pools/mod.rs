@@ -48,7 +48,7 @@ const KEEP_PAIRED_MS: i64 = 60_000;
 const TICK: Duration = Duration::from_secs(1);
 
 /// Where a ticket stands.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) enum TicketState {
     Waiting,
     /// Paired: the game, the colour, the name played under and the seat token.
@@ -63,7 +63,7 @@ pub(crate) enum TicketState {
 }
 
 /// Who holds a ticket: the name they play under and their account, if any.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Holder {
     pub(crate) name: String,
     pub(crate) account: Option<String>,
@@ -83,6 +83,19 @@ struct Ticket {
 struct Inner {
     book: Book,
     tickets: HashMap<String, Ticket>,
+    /// The pools are no longer served here (another node pairs now).
+    closed: bool,
+}
+
+/// A ticket as one pairing authority hands it to the next.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub(crate) struct SavedTicket {
+    pub(crate) ticket: String,
+    pub(crate) pool: PoolId,
+    pub(crate) holder: Holder,
+    /// The waiter, while waiting.
+    pub(crate) waiter: Option<Waiter>,
+    pub(crate) state: TicketState,
 }
 
 /// The pools: a cheap-to-clone handle. The std `Mutex` is never held across `.await`.
@@ -111,7 +124,7 @@ impl Pools {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Starts the pairing task; it makes games through `rooms`.
+    /// Starts the pairing task of a node that pairs alone; it makes games through `rooms`.
     pub(crate) fn start(rooms: Rooms) -> Pools {
         let pools = Pools::default();
         let ticking = pools.clone();
@@ -163,46 +176,97 @@ impl Pools {
         }
     }
 
-    /// Starts a long poll on `ticket`: its state now and a receiver of changes, or `None` for
-    /// an unknown ticket. `done_polling` must follow.
-    pub(crate) fn poll(
+    /// Waits up to `within` for `ticket` to be paired (a long poll): its pool and state then
+    /// (still `Waiting` when the time ran out, or when these pools stopped being served), or
+    /// `None` for a ticket unknown here, or dropped meanwhile (left, or joined elsewhere).
+    pub(crate) async fn wait(
         &self,
         ticket: &str,
-        now: i64,
-    ) -> Option<(PoolId, watch::Receiver<TicketState>)> {
+        within: Duration,
+    ) -> Option<(PoolId, TicketState)> {
+        let (pool, mut changes) = {
+            let mut inner = self.lock();
+            let t = inner.tickets.get_mut(ticket)?;
+            t.polling += 1;
+            t.seen = now_ms() as i64;
+            (t.pool.clone(), t.state.subscribe())
+        };
+        let settled = |s: &TicketState| !matches!(s, TicketState::Waiting);
+        let waited = tokio::time::timeout(within, changes.wait_for(settled))
+            .await
+            .map(|s| s.map(|s| s.clone()));
         let mut inner = self.lock();
-        let t = inner.tickets.get_mut(ticket)?;
-        t.polling += 1;
-        t.seen = now;
-        Some((t.pool.clone(), t.state.subscribe()))
+        if let Some(t) = inner.tickets.get_mut(ticket) {
+            t.polling = t.polling.saturating_sub(1);
+            t.seen = now_ms() as i64;
+        }
+        match waited {
+            Ok(Ok(state)) => Some((pool, state)),
+            Ok(Err(_)) if inner.closed => Some((pool, TicketState::Waiting)),
+            Ok(Err(_)) => None,
+            Err(_) => Some((pool, TicketState::Waiting)),
+        }
     }
 
-    pub(crate) fn done_polling(&self, ticket: &str, now: i64) {
-        if let Some(t) = self.lock().tickets.get_mut(ticket) {
-            t.polling = t.polling.saturating_sub(1);
-            t.seen = now;
+    /// Stops serving these pools (another node pairs now): the long polls answer "still
+    /// waiting", and their next poll finds the tickets where they are now.
+    pub(crate) fn close(&self) {
+        let mut inner = self.lock();
+        inner.closed = true;
+        inner.tickets.clear();
+    }
+
+    /// Every ticket, as the next pairing authority takes them on.
+    pub(crate) fn saved(&self) -> Vec<SavedTicket> {
+        let inner = self.lock();
+        inner
+            .tickets
+            .iter()
+            .map(|(key, t)| SavedTicket {
+                ticket: key.clone(),
+                pool: t.pool.clone(),
+                holder: t.holder.clone(),
+                waiter: inner.book.waiting(key).map(|(_, w)| w.clone()),
+                state: t.state.borrow().clone(),
+            })
+            .collect()
+    }
+
+    /// Takes on the tickets of the authority before (each counts as seen `now`).
+    pub(crate) fn restore(&self, saved: Vec<SavedTicket>, now: i64) {
+        let mut inner = self.lock();
+        for t in saved {
+            match (&t.state, t.waiter) {
+                (TicketState::Waiting, Some(waiter)) => {
+                    inner.book.join(&t.ticket, t.pool.clone(), waiter);
+                }
+                (TicketState::Waiting, None) => continue,
+                _ => {}
+            }
+            let (state, _) = watch::channel(t.state);
+            inner.tickets.insert(
+                t.ticket,
+                Ticket {
+                    state,
+                    holder: t.holder,
+                    pool: t.pool,
+                    polling: 0,
+                    seen: now,
+                },
+            );
         }
     }
 
     /// How many wait in each grid cell: (rated, casual).
     pub(crate) fn counts(&self) -> HashMap<String, (usize, usize)> {
-        let mut out = HashMap::new();
-        for (pool, n) in self.lock().book.counts() {
-            let entry = out.entry(pool.control).or_insert((0, 0));
-            if pool.rated {
-                entry.0 += n;
-            } else {
-                entry.1 += n;
-            }
-        }
-        out
+        grid_counts(self.lock().book.counts())
     }
 
     /// One round: stale tickets leave, whoever can be paired is, and their games are made.
     pub(crate) async fn tick(&self, rooms: &Rooms, now: i64) {
         let made: Vec<(pairing::Pairing, Holder, Holder)> = {
             let mut inner = self.lock();
-            let Inner { book, tickets } = &mut *inner;
+            let Inner { book, tickets, .. } = &mut *inner;
             tickets.retain(|key, t| {
                 let waiting = matches!(*t.state.borrow(), TicketState::Waiting);
                 let fresh = t.polling > 0 || now - t.seen < STALE_MS;
@@ -247,6 +311,76 @@ impl Pools {
                 };
                 t.state.send_replace(state);
             }
+        }
+    }
+}
+
+/// Waiting players per pool → (rated, casual) per grid cell.
+pub(crate) fn grid_counts(
+    per_pool: impl IntoIterator<Item = (PoolId, usize)>,
+) -> HashMap<String, (usize, usize)> {
+    let mut out = HashMap::new();
+    for (pool, n) in per_pool {
+        let entry = out.entry(pool.control).or_insert((0, 0));
+        if pool.rated {
+            entry.0 += n;
+        } else {
+            entry.1 += n;
+        }
+    }
+    out
+}
+
+/// The pools as the HTTP calls reach them: here, or at the cluster's pairing authority.
+#[derive(Debug, Clone)]
+pub(crate) enum Desk {
+    Local(Pools),
+    Cluster(crate::cluster::Cluster),
+}
+
+/// The pairing authority could not be reached in time (cluster mode).
+#[derive(Debug)]
+pub(crate) struct Unreachable;
+
+impl Desk {
+    pub(crate) async fn join(
+        &self,
+        pool: PoolId,
+        holder: Holder,
+        waiter: Waiter,
+    ) -> Result<String, Unreachable> {
+        match self {
+            Desk::Local(pools) => Ok(pools.join(pool, holder, waiter)),
+            Desk::Cluster(cluster) => cluster.pool_join(pool, holder, waiter).await,
+        }
+    }
+
+    /// A long poll: see [`Pools::wait`].
+    pub(crate) async fn wait(
+        &self,
+        ticket: &str,
+        within: Duration,
+    ) -> Result<Option<(PoolId, TicketState)>, Unreachable> {
+        match self {
+            Desk::Local(pools) => Ok(pools.wait(ticket, within).await),
+            Desk::Cluster(cluster) => cluster.pool_wait(ticket, within).await,
+        }
+    }
+
+    pub(crate) async fn leave(&self, ticket: &str) {
+        match self {
+            Desk::Local(pools) => {
+                pools.leave(ticket);
+            }
+            Desk::Cluster(cluster) => cluster.pool_leave(ticket).await,
+        }
+    }
+
+    /// How many wait in each grid cell: (rated, casual).
+    pub(crate) fn counts(&self) -> HashMap<String, (usize, usize)> {
+        match self {
+            Desk::Local(pools) => pools.counts(),
+            Desk::Cluster(cluster) => cluster.pool_counts(),
         }
     }
 }

@@ -7,14 +7,14 @@ use std::collections::HashMap;
 
 /// One pool of the grid: a time control (its friendly form, as `TimeControl::from_friendly`
 /// reads it) and whether its games are rated (logged-in players) or casual (anonymous).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub(crate) struct PoolId {
     pub(crate) control: String,
     pub(crate) rated: bool,
 }
 
 /// A player waiting in a pool.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Waiter {
     /// Who: an account id, or a ticket's own key for an anonymous player. Nobody is paired
     /// with the same `who`, and a `who` waits in one pool at a time.
@@ -70,6 +70,11 @@ impl Book {
     /// Takes `ticket` out of its pool; false if it was not waiting.
     pub(crate) fn leave(&mut self, ticket: &str) -> bool {
         self.waiting.remove(ticket).is_some()
+    }
+
+    /// The pool and the waiter of a waiting ticket.
+    pub(crate) fn waiting(&self, ticket: &str) -> Option<&(PoolId, Waiter)> {
+        self.waiting.get(ticket)
     }
 
     #[cfg(test)]

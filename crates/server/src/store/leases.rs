@@ -75,15 +75,71 @@ impl Store {
     /// what a node may take over.
     pub(crate) async fn unowned_games(&self, now: i64) -> Result<Vec<String>, StoreError> {
         let rows = sqlx::query(
-            "SELECT id FROM games WHERE status = $1 AND (owner IS NULL OR lease_until < $2) \
+            // `status` written out, so that the partial index of live games (migration
+            // 0015) serves the query under a generic plan too.
+            "SELECT id FROM games WHERE status = 'live' AND (owner IS NULL OR lease_until < $1) \
              ORDER BY created_at, id",
         )
-        .bind(Status::Live.as_str())
         .bind(now)
         .fetch_all(self.pool())
         .await?;
         rows.iter()
             .map(|r| r.try_get::<String, _>(0).map_err(StoreError::from))
             .collect()
+    }
+
+    /// Takes the cluster-wide role `role` (the pairing authority: migration 0015) for `node`
+    /// until `until` if nobody holds it at `now` (or `node` does): the new epoch, or `None`.
+    pub(crate) async fn take_role(
+        &self,
+        role: &str,
+        node: &str,
+        now: i64,
+        until: i64,
+    ) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query(
+            "INSERT INTO roles (name, holder, lease_until, epoch) VALUES ($1, $2, $3, 1) \
+             ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, \
+             lease_until = excluded.lease_until, epoch = roles.epoch + 1 \
+             WHERE roles.lease_until < $4 OR roles.holder = excluded.holder \
+             RETURNING epoch",
+        )
+        .bind(role)
+        .bind(node)
+        .bind(until)
+        .bind(now)
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(row.map(|r| r.try_get::<i64, _>(0)).transpose()?)
+    }
+
+    /// Renews `role` for `node` under `epoch` until `until`: false if it was lost.
+    pub(crate) async fn renew_role(
+        &self,
+        role: &str,
+        node: &str,
+        epoch: i64,
+        until: i64,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE roles SET lease_until = $1 WHERE name = $2 AND holder = $3 AND epoch = $4",
+        )
+        .bind(until)
+        .bind(role)
+        .bind(node)
+        .bind(epoch)
+        .execute(self.pool())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Gives `role` up: another node may take it at once.
+    pub(crate) async fn release_role(&self, role: &str, node: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE roles SET lease_until = 0 WHERE name = $1 AND holder = $2")
+            .bind(role)
+            .bind(node)
+            .execute(self.pool())
+            .await?;
+        Ok(())
     }
 }

@@ -77,6 +77,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "leases",
         include_str!("../../../../migrations/0014_leases.sql"),
     ),
+    (
+        15,
+        "cluster_work",
+        include_str!("../../../../migrations/0015_cluster_work.sql"),
+    ),
 ];
 
 /// Applies the migrations not applied yet, in order, each in its own transaction. On

@@ -933,6 +933,62 @@ mod tests {
                 .unwrap()
                 > b
         );
+
+        // A cluster-wide role (the pairing authority): one holder at a time, by lease.
+        let r1 = store
+            .take_role("pairing", "node-a", 1_000, 6_000)
+            .await
+            .unwrap();
+        assert_eq!(r1, Some(1), "the first holder makes the row");
+        assert_eq!(
+            store
+                .take_role("pairing", "node-b", 5_000, 10_000)
+                .await
+                .unwrap(),
+            None
+        );
+        assert!(
+            store
+                .renew_role("pairing", "node-a", 1, 8_000)
+                .await
+                .unwrap()
+        );
+        // A paused past its lease: B takes the role; A's renewal then fails.
+        let r2 = store
+            .take_role("pairing", "node-b", 9_000, 14_000)
+            .await
+            .unwrap();
+        assert_eq!(r2, Some(2));
+        assert!(
+            !store
+                .renew_role("pairing", "node-a", 1, 20_000)
+                .await
+                .unwrap()
+        );
+        assert!(
+            store
+                .renew_role("pairing", "node-b", 2, 16_000)
+                .await
+                .unwrap()
+        );
+        // Released in order: taken at once.
+        store.release_role("pairing", "node-a").await.unwrap();
+        assert_eq!(
+            store
+                .take_role("pairing", "node-c", 10_000, 15_000)
+                .await
+                .unwrap(),
+            None,
+            "A released nothing it did not hold"
+        );
+        store.release_role("pairing", "node-b").await.unwrap();
+        assert_eq!(
+            store
+                .take_role("pairing", "node-c", 10_000, 15_000)
+                .await
+                .unwrap(),
+            Some(3)
+        );
     }
 
     /// Accounts, sessions, tokens, reset links and a player's games by account: the same

@@ -16,13 +16,17 @@ a move acknowledged in the last 20 s of the run).
   fencing  a node is paused with SIGSTOP past its leases; the others take its games; it is
            resumed with a move of such a game in hand (on a socket it held) and must not
            store it: the database keeps the new owner's moves only.
+  pools    quick pairing across nodes: players join the pools through one node and ask
+           after their tickets through another, and are paired with players of every
+           node by the one pairing authority; a ticket waiting when the authority is
+           killed (SIGKILL), or leaves (SIGTERM), is paired by the next authority.
   outage   the nodes reach PostgreSQL through a TCP proxy that cuts it for 10 s: moves
            are refused meanwhile ("cannot be saved"), none acknowledged is lost, and play
            resumes by itself.
 
 Usage: cluster_test.py --binary target/release/rookery --loadgen target/release/rookery-loadgen
                        --postgres postgres://postgres@127.0.0.1:5432/test
-                       [--nats nats://127.0.0.1:4222] [--test kills,rolling,fencing,outage]
+                       [--nats nats://127.0.0.1:4222] [--test kills,rolling,fencing,pools,outage]
 """
 import argparse
 import json
@@ -45,14 +49,14 @@ def free_port():
         return s.getsockname()[1]
 
 
-def call(port, method, path, body=None, cookie=None):
+def call(port, method, path, body=None, cookie=None, timeout=10):
     data = json.dumps(body).encode() if body is not None else None
     req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method)
     req.add_header("Content-Type", "application/json")
     if cookie:
         req.add_header("Cookie", cookie)
     try:
-        with urllib.request.urlopen(req, timeout=10) as r:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
             return r.status, r.headers.get("Set-Cookie"), json.loads(r.read() or b"null")
     except urllib.error.HTTPError as e:
         return e.code, None, json.loads(e.read() or b"null")
@@ -235,6 +239,125 @@ def test_fencing(args, tmp, errors):
         node.stop()
 
 
+def pool_join(ports, tc="1+0"):
+    """Joins the casual pool of `tc` through ports[0], trying the next node while the
+    pairing authority changes hands (503): the ticket."""
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        for port in ports:
+            status, _, body = call(port, "POST", "/api/pool", {"time_control": tc})
+            if status == 200:
+                return body["ticket"]
+            if status != 503:
+                raise SystemExit(f"pool join: HTTP {status} {body}")
+    raise SystemExit("pool join: no node could reach the pairing authority")
+
+
+def pool_wait(ports, ticket, seconds=40):
+    """Asks after `ticket` (long polls) round the nodes until it is paired: (game, colour),
+    or None if it is still waiting after `seconds`. A 503 (the authority changing hands)
+    is asked again, as the page does; a 404 (ticket lost) is an error."""
+    deadline = time.time() + seconds
+    i = 0
+    while time.time() < deadline:
+        port = ports[i % len(ports)]
+        i += 1
+        try:
+            status, _, body = call(port, "GET", f"/api/pool/{ticket}", timeout=40)
+        except OSError:
+            continue
+        if status == 200 and "url" in body:
+            return body["id"], body["color"]
+        if status == 503:
+            time.sleep(0.5)
+        elif status != 200:
+            raise SystemExit(f"pool poll: HTTP {status} {body}")
+    return None
+
+
+def pairing_authority(url):
+    return subprocess.run(["psql", url, "-tAc", "SELECT holder FROM roles WHERE name = 'pairing'"
+                           " AND lease_until > extract(epoch from now()) * 1000"],
+                          capture_output=True, text=True).stdout.strip()
+
+
+def test_pools(args, tmp, errors):
+    """Quick pairing spans the nodes, and a waiting ticket outlives its pairing authority."""
+    url = fresh_database(args.postgres, "pools")
+    nodes = start_nodes(args, url, tmp)
+    ports = [n.port for n in nodes]
+    # 1. 30 players, each joining through node i % 3 and asking through node (i + 1) % 3.
+    n = 30
+    answers = {}
+
+    def player(i):
+        ticket = pool_join(ports[i % 3:] + ports[:i % 3])
+        answers[i] = pool_wait([ports[(i + 1) % 3]], ticket)
+
+    threads = [threading.Thread(target=player, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    games = {}
+    for i, answer in answers.items():
+        if answer is None:
+            errors.append(f"pools: player {i} was never paired")
+            continue
+        games.setdefault(answer[0], []).append((i, answer[1]))
+    across = 0
+    for gid, seats in games.items():
+        colours = sorted(c for _, c in seats)
+        if colours != ["black", "white"]:
+            errors.append(f"pools: game {gid} seats {seats}")
+            continue
+        if seats[0][0] % 3 != seats[1][0] % 3:
+            across += 1
+        status, _, state = call(ports[2], "GET", f"/api/games/{gid}")
+        if status != 200 or state.get("status") != "live":
+            errors.append(f"pools: game {gid} reads {status} {state}")
+    print(f"pools: {n} players joined round the 3 nodes: {len(games)} games, {across} of them "
+          f"between players who joined through different nodes", flush=True)
+    if len(games) != n // 2 or across == 0:
+        errors.append(f"pools: {len(games)} games ({across} across nodes) for {n} players")
+    # 2. A ticket waiting when the authority dies (SIGKILL) or leaves (SIGTERM).
+    for how in ["SIGKILL", "SIGTERM"]:
+        holder = pairing_authority(url)
+        authority = next((node for node in nodes if node.name == holder), None)
+        if authority is None:
+            errors.append(f"pools: no pairing authority ({holder!r})")
+            break
+        others = [node.port for node in nodes if node is not authority]
+        first = pool_join(others)
+        # A lone waiter: the grid of every node counts it (from the authority's book).
+        time.sleep(2.5)
+        counts = [next(p["casual_waiting"] for p in call(port, "GET", "/api/pools")[2]
+                       if p["time_control"] == "1+0") for port in ports]
+        if counts != [1, 1, 1]:
+            errors.append(f"pools: the nodes count {counts} waiting, not one each")
+        authority.signal(signal.SIGKILL if how == "SIGKILL" else signal.SIGTERM)
+        gone = time.time()
+        second = pool_join(others[::-1])
+        joined = time.time() - gone
+        got = {}
+        waiter = threading.Thread(target=lambda: got.setdefault("first", pool_wait(others, first)))
+        waiter.start()
+        got["second"] = pool_wait(others[::-1], second)
+        waiter.join()
+        took = time.time() - gone
+        authority.proc.wait()
+        now_holder = pairing_authority(url)
+        print(f"pools: authority {holder} {how}: a second player joined {joined:.1f} s later, "
+              f"and the waiting ticket was paired with them {took:.1f} s after the {how} "
+              f"by {now_holder}: {got}", flush=True)
+        if not got.get("first") or not got.get("second") or got["first"][0] != got["second"][0]:
+            errors.append(f"pools: after the authority's {how} the two waiters were not paired "
+                          f"together: {got}")
+        authority.start()
+    for node in nodes:
+        node.stop()
+
+
 def stored_owner(url, gid):
     return subprocess.run(["psql", url, "-tAc", f"SELECT owner FROM games WHERE id = '{gid}'"],
                           capture_output=True, text=True).stdout.strip()
@@ -388,7 +511,7 @@ def main():
     ap.add_argument("--loadgen", default="target/release/rookery-loadgen")
     ap.add_argument("--postgres", required=True)
     ap.add_argument("--nats", default="nats://127.0.0.1:4222")
-    ap.add_argument("--test", default="kills,rolling,fencing,outage")
+    ap.add_argument("--test", default="kills,rolling,fencing,pools,outage")
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seconds", type=int, default=180)
     ap.add_argument("--every", type=int, default=20)
@@ -396,7 +519,7 @@ def main():
     tmp = tempfile.mkdtemp()
     errors = []
     tests = {"kills": test_kills, "rolling": test_rolling, "fencing": test_fencing,
-             "outage": test_outage}
+             "pools": test_pools, "outage": test_outage}
     for name in args.test.split(","):
         print(f"\n--- cluster test: {name} ---", flush=True)
         tests[name](args, tmp, errors)
