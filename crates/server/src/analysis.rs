@@ -1,5 +1,8 @@
 //! Computer analysis jobs (docs/ANALYSIS.md). "Request analysis" on a finished game queues a
-//! job, stored at once (it survives a restart); a few workers take jobs in turn and evaluate
+//! job, stored at once (it survives a restart); a few workers claim jobs from the database
+//! in turn (the table is the queue: in cluster mode the workers of every node share it, a
+//! node with a free worker takes the next job, and a dead node's job is claimed again once
+//! its claim runs out) and evaluate
 //! every position of the game at a fixed node budget with the built-in engine. Each position
 //! is one search on a blocking thread holding one of the bots' permits: the same bounded pool
 //! the bots think in, so an analysis never takes more cores than the bots may, never holds
@@ -14,7 +17,8 @@ use rookery_core::game::Game;
 use rookery_core::{Move, Position};
 use rookery_engine::Search;
 use rookery_engine::analysis::{PositionEval, Review, Score, evaluate, judged_cp, review};
-use tokio::sync::{Semaphore, mpsc};
+use std::time::Duration;
+use tokio::sync::{Notify, Semaphore};
 
 use crate::room::now_ms;
 use crate::rooms::Rooms;
@@ -26,7 +30,8 @@ type Progress = Arc<Mutex<HashMap<String, (usize, usize)>>>;
 /// The analysis queue: a cheap-to-clone handle.
 #[derive(Clone)]
 pub(crate) struct Analyses {
-    queue: mpsc::UnboundedSender<String>,
+    /// Wakes an idle worker when a job is queued here.
+    queued: Arc<Notify>,
     progress: Progress,
     nodes: u64,
     /// The bots' search permits, which analyses (and the analysis board) take too.
@@ -41,32 +46,43 @@ impl std::fmt::Debug for Analyses {
     }
 }
 
-/// How many jobs run at once (each search still waits for a permit).
+/// How many jobs run at once on a node (each search still waits for a permit).
 const WORKERS: usize = 2;
 /// The transposition table of each worker's search, MiB.
 const TABLE_MIB: usize = 8;
+/// How long a claim on a job lasts without renewal: longer than one position's search can
+/// take (an external engine is given 60 s), so a live worker never loses its job; as long
+/// as a dead node's job waits for another worker.
+const CLAIM: Duration = Duration::from_secs(90);
+/// How often a working worker renews its claim (and says how far it is).
+const RENEW_EVERY: Duration = Duration::from_secs(2);
+/// How often an idle worker looks for jobs queued through other nodes.
+const IDLE_LOOK: Duration = Duration::from_secs(2);
 
 impl Analyses {
-    /// Starts the workers; every job not finished before a restart is queued again.
+    /// Starts the workers, named `worker` in the database (the node's name). Jobs claimed
+    /// under that name before a restart are free again at once.
     pub(crate) async fn start(
         store: Store,
         rooms: Rooms,
         permits: Arc<Semaphore>,
         nodes: u64,
         external: Option<std::path::PathBuf>,
+        worker: String,
     ) -> Result<Analyses, StoreError> {
-        let (queue, rx) = mpsc::unbounded_channel::<String>();
-        let rx = Arc::new(tokio::sync::Mutex::new(rx));
+        store.release_analyses_of(&worker).await?;
+        let queued = Arc::new(Notify::new());
         let progress = Progress::default();
         for _ in 0..WORKERS {
-            let (rx, store, rooms, permits, progress) = (
-                rx.clone(),
-                store.clone(),
-                rooms.clone(),
-                permits.clone(),
-                progress.clone(),
-            );
-            let external = external.clone();
+            let job = Job {
+                store: store.clone(),
+                rooms: rooms.clone(),
+                permits: permits.clone(),
+                progress: progress.clone(),
+                nodes,
+                worker: worker.clone(),
+            };
+            let (queued, external) = (queued.clone(), external.clone());
             tokio::spawn(async move {
                 // The worker's engines, kept from job to job.
                 let mut engines = Some(Engines {
@@ -74,33 +90,32 @@ impl Analyses {
                     external: external.map(rookery_engine::External::new),
                 });
                 loop {
-                    let Some(id) = rx.lock().await.recv().await else {
-                        return;
-                    };
-                    let job = Job {
-                        store: &store,
-                        rooms: &rooms,
-                        permits: &permits,
-                        progress: &progress,
-                        nodes,
-                    };
-                    if let Err(e) = job.run(&id, &mut engines).await {
-                        tracing::error!(game = %id, error = %e, "an analysis failed");
+                    let now = now_ms() as i64;
+                    let until = now + CLAIM.as_millis() as i64;
+                    match job.store.claim_analysis(&job.worker, now, until).await {
+                        Ok(Some(id)) => {
+                            if let Err(e) = job.run(&id, &mut engines).await {
+                                tracing::error!(game = %id, error = %e, "an analysis failed");
+                            }
+                            lock(&job.progress).remove(&id);
+                        }
+                        Ok(None) => {
+                            let _ = tokio::time::timeout(IDLE_LOOK, queued.notified()).await;
+                        }
+                        Err(e) => {
+                            tracing::warn!(error = %e, "cannot look for analysis jobs");
+                            tokio::time::sleep(IDLE_LOOK).await;
+                        }
                     }
-                    lock(&progress).remove(&id);
                 }
             });
         }
-        let analyses = Analyses {
-            queue,
+        Ok(Analyses {
+            queued,
             progress,
             nodes,
             permits,
-        };
-        for id in store.unfinished_analyses().await? {
-            let _ = analyses.queue.send(id);
-        }
-        Ok(analyses)
+        })
     }
 
     /// Queues the analysis of a finished game (once: asking again changes nothing).
@@ -109,7 +124,7 @@ impl Analyses {
             .queue_analysis(game_id, self.nodes as i64, now_ms() as i64)
             .await?
         {
-            let _ = self.queue.send(game_id.to_owned());
+            self.queued.notify_one();
         }
         Ok(())
     }
@@ -119,7 +134,7 @@ impl Analyses {
         self.permits.clone()
     }
 
-    /// Positions done and in all, while the game's analysis runs.
+    /// Positions done and in all, while the game's analysis runs on this node.
     pub(crate) fn progress(&self, game_id: &str) -> Option<(usize, usize)> {
         lock(&self.progress).get(game_id).copied()
     }
@@ -189,20 +204,20 @@ impl Engines {
     }
 }
 
-struct Job<'a> {
-    store: &'a Store,
-    rooms: &'a Rooms,
-    permits: &'a Arc<Semaphore>,
-    progress: &'a Progress,
+struct Job {
+    store: Store,
+    rooms: Rooms,
+    permits: Arc<Semaphore>,
+    progress: Progress,
     nodes: u64,
+    worker: String,
 }
 
-impl Job<'_> {
+impl Job {
     async fn run(&self, id: &str, engines: &mut Option<Engines>) -> Result<(), StoreError> {
         let Some(row) = self.store.game(id).await? else {
             return Ok(());
         };
-        self.store.set_analysis_running(id).await?;
         let (_, game) = self.rooms.game_of(&row).await?;
         let moves: Vec<Move> = game.moves().iter().map(|m| m.m).collect();
         let total = moves.len() + 1;
@@ -210,8 +225,21 @@ impl Job<'_> {
         let mut pos = start;
         let mut history: Vec<u64> = Vec::with_capacity(total);
         let mut evals = Vec::with_capacity(total);
+        let mut renewed = std::time::Instant::now();
         for i in 0..total {
-            lock(self.progress).insert(id.to_owned(), (i, total));
+            lock(&self.progress).insert(id.to_owned(), (i, total));
+            if renewed.elapsed() >= RENEW_EVERY {
+                renewed = std::time::Instant::now();
+                let until = now_ms() as i64 + CLAIM.as_millis() as i64;
+                let mine = self
+                    .store
+                    .renew_analysis(id, &self.worker, until, (i as i64, total as i64))
+                    .await?;
+                if !mine {
+                    tracing::warn!(game = %id, "another worker has this analysis now");
+                    return Ok(());
+                }
+            }
             let permit = self
                 .permits
                 .clone()
@@ -237,9 +265,15 @@ impl Job<'_> {
                 pos.play_unchecked(m);
             }
         }
-        self.store
-            .finish_analysis(id, &evals_json(&evals), now_ms() as i64)
-            .await?;
+        let at = now_ms() as i64;
+        if !self
+            .store
+            .finish_analysis(id, &self.worker, &evals_json(&evals), at)
+            .await?
+        {
+            tracing::warn!(game = %id, "another worker has this analysis now");
+            return Ok(());
+        }
         tracing::info!(game = %id, positions = total, "analysis done");
         Ok(())
     }

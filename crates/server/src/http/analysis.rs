@@ -97,7 +97,12 @@ async fn view(state: &AppState, id: &str) -> Result<AnalysisView, ApiError> {
     };
     if stored.status != AnalysisStatus::Done {
         let mut v = empty(stored.status.as_str());
-        if let Some((done, total)) = state.analyses.progress(id) {
+        // Running here: the worker's own count; on another node: what it last stored.
+        let progress = state.analyses.progress(id).or_else(|| {
+            let (done, total) = stored.progress?;
+            Some((usize::try_from(done).ok()?, usize::try_from(total).ok()?))
+        });
+        if let Some((done, total)) = progress {
             (v.done, v.total) = (Some(done), Some(total));
         }
         return Ok(v);

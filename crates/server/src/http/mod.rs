@@ -353,6 +353,10 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
         permits,
         config.analysis_nodes.max(1),
         config.uci_engine.clone(),
+        // The jobs a node claims are claimed under its name (one lone node: "local").
+        rooms
+            .cluster()
+            .map_or_else(|| "local".to_owned(), |c| c.node().to_owned()),
     )
     .await
     .map_err(|e| e.to_string())?;

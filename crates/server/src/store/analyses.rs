@@ -1,9 +1,11 @@
 //! Computer analyses in the database (migration 0011): requested once per finished game,
-//! queued, and once done, every position's evaluation.
+//! queued, and once done, every position's evaluation. The table is the job queue (migration
+//! 0015): a worker claims a job for a while and renews its claim as it goes, so that several
+//! nodes share the jobs and a dead node's job is claimed again by another.
 
 use sqlx::Row;
 
-use super::{Store, StoreError};
+use super::{Backend, Store, StoreError};
 
 /// Where a game's analysis stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,6 +41,8 @@ pub(crate) struct StoredAnalysis {
     pub(crate) nodes: i64,
     /// The evaluations as JSON, once done.
     pub(crate) evals: Option<String>,
+    /// Positions done and in all, as its worker last said while it runs.
+    pub(crate) progress: Option<(i64, i64)>,
 }
 
 impl Store {
@@ -66,55 +70,111 @@ impl Store {
         &self,
         game_id: &str,
     ) -> Result<Option<StoredAnalysis>, StoreError> {
-        let row = sqlx::query("SELECT status, nodes, evals FROM analyses WHERE game_id = $1")
-            .bind(game_id)
-            .fetch_optional(self.pool())
-            .await?;
+        let row = sqlx::query(
+            "SELECT status, nodes, evals, done_positions, total_positions FROM analyses \
+             WHERE game_id = $1",
+        )
+        .bind(game_id)
+        .fetch_optional(self.pool())
+        .await?;
         row.map(|r| {
+            let done: Option<i64> = r.try_get(3)?;
+            let total: Option<i64> = r.try_get(4)?;
             Ok(StoredAnalysis {
                 status: AnalysisStatus::parse(&r.try_get::<String, _>(0)?)?,
                 nodes: r.try_get(1)?,
                 evals: r.try_get(2)?,
+                progress: done.zip(total),
             })
         })
         .transpose()
     }
 
-    pub(crate) async fn set_analysis_running(&self, game_id: &str) -> Result<(), StoreError> {
-        sqlx::query("UPDATE analyses SET status = $1 WHERE game_id = $2")
-            .bind(AnalysisStatus::Running.as_str())
-            .bind(game_id)
-            .execute(self.pool())
+    /// Claims the oldest job nobody works on (queued, or running under a claim that ran out
+    /// by `now`) for `worker` until `until`: its game. On PostgreSQL the row is taken with
+    /// `FOR UPDATE SKIP LOCKED`, so workers of several nodes never claim the same job; an
+    /// SQLite file has one writer at a time.
+    pub(crate) async fn claim_analysis(
+        &self,
+        worker: &str,
+        now: i64,
+        until: i64,
+    ) -> Result<Option<String>, StoreError> {
+        let lock = match self.backend() {
+            Backend::Postgres => " FOR UPDATE SKIP LOCKED",
+            Backend::Sqlite => "",
+        };
+        let sql = format!(
+            "UPDATE analyses SET status = 'running', worker = $1, claimed_until = $2, \
+             done_positions = NULL, total_positions = NULL \
+             WHERE game_id = (SELECT game_id FROM analyses \
+             WHERE status = 'queued' OR (status = 'running' AND claimed_until < $3) \
+             ORDER BY requested_at, game_id LIMIT 1{lock}) RETURNING game_id"
+        );
+        let row = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(worker)
+            .bind(until)
+            .bind(now)
+            .fetch_optional(self.pool())
             .await?;
-        Ok(())
+        Ok(row.map(|r| r.try_get::<String, _>(0)).transpose()?)
     }
 
-    pub(crate) async fn finish_analysis(
+    /// Renews `worker`'s claim on the job of `game_id` until `until`, with its progress:
+    /// false if the job is no longer this worker's (its claim ran out and another took it).
+    pub(crate) async fn renew_analysis(
         &self,
         game_id: &str,
-        evals: &str,
-        at: i64,
-    ) -> Result<(), StoreError> {
-        sqlx::query(
-            "UPDATE analyses SET status = $1, evals = $2, finished_at = $3 WHERE game_id = $4",
+        worker: &str,
+        until: i64,
+        (done, total): (i64, i64),
+    ) -> Result<bool, StoreError> {
+        let renewed = sqlx::query(
+            "UPDATE analyses SET claimed_until = $1, done_positions = $2, total_positions = $3 \
+             WHERE game_id = $4 AND worker = $5 AND status = 'running'",
         )
-        .bind(AnalysisStatus::Done.as_str())
-        .bind(evals)
-        .bind(at)
+        .bind(until)
+        .bind(done)
+        .bind(total)
         .bind(game_id)
+        .bind(worker)
+        .execute(self.pool())
+        .await?;
+        Ok(renewed.rows_affected() == 1)
+    }
+
+    /// Frees the jobs claimed under `worker`'s name (a node starting again): any worker may
+    /// take them at once.
+    pub(crate) async fn release_analyses_of(&self, worker: &str) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE analyses SET claimed_until = 0 WHERE worker = $1 AND status = 'running'",
+        )
+        .bind(worker)
         .execute(self.pool())
         .await?;
         Ok(())
     }
 
-    /// The analyses not done yet, oldest first (picked up again after a restart).
-    pub(crate) async fn unfinished_analyses(&self) -> Result<Vec<String>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT game_id FROM analyses WHERE status <> $1 ORDER BY requested_at, game_id",
+    /// Stores the evaluations of `worker`'s job: false (nothing written) if the job is no
+    /// longer its own.
+    pub(crate) async fn finish_analysis(
+        &self,
+        game_id: &str,
+        worker: &str,
+        evals: &str,
+        at: i64,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE analyses SET status = $1, evals = $2, finished_at = $3 \
+             WHERE game_id = $4 AND worker = $5 AND status = 'running'",
         )
         .bind(AnalysisStatus::Done.as_str())
-        .fetch_all(self.pool())
+        .bind(evals)
+        .bind(at)
+        .bind(game_id)
+        .bind(worker)
+        .execute(self.pool())
         .await?;
-        rows.iter().map(|r| Ok(r.try_get(0)?)).collect()
+        Ok(done.rows_affected() == 1)
     }
 }

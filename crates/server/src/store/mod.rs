@@ -989,6 +989,62 @@ mod tests {
                 .unwrap(),
             Some(3)
         );
+
+        // The analysis queue: claims, renewals, a claim run out, and workers claiming at once.
+        for (i, id) in ["j1", "j2", "j3", "j4", "j5", "j6"].iter().enumerate() {
+            store.create_game(&game(id, 100 + i as i64)).await.unwrap();
+            assert!(
+                store
+                    .queue_analysis(id, 1000, 100 + i as i64)
+                    .await
+                    .unwrap()
+            );
+        }
+        let claim = |w: &'static str, now: i64| {
+            let store = store.clone();
+            async move { store.claim_analysis(w, now, now + 1_000).await.unwrap() }
+        };
+        assert_eq!(
+            claim("a", 1_000).await.as_deref(),
+            Some("j1"),
+            "oldest first"
+        );
+        assert_eq!(claim("b", 1_000).await.as_deref(), Some("j2"));
+        assert!(
+            !store
+                .renew_analysis("j1", "b", 3_000, (1, 9))
+                .await
+                .unwrap()
+        );
+        assert!(
+            store
+                .renew_analysis("j2", "b", 3_000, (4, 9))
+                .await
+                .unwrap()
+        );
+        assert_eq!(
+            store.analysis("j2").await.unwrap().unwrap().progress,
+            Some((4, 9))
+        );
+        // A's claim on j1 runs out at 2,000 (A died): C claims it; A may no longer finish it.
+        assert_eq!(claim("c", 2_500).await.as_deref(), Some("j1"));
+        assert!(!store.finish_analysis("j1", "a", "[]", 2_600).await.unwrap());
+        assert!(store.finish_analysis("j1", "c", "[]", 2_600).await.unwrap());
+        assert_eq!(
+            store.analysis("j1").await.unwrap().unwrap().status,
+            analyses::AnalysisStatus::Done
+        );
+        // Eight workers claim together: the four queued jobs go to four of them, once each.
+        let claims = futures_util::future::join_all(
+            ["w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8"].map(|w| claim(w, 2_700)),
+        )
+        .await;
+        let mut got: Vec<String> = claims.into_iter().flatten().collect();
+        got.sort();
+        assert_eq!(got, ["j3", "j4", "j5", "j6"]);
+        // A node starting again frees what its name held: claimed again at once.
+        store.release_analyses_of("b").await.unwrap();
+        assert_eq!(claim("d", 2_800).await.as_deref(), Some("j2"));
     }
 
     /// Accounts, sessions, tokens, reset links and a player's games by account: the same

@@ -20,13 +20,16 @@ a move acknowledged in the last 20 s of the run).
            after their tickets through another, and are paired with players of every
            node by the one pairing authority; a ticket waiting when the authority is
            killed (SIGKILL), or leaves (SIGTERM), is paired by the next authority.
+  analysis analysis jobs requested through one node are claimed from the database queue by
+           the workers of every node; the progress of a job shows on every node; a node
+           killed in the middle of a job starts again and the job is done.
   outage   the nodes reach PostgreSQL through a TCP proxy that cuts it for 10 s: moves
            are refused meanwhile ("cannot be saved"), none acknowledged is lost, and play
            resumes by itself.
 
 Usage: cluster_test.py --binary target/release/rookery --loadgen target/release/rookery-loadgen
                        --postgres postgres://postgres@127.0.0.1:5432/test
-                       [--nats nats://127.0.0.1:4222] [--test kills,rolling,fencing,pools,outage]
+                       [--nats nats://127.0.0.1:4222] [--test kills,rolling,fencing,pools,analysis,outage]
 """
 import argparse
 import json
@@ -63,8 +66,8 @@ def call(port, method, path, body=None, cookie=None, timeout=10):
 
 
 class Node:
-    def __init__(self, args, name, url, log_dir):
-        self.args, self.name, self.url = args, name, url
+    def __init__(self, args, name, url, log_dir, extra=()):
+        self.args, self.name, self.url, self.extra = args, name, url, list(extra)
         self.port = free_port()
         self.proc = None
         self.log = open(os.path.join(log_dir, f"{name}.log"), "ab")
@@ -74,7 +77,7 @@ class Node:
             [self.args.binary, "--listen", f"127.0.0.1:{self.port}", "--database-url", self.url,
              "--cluster", self.args.nats, "--node-id", self.name, "--rate-limits", "off",
              # Every player and spectator comes from one address.
-             "--max-connections-per-address", "20000"],
+             "--max-connections-per-address", "20000"] + self.extra,
             stdout=self.log, stderr=subprocess.STDOUT)
         if wait:
             self.wait_ready()
@@ -358,6 +361,102 @@ def test_pools(args, tmp, errors):
         node.stop()
 
 
+# Morphy v. the Duke of Brunswick and Count Isouard, Paris 1858 (public domain): 34 moves.
+OPERA = """[White "Paul Morphy"]
+[Black "Duke Karl / Count Isouard"]
+[Result "1-0"]
+
+1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7 8. Nc3 c6
+9. Bg5 b5 10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7 14. Rd1 Qe6
+15. Bxd7+ Nxd7 16. Qb8+ Nxb8 17. Rd8# 1-0
+"""
+
+
+def import_game(port):
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/api/import", data=OPERA.encode(),
+                                 method="POST")
+    req.add_header("Content-Type", "text/plain")
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())["id"]
+
+
+def psql(url, sql):
+    return subprocess.run(["psql", url, "-tAc", sql], capture_output=True, text=True).stdout.strip()
+
+
+def analysis_of(port, gid):
+    status, _, body = call(port, "GET", f"/api/games/{gid}/analysis")
+    return body if status == 200 else {"status": f"HTTP {status}"}
+
+
+def test_analysis(args, tmp, errors):
+    """Analysis jobs go to whichever node has a free worker, and outlive a node's death."""
+    url = fresh_database(args.postgres, "analysis")
+    nodes = [Node(args, f"node{i + 1}", url, tmp, ["--analysis-nodes", "400000"])
+             for i in range(3)]
+    for node in nodes:
+        node.start()
+    ports = [n.port for n in nodes]
+    # 1. Eight jobs, all requested through node1: every node's workers take some.
+    games = [import_game(ports[0]) for _ in range(8)]
+    for gid in games:
+        status, _, body = call(ports[0], "POST", f"/api/games/{gid}/analysis")
+        if status != 202:
+            errors.append(f"analysis: request answered {status} {body}")
+    deadline = time.time() + 300
+    while time.time() < deadline:
+        if all(analysis_of(ports[2], gid).get("status") == "done" for gid in games):
+            break
+        time.sleep(0.5)
+    else:
+        errors.append("analysis: the eight jobs were not all done in 300 s")
+    workers = psql(url, "SELECT worker || ':' || count(*) FROM analyses GROUP BY worker "
+                        "ORDER BY worker").split()
+    print(f"analysis: 8 jobs requested through node1, done by {workers}", flush=True)
+    if len(workers) < 2:
+        errors.append(f"analysis: the jobs were not shared between nodes: {workers}")
+    for gid in games:
+        evals = analysis_of(ports[1], gid).get("evals") or []
+        if len(evals) != 34:
+            errors.append(f"analysis: game {gid} has {len(evals)} evaluations, not 34")
+    # 2. A node killed in the middle of a job: the job is done all the same, and while it
+    # runs its progress shows on a node that does not run it.
+    gid = import_game(ports[1])
+    call(ports[1], "POST", f"/api/games/{gid}/analysis")
+    worker, seen_elsewhere = "", None
+    deadline = time.time() + 60
+    while time.time() < deadline and not seen_elsewhere:
+        worker = psql(url, f"SELECT worker FROM analyses WHERE game_id = '{gid}' "
+                           "AND status = 'running'")
+        others = [n for n in nodes if worker and n.name != worker]
+        if others:
+            v = analysis_of(others[0].port, gid)
+            if v.get("status") == "running" and (v.get("done") or 0) > 0:
+                seen_elsewhere = f"{others[0].name} shows {v['done']}/{v['total']}"
+        time.sleep(0.2)
+    if not seen_elsewhere:
+        errors.append(f"analysis: no progress of the job on {worker} seen from another node")
+    victim = next((n for n in nodes if n.name == worker), None)
+    if victim is None:
+        errors.append("analysis: no node ran the job")
+    else:
+        victim.signal(signal.SIGKILL)
+        victim.proc.wait()
+        victim.start()
+    deadline = time.time() + 120
+    while time.time() < deadline and analysis_of(ports[0], gid).get("status") != "done":
+        time.sleep(0.5)
+    v = analysis_of(ports[0], gid)
+    print(f"analysis: a job running on {worker} ({seen_elsewhere}); {worker} killed and "
+          f"started again: the job is {v.get('status')} with {len(v.get('evals') or [])} "
+          f"evaluations, by {psql(url, f'SELECT worker FROM analyses WHERE game_id = {gid!r}')}",
+          flush=True)
+    if v.get("status") != "done" or len(v.get("evals") or []) != 34:
+        errors.append(f"analysis: the job of the killed node ended {v.get('status')}")
+    for node in nodes:
+        node.stop()
+
+
 def stored_owner(url, gid):
     return subprocess.run(["psql", url, "-tAc", f"SELECT owner FROM games WHERE id = '{gid}'"],
                           capture_output=True, text=True).stdout.strip()
@@ -511,7 +610,7 @@ def main():
     ap.add_argument("--loadgen", default="target/release/rookery-loadgen")
     ap.add_argument("--postgres", required=True)
     ap.add_argument("--nats", default="nats://127.0.0.1:4222")
-    ap.add_argument("--test", default="kills,rolling,fencing,pools,outage")
+    ap.add_argument("--test", default="kills,rolling,fencing,pools,analysis,outage")
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seconds", type=int, default=180)
     ap.add_argument("--every", type=int, default=20)
@@ -519,7 +618,7 @@ def main():
     tmp = tempfile.mkdtemp()
     errors = []
     tests = {"kills": test_kills, "rolling": test_rolling, "fencing": test_fencing,
-             "pools": test_pools, "outage": test_outage}
+             "pools": test_pools, "analysis": test_analysis, "outage": test_outage}
     for name in args.test.split(","):
         print(f"\n--- cluster test: {name} ---", flush=True)
         tests[name](args, tmp, errors)
