@@ -40,6 +40,10 @@ struct Args {
     /// (from the game's last ack before it to its first ack after).
     #[arg(long)]
     reconnect: bool,
+    /// With several nodes: every K-th game has its players and spectators all on the node
+    /// that made it (0: none; each is on a node of its own, as far as there are nodes).
+    #[arg(long, default_value_t = 0)]
+    together_every: u64,
     /// Games played at once.
     #[arg(long, default_value_t = 100)]
     games: usize,
@@ -249,9 +253,13 @@ async fn http(
     Ok((status, cookie, json))
 }
 
-/// Creates a game on node `node` and takes both seats (from the next node): its id and
-/// the two players' cookies.
-async fn new_game(args: &Args, node: usize) -> Result<(String, String, String), String> {
+/// Creates a game on node `node` and takes both seats (the second from node `join`): its
+/// id and the two players' cookies.
+async fn new_game(
+    args: &Args,
+    node: usize,
+    join: usize,
+) -> Result<(String, String, String), String> {
     let body = json!({"time_control": args.time_control, "color": "white"});
     let (status, white, created) =
         http(args.node(node), "POST", "/api/games", Some(&body), None).await?;
@@ -260,7 +268,7 @@ async fn new_game(args: &Args, node: usize) -> Result<(String, String, String), 
     }
     let id = created["id"].as_str().ok_or("create: no id")?.to_owned();
     let (status, black, _) = http(
-        args.node(node + 1),
+        args.node(join),
         "POST",
         &format!("/api/games/{id}/join"),
         None,
@@ -582,7 +590,11 @@ async fn slot(ctx: Ctx, index: u64) {
     let mut round = 0u64;
     while !stop.load(Ordering::Relaxed) {
         let node = (index + round) as usize;
-        let (id, white, black) = match new_game(&args, node).await {
+        // Each player and spectator on a node of its own, as far as there are nodes; or,
+        // in a game kept together, all on the node that made it.
+        let together = args.together_every > 0 && index % args.together_every == 0;
+        let apart = usize::from(!together);
+        let (id, white, black) = match new_game(&args, node, node + apart).await {
             Ok(g) => g,
             Err(e) => {
                 stats.error(e);
@@ -611,19 +623,18 @@ async fn slot(ctx: Ctx, index: u64) {
             node,
             gap: gap.clone(),
         };
-        // Each player and spectator on a node of its own, as far as there are nodes.
         let mut tasks = vec![
             tokio::spawn(player(ctx.clone(), seat(white, "white", seed, node))),
             tokio::spawn(player(
                 ctx.clone(),
-                seat(black, "black", seed ^ 0xabcd, node + 1),
+                seat(black, "black", seed ^ 0xabcd, node + apart),
             )),
         ];
         for k in 0..args.spectators {
             tasks.push(tokio::spawn(spectator(
                 ctx.clone(),
                 id.clone(),
-                node + 2 + k,
+                node + (2 + k) * apart,
             )));
         }
         for t in tasks {
@@ -982,7 +993,7 @@ async fn idle(args: &Args, n: usize) -> std::process::ExitCode {
     };
     let before = rss_kib(pid).unwrap_or(0);
     let setup = |i: usize| async move {
-        let (id, white, black) = new_game(args, i).await?;
+        let (id, white, black) = new_game(args, i, i + 1).await?;
         for (cookie, m) in [(&white, "e2e4"), (&black, "e7e5")] {
             let path = format!("/api/games/{id}/move");
             let (status, _, _) = http(

@@ -23,13 +23,17 @@ a move acknowledged in the last 20 s of the run).
   analysis analysis jobs requested through one node are claimed from the database queue by
            the workers of every node; the progress of a job shows on every node; a node
            killed in the middle of a job starts again and the job is done.
+  nats     NATS (a server of the test's own) is killed for 10 s and started again: each
+           owner goes on serving its games to the sockets it holds, the other sockets are
+           refused ("unavailable") or reconnect, and play resumes by itself; nothing
+           acknowledged is lost.
   outage   the nodes reach PostgreSQL through a TCP proxy that cuts it for 10 s: moves
            are refused meanwhile ("cannot be saved"), none acknowledged is lost, and play
            resumes by itself.
 
 Usage: cluster_test.py --binary target/release/rookery --loadgen target/release/rookery-loadgen
                        --postgres postgres://postgres@127.0.0.1:5432/test
-                       [--nats nats://127.0.0.1:4222] [--test kills,rolling,fencing,pools,analysis,outage]
+                       [--nats nats://127.0.0.1:4222] [--test kills,rolling,fencing,pools,analysis,nats,outage]
 """
 import argparse
 import json
@@ -66,8 +70,9 @@ def call(port, method, path, body=None, cookie=None, timeout=10):
 
 
 class Node:
-    def __init__(self, args, name, url, log_dir, extra=()):
+    def __init__(self, args, name, url, log_dir, extra=(), nats=None):
         self.args, self.name, self.url, self.extra = args, name, url, list(extra)
+        self.nats = nats or args.nats
         self.port = free_port()
         self.proc = None
         self.log = open(os.path.join(log_dir, f"{name}.log"), "ab")
@@ -75,7 +80,7 @@ class Node:
     def start(self, wait=True):
         self.proc = subprocess.Popen(
             [self.args.binary, "--listen", f"127.0.0.1:{self.port}", "--database-url", self.url,
-             "--cluster", self.args.nats, "--node-id", self.name, "--rate-limits", "off",
+             "--cluster", self.nats, "--node-id", self.name, "--rate-limits", "off",
              # Every player and spectator comes from one address.
              "--max-connections-per-address", "20000"] + self.extra,
             stdout=self.log, stderr=subprocess.STDOUT)
@@ -120,12 +125,12 @@ def start_nodes(args, url, tmp, n=3):
     return nodes
 
 
-def loadgen(args, nodes, seconds, games, record):
+def loadgen(args, nodes, seconds, games, record, extra=()):
     servers = ",".join(f"127.0.0.1:{n.port}" for n in nodes)
     return subprocess.Popen(
         [args.loadgen, "--server", servers, "--games", str(games), "--spectators", "1",
          "--rate", "0.5", "--time-control", "10+5", "--seconds", str(seconds),
-         "--reconnect", "--record", record, "--progress-every", "20"],
+         "--reconnect", "--record", record, "--progress-every", "20", *extra],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
@@ -582,6 +587,54 @@ class Proxy:
         self.cut.clear()
 
 
+def test_nats(args, tmp, errors):
+    """NATS killed for 10 s: the owners go on, the rest recover, nothing is lost."""
+    url = fresh_database(args.postgres, "nats")
+    port = free_port()
+    nats_log = open(os.path.join(tmp, "nats-server.log"), "ab")
+
+    def nats_server():
+        return subprocess.Popen([args.nats_server, "-a", "127.0.0.1", "-p", str(port)],
+                                stdout=nats_log, stderr=subprocess.STDOUT)
+
+    server = nats_server()
+    time.sleep(0.5)
+    nodes = [Node(args, f"node{i + 1}", url, tmp, nats=f"nats://127.0.0.1:{port}")
+             for i in range(3)]
+    nodes[0].start()
+    for node in nodes[1:]:
+        node.start()
+    record = os.path.join(tmp, "nats.txt")
+    # Half the games have everyone on the node that made them (and owns them): those can
+    # go on without NATS. The others' players are on other nodes than the owner.
+    gen = loadgen(args, nodes, 70, min(args.games, 100), record, ["--together-every", "2"])
+    time.sleep(20)
+    before = moves_stored(url)
+    server.send_signal(signal.SIGKILL)
+    server.wait()
+    print("NATS killed for 10 s", flush=True)
+    time.sleep(10)
+    during = moves_stored(url) - before
+    server = nats_server()
+    print(f"NATS back; {during} moves stored while it was down", flush=True)
+    if during == 0:
+        errors.append("nats: no game went on while NATS was down")
+    out = finish(args, nodes, gen, record, errors, "NATS outage")
+    told = re.search(r"error: (\d+) x the game's server does not answer just now", out)
+    print(f"players of games owned elsewhere told 'does not answer just now': "
+          f"{told.group(1) if told else 0} times", flush=True)
+    if not told:
+        errors.append("nats: no player of a game owned elsewhere was told it cannot be reached")
+    for node in nodes:
+        node.stop()
+    server.send_signal(signal.SIGKILL)
+    server.wait()
+
+
+def moves_stored(url):
+    return int(psql(url, "SELECT count(*) FROM moves") or 0)
+
+
 def test_outage(args, tmp, errors):
     url = fresh_database(args.postgres, "outage")
     host, rest = url.split("@", 1)
@@ -610,7 +663,9 @@ def main():
     ap.add_argument("--loadgen", default="target/release/rookery-loadgen")
     ap.add_argument("--postgres", required=True)
     ap.add_argument("--nats", default="nats://127.0.0.1:4222")
-    ap.add_argument("--test", default="kills,rolling,fencing,pools,analysis,outage")
+    ap.add_argument("--nats-server", default="nats-server",
+                    help="the NATS server the nats test starts and kills (its own port)")
+    ap.add_argument("--test", default="kills,rolling,fencing,pools,analysis,nats,outage")
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seconds", type=int, default=180)
     ap.add_argument("--every", type=int, default=20)
@@ -618,7 +673,7 @@ def main():
     tmp = tempfile.mkdtemp()
     errors = []
     tests = {"kills": test_kills, "rolling": test_rolling, "fencing": test_fencing,
-             "pools": test_pools, "analysis": test_analysis, "outage": test_outage}
+             "pools": test_pools, "analysis": test_analysis, "nats": test_nats, "outage": test_outage}
     for name in args.test.split(","):
         print(f"\n--- cluster test: {name} ---", flush=True)
         tests[name](args, tmp, errors)
