@@ -1,22 +1,23 @@
-//! Challenges between accounts (lichess's challenge API, docs/API.md): kept in memory while
-//! they wait for an answer (a restart forgets them, as a closed lobby page forgets a seek);
-//! accepted, they become a game with both seats taken; declined or cancelled, the other side's
-//! event stream hears it. A challenge nobody answers goes after 20 minutes.
+//! Challenges between accounts (lichess's challenge API, docs/API.md): stored while they
+//! wait for an answer (migration 0016: every node of a cluster sees them, and a restart
+//! keeps them); accepted, they become a game with both seats taken; declined or cancelled,
+//! the other side's event stream hears it. A challenge nobody answers goes after 20 minutes.
+//! Taking one out is a single delete, so two nodes cannot both accept it.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use crate::store::{Store, StoreError};
+
 /// How long a challenge waits for an answer.
-const EXPIRES_MS: i64 = 20 * 60 * 1000;
+pub(crate) const EXPIRES_MS: i64 = 20 * 60 * 1000;
 
 /// One side of a challenge, as the challenge's JSON names it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Party {
     pub(crate) id: String,
     pub(crate) name: String,
-    pub(crate) title: Option<&'static str>,
+    pub(crate) title: Option<String>,
     pub(crate) rating: Option<i64>,
     pub(crate) provisional: bool,
 }
@@ -24,7 +25,7 @@ pub(crate) struct Party {
 impl Party {
     fn json(&self) -> Value {
         let mut v = json!({ "id": self.id, "name": self.name });
-        if let Some(t) = self.title {
+        if let Some(t) = &self.title {
             v["title"] = json!(t);
         }
         if let Some(r) = self.rating {
@@ -37,8 +38,8 @@ impl Party {
     }
 }
 
-/// A challenge waiting for an answer.
-#[derive(Debug, Clone, PartialEq)]
+/// A challenge waiting for an answer (stored as this, in JSON).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Challenge {
     pub(crate) id: String,
     pub(crate) challenger: Party,
@@ -47,11 +48,11 @@ pub(crate) struct Challenge {
     /// Seconds and increment in seconds; `None`: no clock.
     pub(crate) clock: Option<(u64, u64)>,
     /// The challenger's choice: `white`, `black` or `random`.
-    pub(crate) color: &'static str,
+    pub(crate) color: String,
     pub(crate) fen: Option<String>,
     pub(crate) created_at: i64,
     /// lichess's speed key of the clock.
-    pub(crate) speed: &'static str,
+    pub(crate) speed: String,
 }
 
 impl Challenge {
@@ -101,63 +102,74 @@ fn show_minutes(seconds: u64) -> String {
     }
 }
 
-/// The challenges waiting: a cheap-to-clone handle; the std `Mutex` guards map updates.
-#[derive(Debug, Clone, Default)]
+/// The challenges waiting, in the database: a cheap-to-clone handle.
+#[derive(Debug, Clone)]
 pub(crate) struct Challenges {
-    waiting: Arc<Mutex<HashMap<String, Challenge>>>,
+    store: Store,
 }
 
 impl Challenges {
-    fn map(&self, now: i64) -> std::sync::MutexGuard<'_, HashMap<String, Challenge>> {
-        let mut map = self
-            .waiting
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        map.retain(|_, c| now - c.created_at < EXPIRES_MS);
-        map
+    pub(crate) fn new(store: Store) -> Challenges {
+        Challenges { store }
     }
 
-    pub(crate) fn add(&self, challenge: Challenge) {
-        let now = challenge.created_at;
-        self.map(now).insert(challenge.id.clone(), challenge);
+    pub(crate) async fn add(&self, challenge: &Challenge) -> Result<(), StoreError> {
+        let body = serde_json::to_string(challenge).map_err(|e| StoreError(e.to_string()))?;
+        self.store
+            .add_challenge(
+                &challenge.id,
+                &challenge.challenger.id,
+                &challenge.dest.id,
+                challenge.created_at,
+                &body,
+            )
+            .await
     }
 
-    /// Takes a challenge out (accepted, declined or cancelled).
-    pub(crate) fn take(&self, id: &str, now: i64) -> Option<Challenge> {
-        self.map(now).remove(id)
+    /// Takes a challenge out (accepted, declined or cancelled): `None` if it is not waiting
+    /// (answered already, through this node or another, or expired).
+    pub(crate) async fn take(&self, id: &str, now: i64) -> Result<Option<Challenge>, StoreError> {
+        let body = self.store.take_challenge(id, now - EXPIRES_MS).await?;
+        Ok(body.as_deref().and_then(read))
     }
 
-    pub(crate) fn get(&self, id: &str, now: i64) -> Option<Challenge> {
-        self.map(now).get(id).cloned()
+    pub(crate) async fn get(&self, id: &str, now: i64) -> Result<Option<Challenge>, StoreError> {
+        let body = self.store.challenge(id, now - EXPIRES_MS).await?;
+        Ok(body.as_deref().and_then(read))
     }
 
-    /// Challenges to and from `user`: (incoming, outgoing).
-    pub(crate) fn of(&self, user: &str, now: i64) -> (Vec<Challenge>, Vec<Challenge>) {
-        let map = self.map(now);
-        let mut incoming: Vec<Challenge> = map
-            .values()
-            .filter(|c| c.dest.id == user)
-            .cloned()
-            .collect();
-        let mut outgoing: Vec<Challenge> = map
-            .values()
-            .filter(|c| c.challenger.id == user)
-            .cloned()
-            .collect();
-        incoming.sort_by_key(|c| c.created_at);
-        outgoing.sort_by_key(|c| c.created_at);
-        (incoming, outgoing)
+    /// Challenges to and from `user`, oldest first: (incoming, outgoing).
+    pub(crate) async fn of(
+        &self,
+        user: &str,
+        now: i64,
+    ) -> Result<(Vec<Challenge>, Vec<Challenge>), StoreError> {
+        let all = self.store.challenges_of(user, now - EXPIRES_MS).await?;
+        let (incoming, outgoing) = all
+            .iter()
+            .filter_map(|body| read(body))
+            .partition(|c| c.dest.id == user);
+        Ok((incoming, outgoing))
     }
 
     /// The `challenge` events a new event stream of `user` begins with.
-    pub(crate) fn pending_for(&self, user: &str) -> Vec<Value> {
+    pub(crate) async fn pending_for(&self, user: &str) -> Result<Vec<Value>, StoreError> {
         let now = crate::room::now_ms() as i64;
-        self.of(user, now)
+        Ok(self
+            .of(user, now)
+            .await?
             .0
             .iter()
             .map(|c| json!({ "type": "challenge", "challenge": c.json("", Some("in")) }))
-            .collect()
+            .collect())
     }
+}
+
+/// A stored challenge; one that does not read (never written by this server) is skipped.
+fn read(body: &str) -> Option<Challenge> {
+    serde_json::from_str(body)
+        .map_err(|e| tracing::warn!(error = %e, "a stored challenge does not read"))
+        .ok()
 }
 
 #[cfg(test)]
@@ -174,33 +186,43 @@ mod tests {
         }
     }
 
-    #[test]
-    fn challenges_wait_then_expire() {
+    #[tokio::test]
+    async fn challenges_wait_then_expire() {
+        let dir = std::env::temp_dir().join(format!("rookery-challenges-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let url = format!("sqlite://{}", dir.join("c.db").display());
+        let all = Challenges::new(Store::open(&url).await.unwrap());
         let c = Challenge {
             id: "abc".into(),
             challenger: party("anna"),
             dest: party("bo"),
             rated: false,
             clock: Some((180, 2)),
-            color: "random",
+            color: "random".into(),
             fen: None,
             created_at: 1_000,
-            speed: "blitz",
+            speed: "blitz".into(),
         };
-        let all = Challenges::default();
-        all.add(c.clone());
+        all.add(&c).await.unwrap();
         let v = c.json("http://x", Some("out"));
         assert_eq!(v["timeControl"]["show"], "3+2");
         assert_eq!(v["destUser"]["id"], "bo");
         assert_eq!(v["url"], "http://x/abc");
-        let (incoming, outgoing) = all.of("bo", 2_000);
-        assert_eq!((incoming.len(), outgoing.len()), (1, 0));
-        assert_eq!(all.pending_for("anna").len(), 0);
+        let (incoming, outgoing) = all.of("bo", 2_000).await.unwrap();
+        assert_eq!((incoming, outgoing.len()), (vec![c.clone()], 0));
+        let (incoming, outgoing) = all.of("anna", 2_000).await.unwrap();
+        assert_eq!((incoming.len(), outgoing.len()), (0, 1));
+        assert_eq!(all.pending_for("anna").await.unwrap().len(), 0);
         assert!(
-            all.get("abc", 1_000 + EXPIRES_MS).is_none(),
+            all.get("abc", 1_000 + EXPIRES_MS).await.unwrap().is_none(),
             "gone after 20 minutes"
         );
+        // Taken once: a second answer (through any node) finds nothing.
+        assert_eq!(all.take("abc", 2_000).await.unwrap(), Some(c));
+        assert_eq!(all.take("abc", 2_000).await.unwrap(), None);
         assert_eq!(show_minutes(30), "½");
         assert_eq!(show_minutes(90), "1.5");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

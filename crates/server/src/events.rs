@@ -1,12 +1,17 @@
 //! What happens to an account, for its event streams (lichess's `/api/stream/event`): a game
 //! of theirs started, a challenge came, was cancelled or declined. A broadcast channel per
 //! account with a stream open; an event for an account nobody listens for is dropped (a
-//! stream that opens later is told of the games and challenges as they stand then).
+//! stream that opens later is told of the games and challenges as they stand then). In
+//! cluster mode an account's streams may be on any node: every event goes round the nodes
+//! (`cluster/mod.rs`), each of which hands it to the streams it holds.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc};
+
+/// Events on their way to every node (cluster mode).
+pub(crate) type Relay = mpsc::UnboundedReceiver<(String, UserEvent)>;
 
 /// One event for an account.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,6 +27,8 @@ pub(crate) enum UserEvent {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Events {
     by_user: Arc<Mutex<HashMap<String, broadcast::Sender<UserEvent>>>>,
+    /// Cluster mode: where events go to reach every node.
+    relay: Arc<OnceLock<mpsc::UnboundedSender<(String, UserEvent)>>>,
 }
 
 impl Events {
@@ -39,8 +46,25 @@ impl Events {
             .subscribe()
     }
 
-    /// Tells `user`'s open streams; forgets a channel nobody holds any more.
+    /// Tells `user`'s open streams, on every node.
     pub(crate) fn send(&self, user: &str, event: UserEvent) {
+        match self.relay.get() {
+            Some(relay) => {
+                let _ = relay.send((user.to_owned(), event));
+            }
+            None => self.deliver(user, event),
+        }
+    }
+
+    /// From now on events go to every node through what this returns (cluster mode), and
+    /// come back through [`Events::deliver`]. `None` if that was done already.
+    pub(crate) fn relay(&self) -> Option<Relay> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        self.relay.set(tx).ok().map(|()| rx)
+    }
+
+    /// Tells `user`'s open streams on this node; forgets a channel nobody holds any more.
+    pub(crate) fn deliver(&self, user: &str, event: UserEvent) {
         let mut map = self.map();
         if let Some(tx) = map.get(user) {
             if tx.send(event).is_err() {

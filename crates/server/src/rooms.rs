@@ -99,8 +99,16 @@ impl Rooms {
     }
 
     /// Starts a room (and its bots, if the game is on); the caller registers it. `fence`:
-    /// the epoch of this node's lease (cluster mode), which fences the room's writes.
-    fn spawn(&self, row: &NewGame, game: Game, epoch: i64, fence: Option<i64>) -> RoomHandle {
+    /// the epoch of this node's lease (cluster mode), which fences the room's writes; `new`:
+    /// the game was just made (no node held it before).
+    fn spawn(
+        &self,
+        row: &NewGame,
+        game: Game,
+        epoch: i64,
+        fence: Option<i64>,
+        new: bool,
+    ) -> RoomHandle {
         let (id, bots) = (row.id.as_str(), bot_levels(row));
         let over = game.is_over();
         let registry = Arc::downgrade(&self.inner);
@@ -128,7 +136,7 @@ impl Rooms {
         };
         let room = RoomHandle::spawn(id.to_owned(), game, self.writer.clone(), options);
         if let (Some(cluster), Some(_)) = (&self.cluster, fence) {
-            cluster.bridge(id, room.clone());
+            cluster.bridge(id, room.clone(), !new);
         }
         if !over {
             for (color, level) in [
@@ -157,7 +165,7 @@ impl Rooms {
             // A new game's first load is epoch 0; loads after it claim their own.
             None => (0, None),
         };
-        let room = self.spawn(row, game, epoch, fence);
+        let room = self.spawn(row, game, epoch, fence, true);
         self.map().insert(row.id.clone(), room);
         self.announce_start(row);
         Ok(())
@@ -192,10 +200,11 @@ impl Rooms {
             return Ok(None);
         };
         let mut fence = None;
-        if let (Some(cluster), Status::Live) = (&self.cluster, row.status) {
-            // A live game runs where its lease is: here if this node can take it, else on
-            // its owner. Its moves are read after the lease is taken, so every write of
-            // an earlier owner is either in them or fenced.
+        if let Some(cluster) = &self.cluster {
+            // A game's room runs where its lease is (a finished game's too: its rematch
+            // offers are in it): here if this node can take it, else on its owner. Its
+            // moves are read after the lease is taken, so every write of an earlier owner
+            // is either in them or fenced.
             match cluster.take(id).await? {
                 Some(epoch) => fence = Some(epoch),
                 None => return Ok(Some(cluster.remote(id))),
@@ -227,7 +236,7 @@ impl Rooms {
         if let Some(room) = map.get(id).filter(|r| !r.is_closed()) {
             return Ok(Some(room.clone()));
         }
-        let room = self.spawn(&row.game, game, epoch, fence);
+        let room = self.spawn(&row.game, game, epoch, fence, false);
         map.insert(id.to_owned(), room.clone());
         Ok(Some(room))
     }

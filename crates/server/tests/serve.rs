@@ -105,7 +105,7 @@ fn migrate_creates_the_schema_and_can_run_twice() {
     assert_eq!(
         versions,
         [
-            "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15"
+            "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16"
         ]
     );
     for column in [
@@ -148,6 +148,7 @@ fn migrate_creates_the_schema_and_can_run_twice() {
         "analyses",
         "chat",
         "roles",
+        "challenges",
     ] {
         assert!(tables.iter().any(|t| t == table), "{table}: {tables:?}");
     }

@@ -43,10 +43,18 @@ const ASK_TIMEOUT: Duration = Duration::from_secs(4);
 const GOSSIP_EVERY: Duration = Duration::from_secs(1);
 /// The subject of that news.
 const NEWS: &str = "rookery.nodes";
+/// The subject of accounts' events (a game started, a challenge), heard by every node.
+const USER_EVENTS: &str = "rookery.user";
 /// How soon a request that reached nobody is sent again.
 const NO_RESPONDERS_AGAIN: Duration = Duration::from_millis(100);
 /// Events a mirror's connections may be behind before they are resynced.
 const MIRROR_FEED: usize = 64;
+/// The header naming the node run a told presence or spectator comes from.
+const RUN_HEADER: &str = "Rookery-Run";
+/// A node run not heard from for this long is gone, and its connections with it.
+const RUN_GONE: Duration = Duration::from_secs(5);
+/// How often a bridge looks for gone runs.
+const GONE_LOOK: Duration = Duration::from_secs(2);
 
 /// This node's part in the cluster (cheap to clone).
 #[derive(Clone)]
@@ -69,6 +77,10 @@ struct Inner {
     pairing_released: tokio::sync::Notify,
     /// The pairing authority's last book (`pairing.rs`).
     heard_book: Mutex<pairing::Heard>,
+    /// This run of the node: its name and when it started.
+    run: String,
+    /// The other nodes' runs as last heard, and when.
+    runs: Mutex<HashMap<String, (String, std::time::Instant)>>,
 }
 
 impl std::fmt::Debug for Cluster {
@@ -115,7 +127,6 @@ impl Cluster {
         Ok(Cluster {
             inner: Arc::new(Inner {
                 nats,
-                node,
                 store,
                 mirrors: Mutex::default(),
                 leases: Mutex::default(),
@@ -123,6 +134,9 @@ impl Cluster {
                 leave_now: tokio::sync::Notify::new(),
                 pairing_released: tokio::sync::Notify::new(),
                 heard_book: Mutex::default(),
+                run: format!("{node}@{}", now_ms()),
+                runs: Mutex::default(),
+                node,
             }),
         })
     }
@@ -159,7 +173,9 @@ impl Cluster {
 
     /// Serves the room of game `id` (held here) to the other nodes, until it closes; then
     /// gives its lease up, so that another node may take a game still live at once.
-    pub(crate) fn bridge(&self, id: &str, room: RoomHandle) {
+    /// `taken`: the game was held before (by another node, or this one before a restart),
+    /// and the nodes that heard its old owner must start again.
+    pub(crate) fn bridge(&self, id: &str, room: RoomHandle, taken: bool) {
         let (cluster, id) = (self.clone(), id.to_owned());
         tokio::spawn(async move {
             let nats = &cluster.inner.nats;
@@ -168,14 +184,24 @@ impl Cluster {
                 .await;
             if let (Ok(mut commands), Ok(sub)) = (commands, room.subscribe(u64::MAX).await) {
                 let mut feed = sub.feed;
-                // Nodes that heard the old owner start again from here.
-                let _ = nats.publish(ev_subject(&id), json(&Broadcast::Moved)).await;
+                if taken {
+                    // Nodes that heard the old owner start again from here. (A new game
+                    // has no old owner: a node that began to follow it before this bridge
+                    // answered follows this owner already.)
+                    let _ = nats.publish(ev_subject(&id), json(&Broadcast::Moved)).await;
+                }
+                let mut ledger = Ledger::default();
+                let mut look = tokio::time::interval(GONE_LOOK);
                 loop {
                     tokio::select! {
                         msg = commands.next() => match msg {
-                            Some(msg) => answer(nats, &room, msg).await,
+                            Some(msg) => {
+                                ledger.note(&msg);
+                                answer(nats, &room, msg).await;
+                            }
                             None => break,
                         },
+                        _ = look.tick() => ledger.forget_gone(&cluster, &id, &room).await,
                         event = feed.recv() => match event {
                             Ok(e) => {
                                 let body = json(&Broadcast::Event(Box::new(WireVersioned::of(&e))));
@@ -244,8 +270,7 @@ impl Cluster {
             .into_iter()
             .filter(|(id, epoch)| held.get(id) != Some(epoch));
         for (id, epoch) in lost {
-            // Over (and left in its room to linger), or taken by another node; unless this
-            // node took it again meanwhile.
+            // Taken by another node; unless this node took it again meanwhile.
             {
                 let mut leases = lock(&self.inner.leases);
                 if leases.get(&id) != Some(&epoch) {
@@ -253,12 +278,9 @@ impl Cluster {
                 }
                 leases.remove(&id);
             }
-            let live = self.inner.store.game(&id).await.ok().flatten();
-            if live.is_some_and(|row| row.status == crate::store::Status::Live) {
-                tracing::warn!(game = %id, "another node holds the game now: the room closes");
-                if let Some(room) = rooms.running(&id) {
-                    room.close().await;
-                }
+            tracing::warn!(game = %id, "another node holds the game now: the room closes");
+            if let Some(room) = rooms.running(&id) {
+                room.close().await;
             }
         }
     }
@@ -301,6 +323,7 @@ impl Cluster {
                 every.tick().await;
                 let news = wire::NodeNews {
                     node: cluster.node().to_owned(),
+                    run: cluster.inner.run.clone(),
                     rooms: lobby_out
                         .own()
                         .iter()
@@ -312,18 +335,15 @@ impl Cluster {
             }
         });
         let cluster = self.clone();
-        tokio::spawn(async move {
-            let Ok(mut heard) = cluster.inner.nats.subscribe(NEWS).await else {
-                tracing::warn!("cannot hear the other nodes' lobby");
-                return;
-            };
-            while let Some(msg) = heard.next().await {
-                let Ok(news) = serde_json::from_slice::<wire::NodeNews>(&msg.payload) else {
-                    continue;
-                };
+        self.hear(
+            NEWS,
+            "the other nodes' lobby",
+            move |news: wire::NodeNews| {
                 if news.node == cluster.node() {
-                    continue;
+                    return;
                 }
+                lock(&cluster.inner.runs)
+                    .insert(news.node.clone(), (news.run, std::time::Instant::now()));
                 let rooms = news
                     .rooms
                     .into_iter()
@@ -331,8 +351,53 @@ impl Cluster {
                     .collect();
                 lobby.heard(&news.node, rooms);
                 online.heard(&news.node, news.online);
+            },
+        );
+    }
+
+    /// Hands every message on `subject` that reads as a `T` to `f`, for as long as the node
+    /// runs (`what`: what the subject carries, for the log).
+    fn hear<T: serde::de::DeserializeOwned>(
+        &self,
+        subject: &'static str,
+        what: &'static str,
+        mut f: impl FnMut(T) + Send + 'static,
+    ) {
+        let nats = self.inner.nats.clone();
+        tokio::spawn(async move {
+            let Ok(mut heard) = nats.subscribe(subject).await else {
+                tracing::warn!("cannot hear {what}");
+                return;
+            };
+            while let Some(msg) = heard.next().await {
+                if let Ok(value) = serde_json::from_slice::<T>(&msg.payload) {
+                    f(value);
+                }
             }
         });
+    }
+
+    /// Sends accounts' events round every node, and hands those heard to this node's
+    /// streams: an account's event stream may be on any node.
+    pub(crate) fn relay_events(&self, events: crate::events::Events) {
+        let Some(mut outgoing) = events.relay() else {
+            return;
+        };
+        let cluster = self.clone();
+        tokio::spawn(async move {
+            while let Some((user, event)) = outgoing.recv().await {
+                let wire = wire::WireUserEvent::of(user, &event);
+                let _ = cluster.inner.nats.publish(USER_EVENTS, json(&wire)).await;
+            }
+        });
+        self.hear(
+            USER_EVENTS,
+            "accounts' events",
+            move |wire: wire::WireUserEvent| {
+                let (user, event) = wire.into_event();
+                events.deliver(&user, event);
+            },
+        );
     }
 
     /// SIGTERM: takes no more games and hands over those held (each room closes and its
@@ -444,7 +509,10 @@ impl Cluster {
             let Some(msg) = msg else { return };
             let event = match serde_json::from_slice::<Broadcast>(&msg.payload) {
                 Ok(Broadcast::Event(e)) => *e,
-                Ok(Broadcast::Moved) | Err(_) => return,
+                Ok(Broadcast::Moved) | Err(_) => {
+                    tracing::debug!(game = %id, "the game's owner changed: its connections here start again");
+                    return;
+                }
             };
             if let Some(l) = last {
                 if event.v <= l {
@@ -457,6 +525,7 @@ impl Cluster {
                         ..
                     }) = remote.ask_subscribe(l).await
                     else {
+                        tracing::debug!(game = %id, "a gap the owner cannot fill: connections here start again");
                         return;
                     };
                     for e in missed.into_iter().filter(|e| e.v < event.v) {
@@ -468,6 +537,93 @@ impl Cluster {
             let _ = tx.send(event.into());
             if tx.receiver_count() == 0 {
                 return;
+            }
+        }
+    }
+}
+
+/// What other nodes' connections told a room this node holds (players present, spectators),
+/// by node run: undone when that run is gone (killed, cut off, started again), since its
+/// connections are gone with it and will never say they left.
+#[derive(Default)]
+struct Ledger {
+    by_run: HashMap<String, Told>,
+}
+
+struct Told {
+    /// When this run first told the room something.
+    since: std::time::Instant,
+    players: rookery_core::ByColor<u32>,
+    watchers: Vec<Option<String>>,
+}
+
+impl Ledger {
+    fn note(&mut self, msg: &async_nats::Message) {
+        let Some(run) = msg.headers.as_ref().and_then(|h| h.get(RUN_HEADER)) else {
+            return;
+        };
+        let ask = match serde_json::from_slice::<Ask>(&msg.payload) {
+            Ok(ask @ (Ask::Presence { .. } | Ask::Watcher { .. })) => ask,
+            _ => return,
+        };
+        let told = self
+            .by_run
+            .entry(run.as_str().to_owned())
+            .or_insert_with(|| Told {
+                since: std::time::Instant::now(),
+                players: rookery_core::ByColor::default(),
+                watchers: Vec::new(),
+            });
+        match ask {
+            Ask::Presence { color, connected } => {
+                let n = told.players.get_mut(color);
+                *n = if connected {
+                    *n + 1
+                } else {
+                    n.saturating_sub(1)
+                };
+            }
+            Ask::Watcher { joined: true, name } => told.watchers.push(name),
+            Ask::Watcher {
+                joined: false,
+                name,
+            } => {
+                if let Some(i) = told.watchers.iter().position(|w| *w == name) {
+                    told.watchers.swap_remove(i);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Tells the room that the connections of every gone run left.
+    async fn forget_gone(&mut self, cluster: &Cluster, id: &str, room: &RoomHandle) {
+        let gone: Vec<String> = {
+            let runs = lock(&cluster.inner.runs);
+            self.by_run
+                .iter()
+                .filter(|(run, told)| {
+                    let node = run.rsplit_once('@').map_or(run.as_str(), |(n, _)| n);
+                    match runs.get(node) {
+                        Some((now, heard)) => *now != **run || heard.elapsed() > RUN_GONE,
+                        None => told.since.elapsed() > RUN_GONE,
+                    }
+                })
+                .map(|(run, _)| run.clone())
+                .collect()
+        };
+        for run in gone {
+            let Some(told) = self.by_run.remove(&run) else {
+                continue;
+            };
+            tracing::info!(game = %id, %run, "a gone node's connections leave the room");
+            for color in [Color::White, Color::Black] {
+                for _ in 0..*told.players.get(color) {
+                    room.presence(color, false).await;
+                }
+            }
+            for name in told.watchers {
+                room.watcher(false, name).await;
             }
         }
     }
@@ -563,10 +719,16 @@ impl RemoteRoom {
         }
     }
 
-    /// Tells the owner something that needs no answer.
+    /// Tells the owner something that needs no answer (with this node's run, so that what
+    /// its connections said is undone if the node goes).
     pub(crate) async fn tell(&self, ask: Ask) {
-        let nats = &self.cluster.inner.nats;
-        let _ = nats.publish(cmd_subject(&self.id), json(&ask)).await;
+        let inner = &self.cluster.inner;
+        let mut headers = async_nats::HeaderMap::new();
+        headers.insert(RUN_HEADER, inner.run.as_str());
+        let _ = inner
+            .nats
+            .publish_with_headers(cmd_subject(&self.id), headers, json(&ask))
+            .await;
     }
 
     pub(crate) async fn apply(&self, command: Command) -> Result<u64, RoomError> {

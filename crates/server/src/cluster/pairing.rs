@@ -85,19 +85,11 @@ impl Cluster {
     /// as the node runs (until it leaves).
     pub(crate) fn start_pairing(&self, rooms: Rooms) {
         let cluster = self.clone();
-        tokio::spawn(async move {
-            let Ok(mut books) = cluster.inner.nats.subscribe(BOOK).await else {
-                tracing::warn!("cannot hear the pairing authority's book");
-                return;
+        self.hear(BOOK, "the pairing authority's book", move |book: Book| {
+            *lock(&cluster.inner.heard_book) = Heard {
+                at: now_ms() as i64,
+                tickets: book.tickets,
             };
-            while let Some(msg) = books.next().await {
-                if let Ok(book) = serde_json::from_slice::<Book>(&msg.payload) {
-                    *lock(&cluster.inner.heard_book) = Heard {
-                        at: now_ms() as i64,
-                        tickets: book.tickets,
-                    };
-                }
-            }
         });
         let cluster = self.clone();
         tokio::spawn(async move { cluster.pairing_loop(rooms).await });
@@ -217,14 +209,14 @@ impl Cluster {
             }
             // No call reaches this node once the server has the unsubscription (a call
             // dropped unanswered would wait out its timeout); those already on their way
-            // are answered.
-            let _ = calls.unsubscribe().await;
-            let _ = cluster.inner.nats.flush().await;
-            while let Ok(Some(msg)) =
-                tokio::time::timeout(Duration::from_millis(20), calls.next()).await
-            {
-                cluster.answer(&serving_pools, msg).await;
-            }
+            // are answered (a drain, not an unsubscription, which would drop them).
+            let _ = calls.drain().await;
+            let answering = async {
+                while let Some(msg) = calls.next().await {
+                    cluster.answer(&serving_pools, msg).await;
+                }
+            };
+            let _ = tokio::time::timeout(Duration::from_secs(1), answering).await;
         });
         Some(Authority {
             epoch,

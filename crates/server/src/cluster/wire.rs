@@ -12,6 +12,7 @@ use rookery_core::pgn::GameResult;
 use rookery_core::{ByColor, Color, Position};
 use serde::{Deserialize, Serialize};
 
+use crate::events::UserEvent;
 use crate::lobby::Listing;
 use crate::protocol::{CODES, Problem};
 use crate::room::{Can, RoomError, RoomEvent, Snapshot, Versioned, View};
@@ -366,6 +367,9 @@ impl WireSnapshot {
 #[derive(Debug, Serialize, Deserialize)]
 pub(crate) struct NodeNews {
     pub(crate) node: String,
+    /// This run of the node (its name and when it started): a node started again under
+    /// its name is another run, whose old connections are gone.
+    pub(crate) run: String,
     pub(crate) rooms: Vec<(String, WireListing)>,
     pub(crate) online: Vec<String>,
 }
@@ -411,5 +415,37 @@ impl From<WireListing> for Listing {
             opening: l.opening.and_then(|(eco, name)| opening(&eco, &name)),
             watchers: l.watchers,
         }
+    }
+}
+
+/// An account's event (`events.rs`) on its way round the nodes.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct WireUserEvent {
+    user: String,
+    /// A game of theirs began: its id.
+    game_start: Option<String>,
+    /// Else a challenge event, ready to send.
+    challenge: Option<serde_json::Value>,
+}
+
+impl WireUserEvent {
+    pub(crate) fn of(user: String, event: &UserEvent) -> WireUserEvent {
+        let (game_start, challenge) = match event {
+            UserEvent::GameStart(id) => (Some(id.clone()), None),
+            UserEvent::Challenge(v) => (None, Some(serde_json::Value::clone(v))),
+        };
+        WireUserEvent {
+            user,
+            game_start,
+            challenge,
+        }
+    }
+
+    pub(crate) fn into_event(self) -> (String, UserEvent) {
+        let event = match self.game_start {
+            Some(id) => UserEvent::GameStart(id),
+            None => UserEvent::Challenge(Arc::new(self.challenge.unwrap_or_default())),
+        };
+        (self.user, event)
     }
 }

@@ -103,7 +103,7 @@ async fn party(
     Ok(Party {
         id: user.id.clone(),
         name: user.name.clone(),
-        title: user.title.map(Title::as_str),
+        title: user.title.map(|t| t.as_str().to_owned()),
         rating,
         provisional,
     })
@@ -211,9 +211,9 @@ pub(crate) async fn challenge(
         ));
     }
     let color = match f.get("color").map(String::as_str) {
-        None | Some("random") => "random",
-        Some("white") => "white",
-        Some("black") => "black",
+        None | Some("random") => "random".to_owned(),
+        Some("white") => "white".to_owned(),
+        Some("black") => "black".to_owned(),
         Some(other) => {
             return Err(ApiError::bad(
                 "bad_request",
@@ -231,9 +231,9 @@ pub(crate) async fn challenge(
         color,
         fen,
         created_at: now_ms() as i64,
-        speed: speed.map_or("correspondence", speed_key),
+        speed: speed.map_or("correspondence", speed_key).to_owned(),
     };
-    state.challenges.add(c.clone());
+    state.challenges.add(&c).await?;
     state.rooms.events().send(
         &dest.id,
         UserEvent::Challenge(std::sync::Arc::new(
@@ -250,7 +250,7 @@ pub(crate) async fn challenges(
     super::Origin(origin): super::Origin,
 ) -> Result<Json<Value>, ApiError> {
     let me = account(&caller)?;
-    let (incoming, outgoing) = state.challenges.of(&me.user.id, now_ms() as i64);
+    let (incoming, outgoing) = state.challenges.of(&me.user.id, now_ms() as i64).await?;
     Ok(Json(json!({
         "in": incoming.iter().map(|c| c.json(&origin, Some("in"))).collect::<Vec<_>>(),
         "out": outgoing.iter().map(|c| c.json(&origin, Some("out"))).collect::<Vec<_>>(),
@@ -276,6 +276,7 @@ pub(crate) async fn answer(
     let c = state
         .challenges
         .get(&id, now)
+        .await?
         .ok_or_else(|| ApiError::not_found("challenge"))?;
     let mine = me.user.id.as_str();
     match what.as_str() {
@@ -283,12 +284,15 @@ pub(crate) async fn answer(
             let c = state
                 .challenges
                 .take(&id, now)
+                .await?
                 .ok_or_else(|| ApiError::not_found("challenge"))?;
             start_game(&state, &c).await?;
             Ok(ok())
         }
         "decline" if c.dest.id == mine => {
-            state.challenges.take(&id, now);
+            if state.challenges.take(&id, now).await?.is_none() {
+                return Err(ApiError::not_found("challenge"));
+            }
             let reason = fields(&headers, &body)?
                 .get("reason")
                 .cloned()
@@ -309,7 +313,9 @@ pub(crate) async fn answer(
             Ok(ok())
         }
         "cancel" if c.challenger.id == mine || c.dest.id == mine => {
-            state.challenges.take(&id, now);
+            if state.challenges.take(&id, now).await?.is_none() {
+                return Err(ApiError::not_found("challenge"));
+            }
             let mut v = c.json(&origin, Some("in"));
             v["status"] = json!("canceled");
             let other = if c.challenger.id == mine {
@@ -351,7 +357,7 @@ async fn start_game(state: &AppState, c: &Challenge) -> Result<String, ApiError>
             "this position is over already",
         ));
     }
-    let challenger_white = match c.color {
+    let challenger_white = match c.color.as_str() {
         "white" => true,
         "black" => false,
         _ => ids::coin(),

@@ -213,7 +213,7 @@ pub(crate) async fn event_stream(
         .into_iter()
         .filter(|r| seat_of(r, &user).is_some() && r.game.open_seat().is_none())
         .collect();
-    let pending = state.challenges.pending_for(&user);
+    let pending = state.challenges.pending_for(&user).await?;
     tokio::spawn(async move {
         // While the stream is open the account is online (lichess: how bots show as online).
         let _here = state.online.enter(&user);
@@ -318,6 +318,28 @@ async fn finish(state: &AppState, tx: &mpsc::Sender<String>, row: &GameRow, colo
         .await;
 }
 
+/// The room of game `id` again, subscribed, and its state: after a feed closed because the
+/// game moved to another node. Tries for a few seconds (a takeover takes a few).
+async fn follow(
+    state: &AppState,
+    id: &str,
+) -> Option<(
+    crate::room::RoomHandle,
+    crate::room::Subscription,
+    crate::room::Snapshot,
+)> {
+    for _ in 0..40 {
+        if let Ok(Some(room)) = state.rooms.get(id).await {
+            if let (Ok(sub), Ok(snapshot)) = (room.subscribe(u64::MAX).await, room.snapshot().await)
+            {
+                return Some((room, sub, snapshot));
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    None
+}
+
 /// `GET /api/board/game/stream/{id}` and `/api/bot/game/stream/{id}`: `gameFull`, then a
 /// `gameState` after every move, draw offer and end; `opponentGone` when the opponent's last
 /// connection closes or one opens again. Only a player of the game may open it.
@@ -347,7 +369,7 @@ pub(crate) async fn game_stream(
         let _ = tx.send(full.to_string()).await;
         return Ok(ndjson(rx));
     };
-    let mut sub = room
+    let sub = room
         .subscribe(u64::MAX)
         .await
         .map_err(|_| ApiError::not_found("game"))?;
@@ -357,6 +379,7 @@ pub(crate) async fn game_stream(
         .map_err(|_| ApiError::not_found("game"))?;
     let full = game_full(&state, &row, &snapshot.game).await?;
     tokio::spawn(async move {
+        let (mut room, mut sub) = (room, sub);
         if tx.send(full.to_string()).await.is_err() || snapshot.game.is_over() {
             return;
         }
@@ -408,7 +431,23 @@ pub(crate) async fn game_stream(
                         }
                     }
                     Err(broadcast::error::RecvError::Lagged(_)) => {}
-                    Err(broadcast::error::RecvError::Closed) => break,
+                    Err(broadcast::error::RecvError::Closed) => {
+                        // The game moved to another node (cluster mode): follow it there,
+                        // with the state as it stands there if it changed meanwhile.
+                        let Some((r, s, snapshot)) = follow(&state, &id).await else {
+                            break;
+                        };
+                        (room, sub) = (r, s);
+                        let v = game_state(&snapshot.game);
+                        let key = state_key(&v);
+                        if key != sent {
+                            sent = key;
+                            if tx.send(v.to_string()).await.is_err() || snapshot.game.is_over() {
+                                break;
+                            }
+                        }
+                        room.presence(color, true).await;
+                    }
                 },
                 () = tx.closed() => break,
             }

@@ -361,11 +361,11 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
     .await
     .map_err(|e| e.to_string())?;
     let state = AppState {
+        challenges: crate::challenges::Challenges::new(store.clone()),
         store,
         rooms,
         pools,
         analyses,
-        challenges: crate::challenges::Challenges::default(),
         shutdown,
         draining,
         socket_open,
@@ -381,6 +381,7 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
     };
     if let Some(cluster) = state.rooms.cluster() {
         cluster.gossip(state.rooms.lobby().clone(), state.online.clone());
+        cluster.relay_events(state.rooms.events().clone());
     }
     // Buckets that are full again and old failures are forgotten now and then.
     let forget = state.limits.clone();

@@ -1,14 +1,15 @@
-//! Leases on live games (migration 0014): which node runs a game's room, until when, under
-//! which epoch. Taking a game raises its epoch; the writer refuses a write made under an
+//! Leases on games (migration 0014): which node runs a game's room, until when, under
+//! which epoch. A live game's room, and a finished game's while it is open (its last state
+//! and its rematch offers): one room per game in the whole cluster. Taking a game raises its epoch; the writer refuses a write made under an
 //! older epoch ([`super::writer::GameWrite::epoch`]), which is the fencing.
 
 use sqlx::Row;
 
-use super::{Status, Store, StoreError};
+use super::{Store, StoreError};
 
 impl Store {
-    /// Takes game `id` for `node` until `until` if it is live and nobody else holds it (no
-    /// owner, a lease run out by `now`, or `node` itself): the new epoch, or `None`.
+    /// Takes game `id` for `node` until `until` if nobody else holds it (no owner, a lease
+    /// run out by `now`, or `node` itself): the new epoch, or `None` (held, or no such game).
     pub(crate) async fn take_lease(
         &self,
         id: &str,
@@ -18,35 +19,31 @@ impl Store {
     ) -> Result<Option<i64>, StoreError> {
         let row = sqlx::query(
             "UPDATE games SET epoch = epoch + 1, owner = $1, lease_until = $2 \
-             WHERE id = $3 AND status = $4 AND (owner IS NULL OR owner = $1 OR lease_until < $5) \
+             WHERE id = $3 AND (owner IS NULL OR owner = $1 OR lease_until < $4) \
              RETURNING epoch",
         )
         .bind(node)
         .bind(until)
         .bind(id)
-        .bind(Status::Live.as_str())
         .bind(now)
         .fetch_optional(self.pool())
         .await?;
         Ok(row.map(|r| r.try_get::<i64, _>(0)).transpose()?)
     }
 
-    /// Renews every lease `node` holds on a live game until `until`, in one statement: the
-    /// games with the epoch of each (a game missing is over, or another node's now).
+    /// Renews every lease `node` holds until `until`, in one statement: the games with the
+    /// epoch of each (a game missing is another node's now).
     pub(crate) async fn renew_leases(
         &self,
         node: &str,
         until: i64,
     ) -> Result<Vec<(String, i64)>, StoreError> {
-        let rows = sqlx::query(
-            "UPDATE games SET lease_until = $1 WHERE owner = $2 AND status = $3 \
-             RETURNING id, epoch",
-        )
-        .bind(until)
-        .bind(node)
-        .bind(Status::Live.as_str())
-        .fetch_all(self.pool())
-        .await?;
+        let rows =
+            sqlx::query("UPDATE games SET lease_until = $1 WHERE owner = $2 RETURNING id, epoch")
+                .bind(until)
+                .bind(node)
+                .fetch_all(self.pool())
+                .await?;
         rows.iter()
             .map(|r| Ok((r.try_get::<String, _>(0)?, r.try_get::<i64, _>(1)?)))
             .collect()

@@ -82,6 +82,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "cluster_work",
         include_str!("../../../../migrations/0015_cluster_work.sql"),
     ),
+    (
+        16,
+        "challenges",
+        include_str!("../../../../migrations/0016_challenges.sql"),
+    ),
 ];
 
 /// Applies the migrations not applied yet, in order, each in its own transaction. On

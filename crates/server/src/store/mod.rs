@@ -4,6 +4,7 @@
 
 pub(crate) mod accounts;
 pub(crate) mod analyses;
+mod challenges;
 pub(crate) mod chat;
 pub(crate) mod leases;
 mod migrate;

@@ -23,6 +23,12 @@ a move acknowledged in the last 20 s of the run).
   analysis analysis jobs requested through one node are claimed from the database queue by
            the workers of every node; the progress of a job shows on every node; a node
            killed in the middle of a job starts again and the job is done.
+  lobby    accounts across nodes (lichess's API): a challenge made through one node is
+           heard on the challenged account's event stream on another, listed and accepted
+           through a third; both streams hear the game start; board moves, a chat line
+           and a resignation through different nodes; then a rematch asked and accepted
+           through different nodes; a node killed with a player's socket: the
+           opponent (on the owner) hears that player gone.
   nats     NATS (a server of the test's own) is killed for 10 s and started again: each
            owner goes on serving its games to the sockets it holds, the other sockets are
            refused ("unavailable") or reconnect, and play resumes by itself; nothing
@@ -33,11 +39,12 @@ a move acknowledged in the last 20 s of the run).
 
 Usage: cluster_test.py --binary target/release/rookery --loadgen target/release/rookery-loadgen
                        --postgres postgres://postgres@127.0.0.1:5432/test
-                       [--nats nats://127.0.0.1:4222] [--test kills,rolling,fencing,pools,analysis,nats,outage]
+                       [--nats nats://127.0.0.1:4222] [--test kills,rolling,fencing,pools,analysis,lobby,nats,outage]
 """
 import argparse
 import json
 import os
+import queue
 import re
 import signal
 import socket
@@ -47,6 +54,7 @@ import tempfile
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 
@@ -587,6 +595,162 @@ class Proxy:
         self.cut.clear()
 
 
+def api(port, method, path, token=None, form=None, cookie=None):
+    """A lichess-API call: form fields in, JSON out."""
+    data = urllib.parse.urlencode(form).encode() if form is not None else None
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method)
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    if cookie:
+        req.add_header("Cookie", cookie)
+    if data is not None:
+        req.add_header("Content-Type", "application/x-www-form-urlencoded")
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, r.headers.get("Set-Cookie"), json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as e:
+        return e.code, None, json.loads(e.read() or b"null")
+
+
+def ndjson(port, path, token):
+    """Reads an NDJSON stream in a thread: a queue of its objects."""
+    lines = queue.Queue()
+    lines.seen = []
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}")
+    req.add_header("Authorization", f"Bearer {token}")
+
+    def run():
+        try:
+            with urllib.request.urlopen(req, timeout=120) as r:
+                for line in r:
+                    if line.strip():
+                        lines.put(json.loads(line))
+        except OSError:
+            pass
+
+    threading.Thread(target=run, daemon=True).start()
+    return lines
+
+
+def heard(lines, pred, timeout=15):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            e = lines.get(timeout=max(0.05, deadline - time.time()))
+        except queue.Empty:
+            break
+        lines.seen.append(e)
+        if pred(e):
+            return e
+    return None
+
+
+def test_lobby(args, tmp, errors):
+    """Challenges, account events, chat and rematches across nodes."""
+    url = fresh_database(args.postgres, "lobby")
+    tokens = {}
+    for name in ["Anna", "Bo"]:
+        subprocess.run([args.binary, "--database-url", url, "user", "create", name],
+                       input="a long enough password\n", text=True, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        tokens[name] = subprocess.run(
+            [args.binary, "--database-url", url, "user", "token", name, "--scopes",
+             "board:play,challenge:read,challenge:write"],
+            capture_output=True, text=True, check=True).stdout.strip()
+    nodes = start_nodes(args, url, tmp)
+    n1, n2, n3 = (n.port for n in nodes)
+    anna, bo = tokens["Anna"], tokens["Bo"]
+
+    def check(ok, what):
+        print(f"  {'ok' if ok else 'FAILED'}: {what}", flush=True)
+        if not ok:
+            errors.append(f"lobby: {what}")
+
+    anna_events = ndjson(n1, "/api/stream/event", anna)
+    bo_events = ndjson(n3, "/api/stream/event", bo)
+    time.sleep(1)
+    status, _, challenge = api(n1, "POST", "/api/challenge/bo", anna,
+                               {"clock.limit": 300, "clock.increment": 3, "color": "white"})
+    cid = challenge.get("id") if status == 200 else None
+    check(cid is not None, f"Anna challenges Bo through node1 (HTTP {status})")
+    e = heard(bo_events, lambda e: e.get("type") == "challenge")
+    check(e is not None and e["challenge"]["id"] == cid,
+          "Bo's event stream on node3 hears the challenge")
+    _, _, listed = api(n2, "GET", "/api/challenge", bo)
+    check([c["id"] for c in listed.get("in", [])] == [cid], "node2 lists it as Bo's")
+    status, _, _ = api(n2, "POST", f"/api/challenge/{cid}/accept", bo, {})
+    check(status == 200, f"Bo accepts it through node2 (HTTP {status})")
+    status, _, _ = api(n3, "POST", f"/api/challenge/{cid}/accept", bo, {})
+    check(status == 404, f"a second accept through node3 finds no challenge (HTTP {status})")
+    start_a = heard(anna_events, lambda e: e.get("type") == "gameStart")
+    start_b = heard(bo_events, lambda e: e.get("type") == "gameStart")
+    gid = start_a["game"]["gameId"] if start_a else None
+    check(gid is not None and start_b is not None and start_b["game"]["gameId"] == gid,
+          "both streams (node1, node3) hear the game start")
+    if gid:
+        game = ndjson(n1, f"/api/board/game/stream/{gid}", anna)
+        full = heard(game, lambda e: e.get("type") == "gameFull")
+        check(full is not None and full["white"]["id"] == "anna", "gameFull on node1")
+        for port, token, uci in [(n1, anna, "e2e4"), (n3, bo, "e7e5"), (n2, anna, "g1f3")]:
+            status, _, body = api(port, "POST", f"/api/board/game/{gid}/move/{uci}", token, {})
+            check(status == 200, f"{uci} through port {port} (HTTP {status} {body})")
+        state = heard(game, lambda e: e.get("type") == "gameState"
+                      and e.get("moves") == "e2e4 e7e5 g1f3")
+        check(state is not None, "Anna's game stream on node1 has the three moves")
+        if state is None:
+            print("   the stream said:", game.seen, flush=True)
+        status, _, _ = api(n2, "POST", f"/api/board/game/{gid}/chat", bo,
+                           {"room": "player", "text": "good luck"})
+        line = heard(game, lambda e: e.get("type") == "chatLine")
+        check(status == 200 and line is not None and line["text"] == "good luck",
+              "Bo's chat line through node2 reaches Anna's game stream on node1")
+        status, _, _ = api(n3, "POST", f"/api/board/game/{gid}/resign", bo, {})
+        over = heard(game, lambda e: e.get("type") == "gameState" and e.get("status") == "resign")
+        check(status == 200 and over is not None and over.get("winner") == "white",
+              "Bo resigns through node3: the stream on node1 says White won")
+    # A rematch: asked for through node2, accepted through node3, each player's seat answered.
+    _, white, game = call(n1, "POST", "/api/games", {"time_control": "5+3", "color": "white"})
+    rid = game["id"]
+    white = white.split(";")[0]
+    _, black, _ = call(n2, "POST", f"/api/games/{rid}/join")
+    black = black.split(";")[0]
+    call(n3, "POST", f"/api/games/{rid}/move", {"m": "e2e4"}, white)
+    call(n1, "POST", f"/api/games/{rid}/move", {"m": "e7e5"}, black)
+    status, _, _ = call(n1, "POST", f"/api/games/{rid}/resign", {}, black)
+    check(status == 200, f"Black resigns through node1 (HTTP {status})")
+    status, _, offered = call(n2, "POST", f"/api/games/{rid}/rematch", {}, white)
+    check(status == 200 and offered.get("offered") is True,
+          f"White asks for a rematch through node2 ({status} {offered})")
+    status, _, seat = call(n3, "POST", f"/api/games/{rid}/rematch", {}, black)
+    check(status in (200, 201) and seat.get("color") == "white",
+          f"Black accepts through node3 and plays White in the rematch ({status} {seat})")
+    status, _, again = call(n1, "POST", f"/api/games/{rid}/rematch", {}, white)
+    check(seat.get("id") is not None and again.get("id") == seat.get("id")
+          and again.get("color") == "black",
+          f"White's seat in the same rematch, Black, through node1 ({status} {again})")
+    # Presence: a game owned by node1, Black's socket on node1, White's on node3. node3 is
+    # killed and not started again: node1's room hears that White's connection is gone.
+    _, white, game = call(n1, "POST", "/api/games", {"time_control": "5+3", "color": "white"})
+    pid = game["id"]
+    white = white.split(";")[0]
+    _, black, _ = call(n1, "POST", f"/api/games/{pid}/join")
+    black = black.split(";")[0]
+    ws_black = RawSocket(n1, f"/game/{pid}/socket", black)
+    ws_black.recv_until('"t":"state"')
+    ws_white = RawSocket(n3, f"/game/{pid}/socket", white)
+    ws_white.recv_until('"t":"state"')
+    ws_black.recv_until('"connected":true')
+    nodes[2].signal(signal.SIGKILL)
+    nodes[2].proc.wait()
+    killed = time.time()
+    gone = ws_black.recv_until('"connected":false', timeout=20)
+    check(gone is not None and '"color":"white"' in gone,
+          f"node3 killed with White's socket: Black on node1 hears White gone "
+          f"{time.time() - killed:.1f} s later ({gone})")
+    for node in nodes:
+        node.stop()
+
+
 def test_nats(args, tmp, errors):
     """NATS killed for 10 s: the owners go on, the rest recover, nothing is lost."""
     url = fresh_database(args.postgres, "nats")
@@ -665,7 +829,8 @@ def main():
     ap.add_argument("--nats", default="nats://127.0.0.1:4222")
     ap.add_argument("--nats-server", default="nats-server",
                     help="the NATS server the nats test starts and kills (its own port)")
-    ap.add_argument("--test", default="kills,rolling,fencing,pools,analysis,nats,outage")
+    ap.add_argument("--test",
+                    default="kills,rolling,fencing,pools,analysis,lobby,nats,outage")
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seconds", type=int, default=180)
     ap.add_argument("--every", type=int, default=20)
@@ -673,7 +838,7 @@ def main():
     tmp = tempfile.mkdtemp()
     errors = []
     tests = {"kills": test_kills, "rolling": test_rolling, "fencing": test_fencing,
-             "pools": test_pools, "analysis": test_analysis, "nats": test_nats, "outage": test_outage}
+             "pools": test_pools, "analysis": test_analysis, "lobby": test_lobby, "nats": test_nats, "outage": test_outage}
     for name in args.test.split(","):
         print(f"\n--- cluster test: {name} ---", flush=True)
         tests[name](args, tmp, errors)
