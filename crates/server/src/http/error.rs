@@ -81,7 +81,12 @@ impl From<RoomError> for ApiError {
     fn from(e: RoomError) -> ApiError {
         let status = match e {
             RoomError::Game(_) => StatusCode::BAD_REQUEST,
-            RoomError::Store(s) => return ApiError::from(s),
+            // Nothing was stored and nothing changed: as when the owner on another node
+            // could not store it (`not_saved`), try again in a moment.
+            RoomError::Store(ref s) => {
+                tracing::error!(error = %s, "a room's write failed");
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             RoomError::Closed => StatusCode::GONE,
             RoomError::NotOver | RoomError::Waiting => StatusCode::CONFLICT,
             RoomError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
