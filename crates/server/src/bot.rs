@@ -50,6 +50,8 @@ pub(crate) struct Bots {
     external: Option<std::path::PathBuf>,
     /// The built-in search's tables, shared by every seat.
     tables: Tables,
+    /// Cluster mode: when no thread is free here, another node with one may think.
+    cluster: Arc<std::sync::OnceLock<crate::cluster::Cluster>>,
 }
 
 /// The built-in search's tables (transposition table and move-ordering memory; 16 MiB at
@@ -129,7 +131,39 @@ impl Bots {
             waiting: Arc::default(),
             external,
             tables: Tables::default(),
+            cluster: Arc::default(),
         }
+    }
+
+    /// Cluster mode: bots here may think on other nodes, and this node thinks for theirs.
+    pub(crate) fn join(&self, cluster: &crate::cluster::Cluster) {
+        if self.cluster.set(cluster.clone()).is_ok() {
+            cluster.think_for_others(self.clone());
+        }
+    }
+
+    /// Thinks for a bot of another node if a thread is free here now: the move (UCI text,
+    /// or `None` if there is none), or `Err(())` when busy. The built-in search only.
+    pub(crate) async fn think_for_other(
+        &self,
+        game: Game,
+        level: Level,
+        limit: Duration,
+        seed: u64,
+    ) -> Result<Option<String>, ()> {
+        let permit = self.permits.clone().try_acquire_owned().map_err(drop)?;
+        let mut brain = Brain {
+            level,
+            seat: ids::seed(),
+            tables: self.tables.clone(),
+            external: None,
+        };
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            brain.think(&game, limit, seed)
+        })
+        .await
+        .map_err(drop)
     }
 
     /// Seats a bot of `level` as `color` in `room` until its game ends.
@@ -145,7 +179,11 @@ impl Bots {
             tables: self.tables.clone(),
             external: self.external.as_ref().map(External::new),
         };
-        let pool = (self.permits.clone(), self.waiting.clone());
+        // A bot with an external engine keeps it: only the built-in search thinks elsewhere.
+        let elsewhere = (self.external.is_none())
+            .then(|| self.cluster.get().cloned())
+            .flatten();
+        let pool = (self.permits.clone(), self.waiting.clone(), elsewhere);
         tokio::spawn(drive(room, color, level, pool, brain));
     }
 }
@@ -199,7 +237,11 @@ async fn drive(
     room: RoomHandle,
     color: Color,
     level: Level,
-    (permits, waiting): (Arc<Semaphore>, Arc<AtomicUsize>),
+    (permits, waiting, elsewhere): (
+        Arc<Semaphore>,
+        Arc<AtomicUsize>,
+        Option<crate::cluster::Cluster>,
+    ),
     brain: Brain,
 ) {
     let Ok(mut sub) = room.subscribe(u64::MAX).await else {
@@ -221,44 +263,60 @@ async fn drive(
             // Like a person, not instantly; but never so slowly that a fast clock suffers.
             let min_think = game.clocks_at(now_ms())[color]
                 .map_or(level.min_think(), |left| level.min_think().min(left / 40));
-            waiting.fetch_add(1, Ordering::Relaxed);
-            let permit = permits.clone().acquire_owned().await;
-            let queued = waiting.fetch_sub(1, Ordering::Relaxed).saturating_sub(1);
-            let Ok(permit) = permit else {
-                return;
+            // No thread free here: a node with one may think (cluster mode).
+            let far = match &elsewhere {
+                Some(cluster) if permits.available_permits() == 0 => {
+                    let limit = move_limit(&game, color, now_ms());
+                    cluster
+                        .think_elsewhere(&game, level, limit, rng.next_u64())
+                        .await
+                }
+                _ => None,
             };
-            // The clock ran while the bot waited for a thread: budget from the time left now,
-            // shared with the bots still waiting so none of them flags.
-            let Ok(crate::room::Snapshot { game, .. }) = room.snapshot().await else {
-                return;
+            let chosen = match far {
+                Some(chosen) => chosen,
+                None => {
+                    waiting.fetch_add(1, Ordering::Relaxed);
+                    let permit = permits.clone().acquire_owned().await;
+                    let queued = waiting.fetch_sub(1, Ordering::Relaxed).saturating_sub(1);
+                    let Ok(permit) = permit else {
+                        return;
+                    };
+                    // The clock ran while the bot waited for a thread: budget from the time left now,
+                    // shared with the bots still waiting so none of them flags.
+                    let Ok(crate::room::Snapshot { game, .. }) = room.snapshot().await else {
+                        return;
+                    };
+                    if game.is_over() || game.position().turn() != color {
+                        continue;
+                    }
+                    // Shared with the bots still waiting, so none of them flags (untimed: no flag, so
+                    // never below a sixth).
+                    let share = 1 + queued as u32;
+                    let share = if game.clock().is_timed() {
+                        share
+                    } else {
+                        share.min(6)
+                    };
+                    let limit = move_limit(&game, color, now_ms()) / share;
+                    let seed = rng.next_u64();
+                    let Some(mut thinker) = brain.take() else {
+                        return;
+                    };
+                    let thought = tokio::task::spawn_blocking(move || {
+                        let _permit = permit;
+                        let m = thinker.think(&game, limit, seed);
+                        (thinker, m)
+                    })
+                    .await;
+                    let Ok((thinker, chosen)) = thought else {
+                        tracing::error!("a bot's search failed");
+                        return;
+                    };
+                    brain = Some(thinker);
+                    chosen
+                }
             };
-            if game.is_over() || game.position().turn() != color {
-                continue;
-            }
-            // Shared with the bots still waiting, so none of them flags (untimed: no flag, so
-            // never below a sixth).
-            let share = 1 + queued as u32;
-            let share = if game.clock().is_timed() {
-                share
-            } else {
-                share.min(6)
-            };
-            let limit = move_limit(&game, color, now_ms()) / share;
-            let seed = rng.next_u64();
-            let Some(mut thinker) = brain.take() else {
-                return;
-            };
-            let thought = tokio::task::spawn_blocking(move || {
-                let _permit = permit;
-                let m = thinker.think(&game, limit, seed);
-                (thinker, m)
-            })
-            .await;
-            let Ok((thinker, chosen)) = thought else {
-                tracing::error!("a bot's search failed");
-                return;
-            };
-            brain = Some(thinker);
             let Some(uci) = chosen else {
                 // No move to play: the core ends such a game by itself, so this is not
                 // reached in play; should it be, wait for the room to change rather than

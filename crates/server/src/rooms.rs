@@ -62,6 +62,7 @@ impl Rooms {
     /// Makes this registry a cluster node's: live games are held by lease, rooms held
     /// elsewhere are reached through their owner.
     pub(crate) fn with_cluster(mut self, cluster: crate::cluster::Cluster) -> Rooms {
+        self.bots.join(&cluster);
         self.cluster = Some(cluster);
         self
     }

@@ -10,6 +10,7 @@
 //! and a *mirror* per game hands the events to this node's connections; a gap it cannot
 //! fill, or a takeover, ends the mirror, and its connections start again from the owner.
 
+mod bots;
 mod pairing;
 pub(crate) mod wire;
 

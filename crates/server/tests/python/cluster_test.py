@@ -23,6 +23,9 @@ a move acknowledged in the last 20 s of the run).
   analysis analysis jobs requested through one node are claimed from the database queue by
            the workers of every node; the progress of a job shows on every node; a node
            killed in the middle of a job starts again and the job is done.
+  bots     six games against a level-8 bot made on node1, the bot to move first: node1 has
+           one search thread (on two cores), so it offers the other searches to the other
+           nodes, which think with theirs; every bot plays its first move.
   lobby    accounts across nodes (lichess's API): a challenge made through one node is
            heard on the challenged account's event stream on another, listed and accepted
            through a third; both streams hear the game start; board moves, a chat line
@@ -39,7 +42,7 @@ a move acknowledged in the last 20 s of the run).
 
 Usage: cluster_test.py --binary target/release/rookery --loadgen target/release/rookery-loadgen
                        --postgres postgres://postgres@127.0.0.1:5432/test
-                       [--nats nats://127.0.0.1:4222] [--test kills,rolling,fencing,pools,analysis,lobby,nats,outage]
+                       [--nats nats://127.0.0.1:4222] [--test kills,rolling,fencing,pools,analysis,bots,lobby,nats,outage]
 """
 import argparse
 import json
@@ -85,13 +88,13 @@ class Node:
         self.proc = None
         self.log = open(os.path.join(log_dir, f"{name}.log"), "ab")
 
-    def start(self, wait=True):
+    def start(self, wait=True, env=None):
         self.proc = subprocess.Popen(
             [self.args.binary, "--listen", f"127.0.0.1:{self.port}", "--database-url", self.url,
              "--cluster", self.nats, "--node-id", self.name, "--rate-limits", "off",
              # Every player and spectator comes from one address.
              "--max-connections-per-address", "20000"] + self.extra,
-            stdout=self.log, stderr=subprocess.STDOUT)
+            stdout=self.log, stderr=subprocess.STDOUT, env=env)
         if wait:
             self.wait_ready()
 
@@ -645,6 +648,40 @@ def heard(lines, pred, timeout=15):
     return None
 
 
+def test_bots(args, tmp, errors):
+    """Bots think on whichever node has a free search thread."""
+    url = fresh_database(args.postgres, "bots")
+    nodes = [Node(args, f"node{i + 1}", url, tmp) for i in range(3)]
+    env = dict(os.environ, RUST_LOG="info,rookery_server::cluster::bots=debug")
+    for node in nodes:
+        node.start(env=env)
+    games = []
+    for _ in range(6):
+        status, _, game = call(nodes[0].port, "POST", "/api/games",
+                               {"time_control": "5+3", "color": "black", "bot": 8})
+        if status != 201:
+            errors.append(f"bots: a bot game was refused: {status} {game}")
+            continue
+        games.append(game["id"])
+    deadline = time.time() + 90
+    while time.time() < deadline:
+        played = [len(call(nodes[1].port, "GET", f"/api/games/{g}")[2]["uci"]) for g in games]
+        if all(n >= 1 for n in played):
+            break
+        time.sleep(0.5)
+    elsewhere = {}
+    for node in nodes:
+        node.stop()
+        with open(os.path.join(tmp, f"{node.name}.log"), errors="replace") as f:
+            elsewhere[node.name] = f.read().count("thought for another node's bot")
+    print(f"bots: {len(games)} bot games made on node1, first moves played: {played}; "
+          f"searches done for another node's bot: {elsewhere}", flush=True)
+    if not all(n >= 1 for n in played):
+        errors.append(f"bots: not every bot played its first move: {played}")
+    if elsewhere["node2"] + elsewhere["node3"] == 0:
+        errors.append("bots: no other node thought for node1's bots")
+
+
 def test_lobby(args, tmp, errors):
     """Challenges, account events, chat and rematches across nodes."""
     url = fresh_database(args.postgres, "lobby")
@@ -830,7 +867,7 @@ def main():
     ap.add_argument("--nats-server", default="nats-server",
                     help="the NATS server the nats test starts and kills (its own port)")
     ap.add_argument("--test",
-                    default="kills,rolling,fencing,pools,analysis,lobby,nats,outage")
+                    default="kills,rolling,fencing,pools,analysis,bots,lobby,nats,outage")
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seconds", type=int, default=180)
     ap.add_argument("--every", type=int, default=20)
@@ -838,7 +875,7 @@ def main():
     tmp = tempfile.mkdtemp()
     errors = []
     tests = {"kills": test_kills, "rolling": test_rolling, "fencing": test_fencing,
-             "pools": test_pools, "analysis": test_analysis, "lobby": test_lobby, "nats": test_nats, "outage": test_outage}
+             "pools": test_pools, "analysis": test_analysis, "bots": test_bots, "lobby": test_lobby, "nats": test_nats, "outage": test_outage}
     for name in args.test.split(","):
         print(f"\n--- cluster test: {name} ---", flush=True)
         tests[name](args, tmp, errors)
