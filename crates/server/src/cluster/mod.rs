@@ -197,8 +197,14 @@ impl Cluster {
                     tokio::select! {
                         msg = commands.next() => match msg {
                             Some(msg) => {
-                                ledger.note(&msg);
-                                answer(nats, &room, msg).await;
+                                let Ok(ask) = serde_json::from_slice::<Ask>(&msg.payload) else {
+                                    tracing::debug!("an unreadable request from another node");
+                                    continue;
+                                };
+                                if let Some(run) = msg.headers.as_ref().and_then(|h| h.get(RUN_HEADER)) {
+                                    ledger.note(run.as_str(), &ask);
+                                }
+                                answer(nats, &room, ask, msg.reply).await;
                             }
                             None => break,
                         },
@@ -559,37 +565,31 @@ struct Told {
 }
 
 impl Ledger {
-    fn note(&mut self, msg: &async_nats::Message) {
-        let Some(run) = msg.headers.as_ref().and_then(|h| h.get(RUN_HEADER)) else {
+    /// Notes what node run `run` told the room, if it is a presence or a spectator.
+    fn note(&mut self, run: &str, ask: &Ask) {
+        if !matches!(ask, Ask::Presence { .. } | Ask::Watcher { .. }) {
             return;
-        };
-        let ask = match serde_json::from_slice::<Ask>(&msg.payload) {
-            Ok(ask @ (Ask::Presence { .. } | Ask::Watcher { .. })) => ask,
-            _ => return,
-        };
-        let told = self
-            .by_run
-            .entry(run.as_str().to_owned())
-            .or_insert_with(|| Told {
-                since: std::time::Instant::now(),
-                players: rookery_core::ByColor::default(),
-                watchers: Vec::new(),
-            });
+        }
+        let told = self.by_run.entry(run.to_owned()).or_insert_with(|| Told {
+            since: std::time::Instant::now(),
+            players: rookery_core::ByColor::default(),
+            watchers: Vec::new(),
+        });
         match ask {
             Ask::Presence { color, connected } => {
-                let n = told.players.get_mut(color);
-                *n = if connected {
+                let n = told.players.get_mut(*color);
+                *n = if *connected {
                     *n + 1
                 } else {
                     n.saturating_sub(1)
                 };
             }
-            Ask::Watcher { joined: true, name } => told.watchers.push(name),
+            Ask::Watcher { joined: true, name } => told.watchers.push(name.clone()),
             Ask::Watcher {
                 joined: false,
                 name,
             } => {
-                if let Some(i) = told.watchers.iter().position(|w| *w == name) {
+                if let Some(i) = told.watchers.iter().position(|w| w == name) {
                     told.watchers.swap_remove(i);
                 }
             }
@@ -631,11 +631,12 @@ impl Ledger {
 }
 
 /// Answers one request to a room this node holds.
-async fn answer(nats: &async_nats::Client, room: &RoomHandle, msg: async_nats::Message) {
-    let Ok(ask) = serde_json::from_slice::<Ask>(&msg.payload) else {
-        tracing::debug!("an unreadable request from another node");
-        return;
-    };
+async fn answer(
+    nats: &async_nats::Client,
+    room: &RoomHandle,
+    ask: Ask,
+    reply_to: Option<async_nats::Subject>,
+) {
     let reply = match ask {
         Ask::Apply(command) => Some(json(
             &room.apply(command).await.map_err(|e| WireProblem::of(&e)),
@@ -681,7 +682,7 @@ async fn answer(nats: &async_nats::Client, room: &RoomHandle, msg: async_nats::M
             None
         }
     };
-    if let (Some(to), Some(body)) = (msg.reply, reply) {
+    if let (Some(to), Some(body)) = (reply_to, reply) {
         let _ = nats.publish(to, body).await;
     }
 }
