@@ -55,10 +55,9 @@ enum Call {
     },
 }
 
-/// The authority's book.
+/// The authority's book: every ticket, waiting or paired.
 #[derive(Debug, Serialize, Deserialize)]
 struct Book {
-    node: String,
     tickets: Vec<SavedTicket>,
 }
 
@@ -110,7 +109,7 @@ impl Cluster {
                 if let Some(authority) = held.take() {
                     // The next authority starts from this last book, at once.
                     let saved = authority.stop().await;
-                    self.publish_saved(saved).await;
+                    self.publish_book(saved).await;
                     if let Err(e) = self.inner.store.release_role(ROLE, self.node()).await {
                         tracing::warn!(error = %e, "pairing not released; it runs out");
                     }
@@ -129,7 +128,7 @@ impl Cluster {
                         Ok(true) => {
                             authority.renewed = now;
                             authority.pools.tick(&rooms, now).await;
-                            self.publish_book(&authority.pools).await;
+                            self.publish_book(authority.pools.saved()).await;
                             Some(authority)
                         }
                         Ok(false) => {
@@ -184,15 +183,13 @@ impl Cluster {
         };
         let pools = Pools::default();
         let heard = std::mem::take(&mut *lock(&self.inner.heard_book));
-        let restored = if now - heard.at < BOOK_RESTORE_MS {
-            heard.tickets.len()
+        let tickets = if now - heard.at < BOOK_RESTORE_MS {
+            heard.tickets
         } else {
-            0
+            Vec::new()
         };
-        if restored > 0 {
-            pools.restore(heard.tickets, now);
-        }
-        tracing::info!(epoch, tickets = restored, "this node pairs now");
+        tracing::info!(epoch, tickets = tickets.len(), "this node pairs now");
+        pools.restore(tickets, now);
         let (cluster, serving_pools) = (self.clone(), pools.clone());
         let (stop, stopping) = tokio::sync::oneshot::channel::<()>();
         let serving = tokio::spawn(async move {
@@ -255,15 +252,8 @@ impl Cluster {
         let _ = self.inner.nats.publish(to, reply).await;
     }
 
-    async fn publish_book(&self, pools: &Pools) {
-        self.publish_saved(pools.saved()).await;
-    }
-
-    async fn publish_saved(&self, tickets: Vec<SavedTicket>) {
-        let book = Book {
-            node: self.node().to_owned(),
-            tickets,
-        };
+    async fn publish_book(&self, tickets: Vec<SavedTicket>) {
+        let book = Book { tickets };
         let _ = self.inner.nats.publish(BOOK, json(&book)).await;
         let _ = self.inner.nats.flush().await;
     }
