@@ -233,6 +233,63 @@ fn history(game: &Game) -> &[u64] {
     &hashes[..hashes.len().saturating_sub(1)]
 }
 
+/// What a bot's search on this node came to.
+enum AtHome {
+    /// The move found (none in a position without one).
+    Chosen(Option<String>),
+    /// The game moved on while the bot waited for a thread: look again.
+    Changed,
+    /// The room or the search is gone: the bot stops.
+    Gone,
+}
+
+/// Waits for a search thread here, then thinks on it with a budget from the time left once
+/// it has one, shared with the bots still waiting so none of them flags.
+async fn think_at_home(
+    room: &RoomHandle,
+    color: Color,
+    (permits, waiting): (&Arc<Semaphore>, &AtomicUsize),
+    brain: &mut Option<Brain>,
+    rng: &mut Rng,
+) -> AtHome {
+    waiting.fetch_add(1, Ordering::Relaxed);
+    let permit = permits.clone().acquire_owned().await;
+    let queued = waiting.fetch_sub(1, Ordering::Relaxed).saturating_sub(1);
+    let Ok(permit) = permit else {
+        return AtHome::Gone;
+    };
+    let Ok(crate::room::Snapshot { game, .. }) = room.snapshot().await else {
+        return AtHome::Gone;
+    };
+    if game.is_over() || game.position().turn() != color {
+        return AtHome::Changed;
+    }
+    // Untimed: no flag, so never below a sixth.
+    let share = 1 + queued as u32;
+    let share = if game.clock().is_timed() {
+        share
+    } else {
+        share.min(6)
+    };
+    let limit = move_limit(&game, color, now_ms()) / share;
+    let seed = rng.next_u64();
+    let Some(mut thinker) = brain.take() else {
+        return AtHome::Gone;
+    };
+    let thought = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let m = thinker.think(&game, limit, seed);
+        (thinker, m)
+    })
+    .await;
+    let Ok((thinker, chosen)) = thought else {
+        tracing::error!("a bot's search failed");
+        return AtHome::Gone;
+    };
+    *brain = Some(thinker);
+    AtHome::Chosen(chosen)
+}
+
 async fn drive(
     room: RoomHandle,
     color: Color,
@@ -276,45 +333,13 @@ async fn drive(
             let chosen = match far {
                 Some(chosen) => chosen,
                 None => {
-                    waiting.fetch_add(1, Ordering::Relaxed);
-                    let permit = permits.clone().acquire_owned().await;
-                    let queued = waiting.fetch_sub(1, Ordering::Relaxed).saturating_sub(1);
-                    let Ok(permit) = permit else {
-                        return;
-                    };
-                    // The clock ran while the bot waited for a thread: budget from the time left now,
-                    // shared with the bots still waiting so none of them flags.
-                    let Ok(crate::room::Snapshot { game, .. }) = room.snapshot().await else {
-                        return;
-                    };
-                    if game.is_over() || game.position().turn() != color {
-                        continue;
+                    match think_at_home(&room, color, (&permits, &waiting), &mut brain, &mut rng)
+                        .await
+                    {
+                        AtHome::Chosen(chosen) => chosen,
+                        AtHome::Changed => continue,
+                        AtHome::Gone => return,
                     }
-                    // Shared with the bots still waiting, so none of them flags (untimed: no flag, so
-                    // never below a sixth).
-                    let share = 1 + queued as u32;
-                    let share = if game.clock().is_timed() {
-                        share
-                    } else {
-                        share.min(6)
-                    };
-                    let limit = move_limit(&game, color, now_ms()) / share;
-                    let seed = rng.next_u64();
-                    let Some(mut thinker) = brain.take() else {
-                        return;
-                    };
-                    let thought = tokio::task::spawn_blocking(move || {
-                        let _permit = permit;
-                        let m = thinker.think(&game, limit, seed);
-                        (thinker, m)
-                    })
-                    .await;
-                    let Ok((thinker, chosen)) = thought else {
-                        tracing::error!("a bot's search failed");
-                        return;
-                    };
-                    brain = Some(thinker);
-                    chosen
                 }
             };
             let Some(uci) = chosen else {
