@@ -118,6 +118,17 @@ pub(crate) fn game_state(game: &Game) -> Value {
 
 /// What makes one `gameState` news after another: the moves, the status and the offers
 /// (not the clocks, which run).
+/// The game's `gameState` and whether the game is over, unless it is the state last sent
+/// (`sent`: its key, updated).
+fn changed_state(sent: &mut String, game: &Game) -> Option<(Value, bool)> {
+    let v = game_state(game);
+    let key = state_key(&v);
+    (key != *sent).then(|| {
+        *sent = key;
+        (v, game.is_over())
+    })
+}
+
 fn state_key(state: &Value) -> String {
     format!(
         "{} {} {} {}",
@@ -394,14 +405,7 @@ pub(crate) async fn game_stream(
                     Ok(e) => {
                         let line = match &e.event {
                             RoomEvent::Game(_) => match room.snapshot().await {
-                                Ok(s) => {
-                                    let v = game_state(&s.game);
-                                    let key = state_key(&v);
-                                    (key != sent).then(|| {
-                                        sent = key;
-                                        (v, s.game.is_over())
-                                    })
-                                }
+                                Ok(s) => changed_state(&mut sent, &s.game),
                                 Err(_) => None,
                             },
                             RoomEvent::Chat(line)
@@ -438,11 +442,8 @@ pub(crate) async fn game_stream(
                             break;
                         };
                         (room, sub) = (r, s);
-                        let v = game_state(&snapshot.game);
-                        let key = state_key(&v);
-                        if key != sent {
-                            sent = key;
-                            if tx.send(v.to_string()).await.is_err() || snapshot.game.is_over() {
+                        if let Some((v, over)) = changed_state(&mut sent, &snapshot.game) {
+                            if tx.send(v.to_string()).await.is_err() || over {
                                 break;
                             }
                         }
