@@ -23,9 +23,10 @@ a move acknowledged in the last 20 s of the run).
   analysis analysis jobs requested through one node are claimed from the database queue by
            the workers of every node; the progress of a job shows on every node; a node
            killed in the middle of a job starts again and the job is done.
-  bots     six games against a level-8 bot made on node1, the bot to move first: node1 has
-           one search thread (on two cores), so it offers the other searches to the other
-           nodes, which think with theirs; every bot plays its first move.
+  bots     games against a level-8 bot made on node1, the bot to move first, more than
+           node1 has search threads (6 on two cores, which give one): node1 offers the
+           other searches to the other nodes, which think with theirs; every bot plays its
+           first move.
   lobby    accounts across nodes (lichess's API): a challenge made through one node is
            heard on the challenged account's event stream on another, listed and accepted
            through a third; both streams hear the game start; board moves, a chat line
@@ -295,9 +296,8 @@ def pool_wait(ports, ticket, seconds=40):
 
 
 def pairing_authority(url):
-    return subprocess.run(["psql", url, "-tAc", "SELECT holder FROM roles WHERE name = 'pairing'"
-                           " AND lease_until > extract(epoch from now()) * 1000"],
-                          capture_output=True, text=True).stdout.strip()
+    return psql(url, "SELECT holder FROM roles WHERE name = 'pairing'"
+                     " AND lease_until > extract(epoch from now()) * 1000")
 
 
 def test_pools(args, tmp, errors):
@@ -474,8 +474,7 @@ def test_analysis(args, tmp, errors):
 
 
 def stored_owner(url, gid):
-    return subprocess.run(["psql", url, "-tAc", f"SELECT owner FROM games WHERE id = '{gid}'"],
-                          capture_output=True, text=True).stdout.strip()
+    return psql(url, f"SELECT owner FROM games WHERE id = '{gid}'")
 
 
 class RawSocket:
@@ -598,14 +597,12 @@ class Proxy:
         self.cut.clear()
 
 
-def api(port, method, path, token=None, form=None, cookie=None):
+def api(port, method, path, token=None, form=None):
     """A lichess-API call: form fields in, JSON out."""
     data = urllib.parse.urlencode(form).encode() if form is not None else None
     req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method)
     if token:
         req.add_header("Authorization", f"Bearer {token}")
-    if cookie:
-        req.add_header("Cookie", cookie)
     if data is not None:
         req.add_header("Content-Type", "application/x-www-form-urlencoded")
     try:
@@ -655,8 +652,10 @@ def test_bots(args, tmp, errors):
     env = dict(os.environ, RUST_LOG="info,rookery_server::cluster::bots=debug")
     for node in nodes:
         node.start(env=env)
+    # More bots to move at once than node1 has search threads (one fewer than the cores),
+    # so that some searches must be offered elsewhere: 6 on this 2-core machine.
     games = []
-    for _ in range(6):
+    for _ in range(max(6, (os.cpu_count() or 1) + 3)):
         status, _, game = call(nodes[0].port, "POST", "/api/games",
                                {"time_control": "5+3", "color": "black", "bot": 8})
         if status != 201:
