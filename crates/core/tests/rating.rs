@@ -269,4 +269,48 @@ fn speeds_follow_lichess_bounds() {
     assert_eq!(of("15+10"), Some(Speed::Rapid));
     assert_eq!(of("40/90+30:30+30"), Some(Speed::Classical));
     assert_eq!(of("untimed"), None);
+    // Days a move: lichess's correspondence speed, whatever the number of days.
+    assert_eq!(of("3d"), Some(Speed::Correspondence));
+    assert_eq!(of("14d"), Some(Speed::Correspondence));
+}
+
+/// docs/RATINGS.md "Rated games": one rule for every door (lobby, challenge, seek, pool,
+/// rematch): accounts on both seats (an open seat is taken by an account), no bot, the normal
+/// start, a clock or days a move.
+#[test]
+fn a_game_is_rateable_only_between_accounts_from_the_start_with_a_speed() {
+    use rookery_core::clock::TimeControl;
+    use rookery_core::rating::{NotRateable, RatedSeat, rateable};
+    use rookery_core::{ByColor, Position};
+    let seats = |white, black| ByColor { white, black };
+    let start = Position::new();
+    let blitz = TimeControl::from_friendly("5+3").unwrap();
+    let days = TimeControl::from_friendly("3d").unwrap();
+    let untimed = TimeControl::Untimed;
+    use RatedSeat::{Account, Bot, Guest, Open};
+    assert_eq!(
+        rateable(seats(Account, Account), &start, &blitz),
+        Ok(Speed::Blitz)
+    );
+    assert_eq!(
+        rateable(seats(Open, Account), &start, &days),
+        Ok(Speed::Correspondence)
+    );
+    assert_eq!(
+        rateable(seats(Account, Guest), &start, &blitz),
+        Err(NotRateable::Guest)
+    );
+    assert_eq!(
+        rateable(seats(Bot, Account), &start, &blitz),
+        Err(NotRateable::Bot)
+    );
+    assert_eq!(
+        rateable(seats(Account, Account), &start, &untimed),
+        Err(NotRateable::Untimed)
+    );
+    let other = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
+    assert_eq!(
+        rateable(seats(Account, Account), &other, &blitz),
+        Err(NotRateable::NotStandardStart)
+    );
 }

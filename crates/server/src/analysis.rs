@@ -245,7 +245,7 @@ impl Job {
                 .clone()
                 .acquire_owned()
                 .await
-                .map_err(|e| StoreError(e.to_string()))?;
+                .map_err(|e| StoreError::Failed(e.to_string()))?;
             let mut worker = engines.take().unwrap_or_else(|| Engines {
                 search: Search::new(TABLE_MIB),
                 external: None,
@@ -257,7 +257,7 @@ impl Job {
                 (worker, eval)
             })
             .await
-            .map_err(|e| StoreError(format!("an analysis search failed: {e}")))?;
+            .map_err(|e| StoreError::Failed(format!("an analysis search failed: {e}")))?;
             *engines = Some(worker);
             evals.push(eval);
             if let Some(&m) = moves.get(i) {

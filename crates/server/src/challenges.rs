@@ -7,6 +7,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use rookery_core::clock::TimeControl;
+
+use crate::new_game::{ColorChoice, GameSpec, Person, SeatSpec, Source, SpecError, parse_start};
 use crate::store::{Store, StoreError};
 
 /// How long a challenge waits for an answer.
@@ -47,6 +50,9 @@ pub(crate) struct Challenge {
     pub(crate) rated: bool,
     /// Seconds and increment in seconds; `None`: no clock.
     pub(crate) clock: Option<(u64, u64)>,
+    /// Correspondence: days a move (then `clock` is `None`).
+    #[serde(default)]
+    pub(crate) days: Option<u32>,
     /// The challenger's choice: `white`, `black` or `random`.
     pub(crate) color: String,
     pub(crate) fen: Option<String>,
@@ -56,17 +62,41 @@ pub(crate) struct Challenge {
 }
 
 impl Challenge {
+    /// The time control asked for: a clock, days a move, or none.
+    pub(crate) fn control(&self) -> TimeControl {
+        control_of((self.clock, self.days))
+    }
+
+    /// The game this challenge asks for, both seats taken, its id the challenge's (as on
+    /// lichess, where an accepted challenge's id is its game's): checked when the challenge
+    /// is made, and made when it is accepted.
+    ///
+    /// # Errors
+    /// The challenge asks for a game that cannot be made ([`GameSpec::validate`] says why
+    /// when it is made).
+    pub(crate) fn spec(&self) -> Result<GameSpec, SpecError> {
+        let color = ColorChoice::parse(Some(&self.color))?;
+        let seat = |p: &Party| SeatSpec::Person(Person::new(p.name.clone(), Some(p.id.clone())));
+        let seats = GameSpec::seats_for(color.resolve(), seat(&self.challenger), seat(&self.dest));
+        let mut spec = GameSpec::new(Source::Challenge, seats, self.control());
+        spec.id = Some(self.id.clone());
+        spec.start = parse_start(self.fen.as_deref())?;
+        spec.rated = self.rated;
+        Ok(spec)
+    }
+
     /// lichess's `ChallengeJson`; `direction` is `in` for the challenged, `out` for the
     /// challenger.
     pub(crate) fn json(&self, origin: &str, direction: Option<&str>) -> Value {
-        let time_control = match self.clock {
-            Some((limit, increment)) => json!({
+        let time_control = match (self.clock, self.days) {
+            (Some((limit, increment)), _) => json!({
                 "type": "clock",
                 "limit": limit,
                 "increment": increment,
                 "show": format!("{}+{increment}", show_minutes(limit)),
             }),
-            None => json!({ "type": "unlimited" }),
+            (None, Some(days)) => json!({ "type": "correspondence", "daysPerTurn": days }),
+            (None, None) => json!({ "type": "unlimited" }),
         };
         let mut v = json!({
             "id": self.id,
@@ -102,6 +132,22 @@ fn show_minutes(seconds: u64) -> String {
     }
 }
 
+/// A time control as lichess's fields ask for it: a clock (seconds, increment in seconds) or
+/// days a move; neither is no clock.
+pub(crate) type AskedClock = (Option<(u64, u64)>, Option<u32>);
+
+/// The time control of lichess's fields (a clock wins over days; the doors refuse both).
+pub(crate) fn control_of(asked: AskedClock) -> TimeControl {
+    match asked {
+        (Some((limit, increment)), _) => TimeControl::fischer(
+            std::time::Duration::from_secs(limit),
+            std::time::Duration::from_secs(increment),
+        ),
+        (None, Some(days)) => TimeControl::Correspondence(days),
+        (None, None) => TimeControl::Untimed,
+    }
+}
+
 /// The challenges waiting, in the database: a cheap-to-clone handle.
 #[derive(Debug, Clone)]
 pub(crate) struct Challenges {
@@ -114,7 +160,8 @@ impl Challenges {
     }
 
     pub(crate) async fn add(&self, challenge: &Challenge) -> Result<(), StoreError> {
-        let body = serde_json::to_string(challenge).map_err(|e| StoreError(e.to_string()))?;
+        let body =
+            serde_json::to_string(challenge).map_err(|e| StoreError::Failed(e.to_string()))?;
         self.store
             .add_challenge(
                 &challenge.id,
@@ -199,6 +246,7 @@ mod tests {
             dest: party("bo"),
             rated: false,
             clock: Some((180, 2)),
+            days: None,
             color: "random".into(),
             fen: None,
             created_at: 1_000,

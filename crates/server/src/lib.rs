@@ -15,6 +15,7 @@ mod ids;
 mod import;
 mod lobby;
 mod metrics;
+mod new_game;
 mod pgn_check;
 mod pools;
 mod presence;

@@ -3,13 +3,14 @@
 //! player's request goes through: it asks the room, lets a bot agree at once, and makes the
 //! new game (colors swapped, same start and time control) when both agreed.
 
-use rookery_core::Color;
 use rookery_core::game::Game;
+use rookery_core::{ByColor, Color};
+use rookery_engine::Level;
 
-use crate::ids;
-use crate::room::{RoomError, RoomEvent, now_ms};
+use crate::new_game::{GameSpec, MakeError, Person, SeatSpec, Source, make};
+use crate::room::{RoomError, RoomEvent};
 use crate::rooms::{Rooms, bot_levels};
-use crate::store::{GameRow, NewGame, Store};
+use crate::store::{GameRow, Store, StoreError};
 
 /// Where a finished game's rematch stands.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -128,47 +129,51 @@ pub(crate) async fn request(
         RematchAnswer::Offered => Ok(Requested::Offered),
         RematchAnswer::Made(id) => Ok(Requested::Seat { id, created: false }),
         RematchAnswer::Agreed => {
-            let next = swapped(row);
             let (_, old) = rooms.game_of(row).await.map_err(RoomError::Store)?;
-            let game = Game::new(*old.start(), old.clock().control().clone());
-            let made = rooms.create(&next, game).await;
-            room.rematch_made(made.as_ref().ok().map(|()| next.id.clone()))
+            let made = make(rooms, swapped(row, &old)).await;
+            room.rematch_made(made.as_ref().ok().map(|m| m.id.clone()))
                 .await;
-            made.map_err(RoomError::Store)?;
+            let made = made.map_err(|e| match e {
+                MakeError::Store(e) => RoomError::Store(e),
+                // The finished game passed these checks when it was made.
+                MakeError::Spec(e) => RoomError::Store(StoreError::Corrupt(format!(
+                    "game {id}: its rematch is refused: {e}"
+                ))),
+            })?;
             Ok(Requested::Seat {
-                id: next.id,
+                id: made.id,
                 created: true,
             })
         }
     }
 }
 
-/// The rematch of `row`: a new id, the seats (and their tokens) swapped.
-fn swapped(row: &GameRow) -> NewGame {
+/// The rematch of `row` (whose game is `old`): the seats (and their tokens) swapped, the
+/// same start, time control, rating and event.
+fn swapped(row: &GameRow, old: &Game) -> GameSpec {
     let g = &row.game;
-    NewGame {
-        id: ids::game_id(),
-        created_at: now_ms() as i64,
-        start_fen: g.start_fen.clone(),
-        time_control: g.time_control.clone(),
-        white_name: g.black_name.clone(),
-        black_name: g.white_name.clone(),
-        white_seat: g.black_seat.clone(),
-        black_seat: g.white_seat.clone(),
-        white_bot: g.black_bot,
-        black_bot: g.white_bot,
-        rematch_of: Some(g.id.clone()),
-        // Both players are seated: nothing to list.
-        seek: false,
-        white_user: g.black_user.clone(),
-        black_user: g.white_user.clone(),
-        rated: g.rated,
-        rating_range: None,
-        club: crate::store::ClubRecord {
-            event: g.club.event.clone(),
-            ..Default::default()
-        },
-    }
+    let seat =
+        |name: &str, token: &Option<String>, bot: Option<i64>, user: &Option<String>| match bot
+            .and_then(|l| u8::try_from(l).ok())
+            .and_then(Level::new)
+        {
+            Some(level) => SeatSpec::Bot(level),
+            None => SeatSpec::Person(Person {
+                name: name.to_owned(),
+                account: user.clone(),
+                token: token.clone(),
+            }),
+        };
+    let seats = ByColor {
+        white: seat(&g.black_name, &g.black_seat, g.black_bot, &g.black_user),
+        black: seat(&g.white_name, &g.white_seat, g.white_bot, &g.white_user),
+    };
+    let mut spec = GameSpec::new(Source::Rematch, seats, old.clock().control().clone());
+    spec.start = *old.start();
+    spec.rated = g.rated;
+    spec.rematch_of = Some(g.id.clone());
+    spec.club.event.clone_from(&g.club.event);
+    spec
 }
 
 #[cfg(test)]

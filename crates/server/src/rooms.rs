@@ -159,7 +159,7 @@ impl Rooms {
             // The node that makes a game holds it first.
             Some(cluster) => {
                 let epoch = cluster.take(&row.id).await?.ok_or_else(|| {
-                    StoreError(format!("game {}: a new game held elsewhere", row.id))
+                    StoreError::Failed(format!("game {}: a new game held elsewhere", row.id))
                 })?;
                 (epoch, Some(epoch))
             }
@@ -270,7 +270,7 @@ impl Rooms {
     /// time each was charged; the running clock resumes now (docs/RULES.md R6: downtime is
     /// charged to nobody).
     pub(crate) async fn replay(&self, row: &GameRow) -> Result<Game, StoreError> {
-        let bad = |what: String| StoreError(format!("game {}: {what}", row.game.id));
+        let bad = |what: String| StoreError::Corrupt(format!("game {}: {what}", row.game.id));
         let start = match &row.game.start_fen {
             Some(fen) => Position::from_fen(fen).map_err(|e| bad(e.to_string()))?,
             None => Position::new(),

@@ -4,8 +4,8 @@
 
 mod common;
 
-use common::agent::{Browser, postgres_database, signup};
-use common::{Reply, Server, field, start_with, temp_url};
+use common::agent::{Browser, on_both, signup};
+use common::{Reply, Server, field, start_with};
 
 /// Joins the pool of `control`; the ticket.
 fn join(s: &Server, b: &mut Browser, control: &str) -> String {
@@ -40,30 +40,6 @@ fn play(s: &Server, who: &mut Browser, id: &str, m: &str) {
         &format!(r#"{{"m":"{m}"}}"#),
     );
     assert_eq!(r.status, 200, "{m}: {}", r.body);
-}
-
-/// Runs `flow` on a fresh SQLite file, and on a fresh PostgreSQL database when
-/// `ROOKERY_TEST_POSTGRES` names a server (else says SKIPPED).
-fn on_both(test: &str, flow: fn(&str)) {
-    let (dir, url) = temp_url(test);
-    flow(&url);
-    let _ = std::fs::remove_dir_all(dir);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let Some((admin, url, name)) = runtime.block_on(postgres_database(test)) else {
-        return;
-    };
-    flow(&url);
-    runtime.block_on(async {
-        sqlx::query(sqlx::AssertSqlSafe(format!(
-            "DROP DATABASE {name} WITH (FORCE)"
-        )))
-        .execute(&admin)
-        .await
-        .unwrap();
-    });
 }
 
 #[test]

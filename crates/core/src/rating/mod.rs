@@ -4,8 +4,10 @@
 
 pub mod glicko2;
 pub mod ladder;
+mod rateable;
 mod speed;
 
 pub use glicko2::{Glicko, Outcome as Score};
 pub use ladder::{Class, LadderPoints, LadderResult};
+pub use rateable::{NotRateable, RatedSeat, rateable};
 pub use speed::Speed;

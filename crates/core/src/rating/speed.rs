@@ -1,6 +1,7 @@
 //! Speeds: a rating per speed, chosen as lichess chooses it, by a time control's estimated
 //! duration `base + 40 x increment` (`TimeControl::estimated_duration`: delays count as
-//! increments, every period begun within 40 moves counts, a sandclock its start).
+//! increments, every period begun within 40 moves counts, a sandclock its start); a game of
+//! days a move is correspondence, rated in a speed of its own as lichess rates it.
 
 use std::time::Duration;
 
@@ -17,15 +18,18 @@ pub enum Speed {
     Rapid,
     /// 25 minutes or more.
     Classical,
+    /// Days a move (`TimeControl::Correspondence`).
+    Correspondence,
 }
 
 impl Speed {
-    pub const ALL: [Speed; 5] = [
+    pub const ALL: [Speed; 6] = [
         Speed::UltraBullet,
         Speed::Bullet,
         Speed::Blitz,
         Speed::Rapid,
         Speed::Classical,
+        Speed::Correspondence,
     ];
 
     /// The speed of a game estimated to last `estimate` (lichess's bounds); an untimed game
@@ -45,9 +49,13 @@ impl Speed {
         })
     }
 
-    /// The speed of games on `control` (`None`: untimed, not rated).
+    /// The speed of games on `control` (`None`: untimed, not rated). Correspondence has no
+    /// estimated duration but a speed of its own.
     pub fn of_control(control: &crate::clock::TimeControl) -> Option<Speed> {
-        Speed::of(control.estimated_duration())
+        match control {
+            crate::clock::TimeControl::Correspondence(_) => Some(Speed::Correspondence),
+            _ => Speed::of(control.estimated_duration()),
+        }
     }
 
     /// The stored and URL word.
@@ -58,6 +66,7 @@ impl Speed {
             Speed::Blitz => "blitz",
             Speed::Rapid => "rapid",
             Speed::Classical => "classical",
+            Speed::Correspondence => "correspondence",
         }
     }
 

@@ -113,7 +113,7 @@ async fn view(state: &AppState, id: &str) -> Result<AnalysisView, ApiError> {
         .as_deref()
         .and_then(|e| GameAnalysis::of(&game, e))
         .ok_or_else(|| {
-            ApiError::from(crate::store::StoreError(format!(
+            ApiError::from(crate::store::StoreError::Corrupt(format!(
                 "game {id}: its stored analysis does not fit it"
             )))
         })?;

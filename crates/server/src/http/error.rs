@@ -77,6 +77,21 @@ impl From<StoreError> for ApiError {
     }
 }
 
+impl From<crate::new_game::SpecError> for ApiError {
+    fn from(e: crate::new_game::SpecError) -> ApiError {
+        ApiError::bad(e.code(), e.to_string())
+    }
+}
+
+impl From<crate::new_game::MakeError> for ApiError {
+    fn from(e: crate::new_game::MakeError) -> ApiError {
+        match e {
+            crate::new_game::MakeError::Spec(e) => e.into(),
+            crate::new_game::MakeError::Store(e) => e.into(),
+        }
+    }
+}
+
 impl From<RoomError> for ApiError {
     fn from(e: RoomError) -> ApiError {
         let status = match e {

@@ -6,10 +6,10 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use rookery_core::Color;
 use rookery_core::clock::TimeControl;
-use rookery_core::game::{Game, MoveText};
+use rookery_core::game::MoveText;
 use rookery_core::rating::Speed;
-use rookery_core::{Color, Position};
 use rookery_engine::Level;
 
 use super::AppState;
@@ -20,12 +20,14 @@ use super::body::{
 use super::error::{ApiError, ApiJson};
 use super::identity::{Caller, InGame, Player, seat_cookie};
 use crate::accounts::Title;
-use crate::bot::bot_name;
 use crate::ids;
+use crate::new_game::{
+    ColorChoice, GameSpec, Person, SeatSpec, Source, club_field, make, parse_range, parse_start,
+};
 use crate::protocol::{self, Action};
 use crate::rematch::Requested;
 use crate::room::now_ms;
-use crate::store::{NewGame, Status};
+use crate::store::Status;
 
 /// The answer that gives the caller a seat: its cookie and where to go.
 pub(super) fn seated(
@@ -51,158 +53,36 @@ pub(crate) async fn create(
     caller: Caller,
     ApiJson(req): ApiJson<CreateGame>,
 ) -> Result<Response, ApiError> {
-    let bad = |message: String| ApiError::bad("bad_request", message);
     let control = TimeControl::from_friendly(&req.time_control)
         .map_err(|e| ApiError::bad("bad_time_control", e.to_string()))?;
-    let start = match req.fen.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
-        Some(fen) => Position::from_fen(fen)
-            .map_err(|e| ApiError::bad("bad_fen", format!("bad FEN: {e}")))?,
-        None => Position::new(),
+    let start = parse_start(req.fen.as_deref())?;
+    let color = ColorChoice::parse(req.color.as_deref())?.resolve();
+    let other = match req.bot {
+        None => SeatSpec::Open,
+        Some(n) => SeatSpec::Bot(Level::new(n).ok_or_else(|| {
+            ApiError::bad("bad_request", format!("bot level {n}: choose 1 to 8"))
+        })?),
     };
-    let color = match req.color.as_deref().unwrap_or("random") {
-        "white" => Color::White,
-        "black" => Color::Black,
-        "random" => Color::from_white(ids::coin()),
-        other => {
-            return Err(bad(format!(
-                "color {other:?}: choose white, black or random"
-            )));
-        }
-    };
-    let bot = match req.bot {
-        None => None,
-        Some(n) => Some(Level::new(n).ok_or_else(|| bad(format!("bot level {n}: choose 1 to 8")))?),
-    };
-    if req.rated {
-        let why = if caller.account.as_ref().is_none_or(|a| !a.may_play()) {
-            Some("log in to play rated games")
-        } else if bot.is_some() {
-            Some("games against the built-in bots are not rated")
-        } else if start != Position::new() {
-            Some("only games from the normal start are rated")
-        } else if Speed::of_control(&control).is_none() {
-            Some("games without a clock are not rated")
-        } else {
-            None
-        };
-        if let Some(why) = why {
-            return Err(ApiError::bad("not_rateable", why));
-        }
-    }
-    let rating_range = match req.rating_range.as_deref().map(str::trim) {
-        None | Some("") => None,
-        Some(text) => {
-            let range = parse_range(text).ok_or_else(|| {
-                bad(format!(
-                    "rating range {text:?}: write it as two ratings, low-high (1400-1800)"
-                ))
-            })?;
-            if !req.seek || bot.is_some() || caller.account.as_ref().is_none_or(|a| !a.may_play()) {
-                return Err(bad(
-                    "a rating range is for a logged-in player's public seek".to_owned(),
-                ));
-            }
-            if Speed::of_control(&control).is_none() {
-                return Err(bad("untimed games have no rating to range over".to_owned()));
-            }
-            Some(range)
-        }
-    };
-    let club = crate::store::ClubRecord {
-        event: club_field("event", req.event)?,
-        round: club_field("round", req.round)?,
-        table: club_field("table", req.table)?,
-    };
-    let game = Game::new(start, control);
-    if let Some((_, termination)) = game.result() {
-        // Nothing to play (R4): such a game would be over before it began.
-        return Err(ApiError::bad(
-            "position_over",
-            format!(
-                "this position is over already ({}): choose one with a move to play",
-                termination.as_str()
-            ),
-        ));
-    }
-    let (id, token) = (ids::game_id(), ids::seat_token());
     let (name, user) = player_name(&caller);
-    // The other seat: open for the challenge link, or a bot's (a token nobody is given).
-    let other = match bot {
-        Some(level) => Seat {
-            name: bot_name(level),
-            token: Some(ids::seat_token()),
-            bot: Some(i64::from(level.get())),
-            user: None,
-        },
-        None => Seat {
-            name: "?".to_owned(),
-            token: None,
-            bot: None,
-            user: None,
-        },
+    let me = SeatSpec::Person(Person::new(name.clone(), user));
+    let listed = req.seek && other == SeatSpec::Open;
+    let mut spec = GameSpec::new(
+        Source::Lobby,
+        GameSpec::seats_for(color, me, other),
+        control,
+    );
+    spec.start = start;
+    spec.rated = req.rated;
+    spec.listed = listed;
+    spec.rating_range = parse_range(req.rating_range.as_deref().unwrap_or(""))?;
+    spec.club = crate::store::ClubRecord {
+        event: club_field(req.event),
+        round: club_field(req.round),
+        table: club_field(req.table),
     };
-    let mine = Seat {
-        name: name.clone(),
-        token: Some(token.clone()),
-        bot: None,
-        user,
-    };
-    let (white, black) = match color {
-        Color::White => (mine, other),
-        Color::Black => (other, mine),
-    };
-    let row = NewGame {
-        id: id.clone(),
-        created_at: now_ms() as i64,
-        start_fen: (start != Position::new()).then(|| start.fen()),
-        time_control: game.clock().control().to_pgn(),
-        white_name: white.name,
-        black_name: black.name,
-        white_seat: white.token,
-        black_seat: black.token,
-        white_bot: white.bot,
-        black_bot: black.bot,
-        rematch_of: None,
-        seek: req.seek && bot.is_none(),
-        white_user: white.user,
-        black_user: black.user,
-        rated: req.rated,
-        rating_range,
-        club,
-    };
-    state.rooms.create(&row, game).await?;
-    Ok(seated(id, color, name, &token, StatusCode::CREATED))
-}
-
-/// A club field as given: trimmed, none if empty, refused past 64 characters or with a
-/// control character (it goes into a PGN tag and onto a printed sheet).
-fn club_field(what: &str, value: Option<String>) -> Result<Option<String>, ApiError> {
-    let Some(text) = value.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty()) else {
-        return Ok(None);
-    };
-    if text.chars().count() > 64 || text.chars().any(char::is_control) {
-        return Err(ApiError::bad(
-            "bad_request",
-            format!("{what}: at most 64 characters, on one line"),
-        ));
-    }
-    Ok(Some(text))
-}
-
-/// A rating range as written, "1400-1800" (low first, within 0-4000).
-fn parse_range(text: &str) -> Option<(i64, i64)> {
-    let (lo, hi) = text.split_once('-')?;
-    let (lo, hi): (i64, i64) = (lo.trim().parse().ok()?, hi.trim().parse().ok()?);
-    (0 <= lo && lo <= hi && hi <= 4000).then_some((lo, hi))
-}
-
-/// One seat of a new game: who sits there, their token (`None`: open), a bot's level, a
-/// player's account.
-struct Seat {
-    name: String,
-    token: Option<String>,
-    bot: Option<i64>,
-    user: Option<String>,
+    let made = make(&state.rooms, spec).await?;
+    let token = made.tokens[color].clone().unwrap_or_default();
+    Ok(seated(made.id, color, name, &token, StatusCode::CREATED))
 }
 
 /// The name a new seat is taken under, and its account: the account's name when the caller

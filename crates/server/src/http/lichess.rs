@@ -77,6 +77,7 @@ pub(crate) fn speed_key(speed: Speed) -> &'static str {
         Speed::Blitz => "blitz",
         Speed::Rapid => "rapid",
         Speed::Classical => "classical",
+        Speed::Correspondence => "correspondence",
     }
 }
 

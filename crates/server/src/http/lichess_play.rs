@@ -9,9 +9,10 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
-use rookery_core::game::{Game, MoveText};
+use rookery_core::Color;
+use rookery_core::clock::TimeControl;
+use rookery_core::game::MoveText;
 use rookery_core::rating::Speed;
-use rookery_core::{Color, Position};
 use serde_json::{Value, json};
 
 use super::AppState;
@@ -19,12 +20,15 @@ use super::error::ApiError;
 use super::identity::{Account, Caller, Via};
 use super::lichess::{seat_of, speed_key};
 use crate::accounts::Title;
-use crate::challenges::{Challenge, Party};
+use crate::challenges::{AskedClock, Challenge, Party, control_of};
 use crate::events::UserEvent;
 use crate::ids;
+use crate::new_game::{
+    ColorChoice, GameSpec, Person, SeatSpec, Source, make, parse_range, parse_start,
+};
 use crate::protocol::Action;
 use crate::room::now_ms;
-use crate::store::{GameRow, NewGame};
+use crate::store::GameRow;
 
 /// A request's fields, from a JSON object or a form (lichess takes both): every value as
 /// text (`true`, `300`), nulls left out.
@@ -109,15 +113,30 @@ async fn party(
     })
 }
 
-/// The clock of a challenge's fields: `clock.limit` and `clock.increment` in seconds; none
-/// without them. Correspondence (`days`) is not played here.
-fn clock_of(f: &HashMap<String, String>) -> Result<Option<(u64, u64)>, ApiError> {
-    if f.contains_key("days") {
-        return Err(ApiError::bad(
-            "bad_time_control",
-            "correspondence games (days) are not played here yet: give clock.limit and clock.increment",
-        ));
-    }
+/// Days a move of a request's `days` field (correspondence, lichess's 1, 2, 3, 5, 7, 10 or
+/// 14); none without it.
+fn days_of(f: &HashMap<String, String>) -> Result<Option<u32>, ApiError> {
+    let Some(text) = f.get("days") else {
+        return Ok(None);
+    };
+    text.trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|d| rookery_core::clock::CORRESPONDENCE_DAYS.contains(d))
+        .map(Some)
+        .ok_or_else(|| {
+            ApiError::bad(
+                "bad_time_control",
+                format!(
+                    "days: {text:?}: a correspondence game has 1, 2, 3, 5, 7, 10 or 14 days a move"
+                ),
+            )
+        })
+}
+
+/// The clock of a challenge's fields: `clock.limit` and `clock.increment` in seconds, or
+/// `days` a move (correspondence); neither: no clock.
+fn clock_of(f: &HashMap<String, String>) -> Result<AskedClock, ApiError> {
     let number = |key: &str| -> Result<Option<u64>, ApiError> {
         f.get(key)
             .map(|v| {
@@ -130,8 +149,9 @@ fn clock_of(f: &HashMap<String, String>) -> Result<Option<(u64, u64)>, ApiError>
             })
             .transpose()
     };
-    match (number("clock.limit")?, number("clock.increment")?) {
-        (None, None) => Ok(None),
+    let days = days_of(f)?;
+    let clock = match (number("clock.limit")?, number("clock.increment")?) {
+        (None, None) => None,
         (limit, increment) => {
             let (limit, increment) = (limit.unwrap_or(0), increment.unwrap_or(0));
             if limit == 0 && increment == 0 || limit > 10_800 || increment > 180 {
@@ -140,19 +160,16 @@ fn clock_of(f: &HashMap<String, String>) -> Result<Option<(u64, u64)>, ApiError>
                     "clock.limit 0-10800 s and clock.increment 0-180 s, not both 0",
                 ));
             }
-            Ok(Some((limit, increment)))
+            Some((limit, increment))
         }
+    };
+    if clock.is_some() && days.is_some() {
+        return Err(ApiError::bad(
+            "bad_time_control",
+            "give either a clock (clock.limit, clock.increment) or days, not both",
+        ));
     }
-}
-
-fn control_of(clock: Option<(u64, u64)>) -> rookery_core::clock::TimeControl {
-    match clock {
-        Some((limit, increment)) => rookery_core::clock::TimeControl::fischer(
-            std::time::Duration::from_secs(limit),
-            std::time::Duration::from_secs(increment),
-        ),
-        None => rookery_core::clock::TimeControl::Untimed,
-    }
+    Ok((clock, days))
 }
 
 fn truthy(f: &HashMap<String, String>, key: &str) -> bool {
@@ -194,45 +211,30 @@ pub(crate) async fn challenge(
             "only standard chess is played here",
         ));
     }
-    let clock = clock_of(&f)?;
-    let control = control_of(clock);
+    let (clock, days) = clock_of(&f)?;
     let fen = f
         .get("fen")
         .map(|s| s.trim().to_owned())
         .filter(|s| !s.is_empty());
-    if let Some(fen) = &fen {
-        Position::from_fen(fen).map_err(|e| ApiError::bad("bad_fen", format!("bad FEN: {e}")))?;
-    }
-    let rated = truthy(&f, "rated");
-    if rated && (clock.is_none() || fen.is_some()) {
-        return Err(ApiError::bad(
-            "not_rateable",
-            "rated games have a clock and start from the normal position",
-        ));
-    }
-    let color = match f.get("color").map(String::as_str) {
-        None | Some("random") => "random".to_owned(),
-        Some("white") => "white".to_owned(),
-        Some("black") => "black".to_owned(),
-        Some(other) => {
-            return Err(ApiError::bad(
-                "bad_request",
-                format!("color {other:?}: white, black or random"),
-            ));
-        }
-    };
-    let speed = Speed::of_control(&control);
-    let c = Challenge {
+    let color = ColorChoice::parse(f.get("color").map(String::as_str))?;
+    let mut c = Challenge {
         id: ids::game_id(),
-        challenger: party(&state, &me.user, speed).await?,
-        dest: party(&state, &dest, speed).await?,
-        rated,
+        challenger: party(&state, &me.user, None).await?,
+        dest: party(&state, &dest, None).await?,
+        rated: truthy(&f, "rated"),
         clock,
-        color,
+        days,
+        color: color.as_str().to_owned(),
         fen,
         created_at: now_ms() as i64,
-        speed: speed.map_or("correspondence", speed_key).to_owned(),
+        speed: String::new(),
     };
+    // The game it asks for passes every check now, as it will when it is accepted.
+    c.spec()?.validate()?;
+    let speed = Speed::of_control(&c.control());
+    c.speed = speed.map_or("correspondence", speed_key).to_owned();
+    c.challenger = party(&state, &me.user, speed).await?;
+    c.dest = party(&state, &dest, speed).await?;
     state.challenges.add(&c).await?;
     state.rooms.events().send(
         &dest.id,
@@ -340,49 +342,10 @@ pub(crate) async fn answer(
     }
 }
 
-/// Makes the game of an accepted challenge, both seats taken; the accounts' event streams
-/// hear `gameStart` from the rooms.
+/// Makes the game of an accepted challenge, both seats taken, under the challenge's id; the
+/// accounts' event streams hear `gameStart` from the rooms.
 async fn start_game(state: &AppState, c: &Challenge) -> Result<String, ApiError> {
-    let start = match &c.fen {
-        Some(fen) => {
-            Position::from_fen(fen).map_err(|e| ApiError::bad("bad_fen", e.to_string()))?
-        }
-        None => Position::new(),
-    };
-    let control = control_of(c.clock);
-    let game = Game::new(start, control.clone());
-    if game.result().is_some() {
-        return Err(ApiError::bad(
-            "position_over",
-            "this position is over already",
-        ));
-    }
-    let challenger_white = match c.color.as_str() {
-        "white" => true,
-        "black" => false,
-        _ => ids::coin(),
-    };
-    let (white, black) = if challenger_white {
-        (&c.challenger, &c.dest)
-    } else {
-        (&c.dest, &c.challenger)
-    };
-    let row = NewGame {
-        id: ids::game_id(),
-        created_at: now_ms() as i64,
-        start_fen: c.fen.clone(),
-        time_control: control.to_pgn(),
-        white_name: white.name.clone(),
-        black_name: black.name.clone(),
-        white_seat: Some(ids::seat_token()),
-        black_seat: Some(ids::seat_token()),
-        white_user: Some(white.id.clone()),
-        black_user: Some(black.id.clone()),
-        rated: c.rated,
-        ..NewGame::default()
-    };
-    state.rooms.create(&row, game).await?;
-    Ok(row.id)
+    Ok(make(&state.rooms, c.spec()?).await?.id)
 }
 
 /// `POST /api/challenge/ai`: a game against the built-in bot of `level` (1-8), started at
@@ -402,55 +365,26 @@ pub(crate) async fn challenge_ai(
         .and_then(rookery_engine::Level::new)
         .ok_or_else(|| ApiError::bad("bad_request", "level: 1 to 8"))?;
     let control = control_of(clock_of(&f)?);
-    let start = match f.get("fen").map(|s| s.trim()).filter(|s| !s.is_empty()) {
-        Some(fen) => Position::from_fen(fen)
-            .map_err(|e| ApiError::bad("bad_fen", format!("bad FEN: {e}")))?,
-        None => Position::new(),
-    };
-    let game = Game::new(start, control.clone());
-    if game.result().is_some() {
-        return Err(ApiError::bad(
-            "position_over",
-            "this position is over already",
-        ));
-    }
-    let white = match f.get("color").map(String::as_str) {
-        Some("white") => true,
-        Some("black") => false,
-        _ => ids::coin(),
-    };
-    let bot = crate::bot::bot_name(level);
-    let (mine, theirs) = (Some(ids::seat_token()), Some(ids::seat_token()));
-    let mut row = NewGame {
-        id: ids::game_id(),
-        created_at: now_ms() as i64,
-        start_fen: (start != Position::new()).then(|| start.fen()),
-        time_control: control.to_pgn(),
-        ..NewGame::default()
-    };
-    if white {
-        (row.white_name, row.white_seat, row.white_user) =
-            (me.user.name.clone(), mine, Some(me.user.id.clone()));
-        (row.black_name, row.black_seat, row.black_bot) =
-            (bot, theirs, Some(i64::from(level.get())));
-    } else {
-        (row.black_name, row.black_seat, row.black_user) =
-            (me.user.name.clone(), mine, Some(me.user.id.clone()));
-        (row.white_name, row.white_seat, row.white_bot) =
-            (bot, theirs, Some(i64::from(level.get())));
-    }
-    state.rooms.create(&row, game).await?;
+    let start = parse_start(f.get("fen").map(String::as_str))?;
+    let color = ColorChoice::parse(f.get("color").map(String::as_str))?.resolve();
+    let me_seat = SeatSpec::Person(Person::new(me.user.name.clone(), Some(me.user.id.clone())));
+    let seats = GameSpec::seats_for(color, me_seat, SeatSpec::Bot(level));
+    let mut spec = GameSpec::new(Source::Ai, seats, control.clone());
+    spec.start = start;
+    let made = make(&state.rooms, spec).await?;
+    let white = color == Color::White;
+    let pgn_control = control.to_pgn();
     Ok(Json(json!({
-        "id": row.id,
+        "id": made.id,
         "variant": { "key": "standard", "name": "Standard", "short": "Std" },
-        "speed": super::lichess::speed_of(&row.time_control),
-        "perf": super::lichess::speed_of(&row.time_control),
+        "speed": super::lichess::speed_of(&pgn_control),
+        "perf": super::lichess::speed_of(&pgn_control),
         "rated": false,
         "fen": start.fen(),
         "turns": 0,
         "source": "ai",
         "status": { "id": 20, "name": "started" },
-        "createdAt": row.created_at,
+        "createdAt": made.created_at,
         "player": if white { "white" } else { "black" },
     })))
 }
@@ -709,78 +643,44 @@ pub(crate) async fn seek(
         ));
     }
     let f = fields(&headers, &body)?;
-    if f.contains_key("days") {
-        return Err(ApiError::bad(
-            "bad_time_control",
-            "correspondence games (days) are not played here yet",
-        ));
-    }
-    let minutes: f64 = f
-        .get("time")
-        .and_then(|t| t.parse().ok())
-        .filter(|t: &f64| *t > 0.0 && *t <= 180.0)
-        .ok_or_else(|| ApiError::bad("bad_time_control", "time: minutes, more than 0"))?;
-    let increment: u64 = f
-        .get("increment")
-        .map(|i| {
-            i.parse()
-                .map_err(|_| ApiError::bad("bad_time_control", "increment: seconds"))
-        })
-        .transpose()?
-        .unwrap_or(0);
-    let control = rookery_core::clock::TimeControl::fischer(
-        std::time::Duration::from_secs_f64(minutes * 60.0),
-        std::time::Duration::from_secs(increment.min(180)),
-    );
-    let range = match f
-        .get("ratingRange")
-        .map(|r| r.trim())
-        .filter(|r| !r.is_empty())
-    {
-        Some(r) => {
-            let (lo, hi) = r
-                .split_once('-')
-                .and_then(|(a, b)| {
-                    Some((a.trim().parse::<i64>().ok()?, b.trim().parse::<i64>().ok()?))
+    let control = match days_of(&f)? {
+        Some(days) => TimeControl::Correspondence(days),
+        None => {
+            let minutes: f64 = f
+                .get("time")
+                .and_then(|t| t.parse().ok())
+                .filter(|t: &f64| *t > 0.0 && *t <= 180.0)
+                .ok_or_else(|| {
+                    ApiError::bad("bad_time_control", "time: minutes, more than 0 (or days)")
+                })?;
+            let increment: u64 = f
+                .get("increment")
+                .map(|i| {
+                    i.parse()
+                        .map_err(|_| ApiError::bad("bad_time_control", "increment: seconds"))
                 })
-                .filter(|(a, b)| a <= b)
-                .ok_or_else(|| ApiError::bad("bad_request", "ratingRange: low-high"))?;
-            Some((lo, hi))
+                .transpose()?
+                .unwrap_or(0);
+            TimeControl::fischer(
+                std::time::Duration::from_secs_f64(minutes * 60.0),
+                std::time::Duration::from_secs(increment.min(180)),
+            )
         }
-        None => None,
     };
-    let rated = truthy(&f, "rated");
-    let white = match f.get("color").map(String::as_str) {
-        Some("white") => true,
-        Some("black") => false,
-        _ => ids::coin(),
-    };
-    let token = ids::seat_token();
-    let mut row = NewGame {
-        id: ids::game_id(),
-        created_at: now_ms() as i64,
-        time_control: control.to_pgn(),
-        seek: true,
-        rated,
-        rating_range: range,
-        ..NewGame::default()
-    };
-    let (name, user) = (me.user.name.clone(), Some(me.user.id.clone()));
-    if white {
-        (row.white_name, row.white_seat, row.white_user) = (name, Some(token), user);
-        row.black_name = "?".to_owned();
-    } else {
-        (row.black_name, row.black_seat, row.black_user) = (name, Some(token), user);
-        row.white_name = "?".to_owned();
-    }
-    let color = if white { Color::White } else { Color::Black };
-    state
-        .rooms
-        .create(&row, Game::new(Position::new(), control))
-        .await?;
+    let color = ColorChoice::parse(f.get("color").map(String::as_str))?.resolve();
+    let me_seat = SeatSpec::Person(Person::new(me.user.name.clone(), Some(me.user.id.clone())));
+    let mut spec = GameSpec::new(
+        Source::Seek,
+        GameSpec::seats_for(color, me_seat, SeatSpec::Open),
+        control,
+    );
+    spec.listed = true;
+    spec.rated = truthy(&f, "rated");
+    spec.rating_range = parse_range(f.get("ratingRange").map_or("", String::as_str))?;
+    let made = make(&state.rooms, spec).await?;
     let room = state
         .rooms
-        .get(&row.id)
+        .get(&made.id)
         .await?
         .ok_or_else(|| ApiError::not_found("game"))?;
     let mut sub = room

@@ -215,6 +215,8 @@ pub(crate) fn router(state: AppState, request_timeout: std::time::Duration) -> R
         .route("/admin/users/{id}/{action}", post(account::admin_action))
         .route("/admin/chat/{id}/delete", post(account::admin_delete_chat))
         .route("/static/{file}", get(pages::static_file))
+        .route("/{id}", get(pages::short_link))
+        .route("/{id}/{side}", get(pages::short_link_side))
         .fallback(pages::fallback)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(

@@ -647,6 +647,47 @@ pub(crate) fn not_found_page(chrome: Chrome) -> Response {
     (StatusCode::NOT_FOUND, page).into_response()
 }
 
+/// `GET /{id}` and `GET /{id}/{white|black}`: lichess's short links to a game (a challenge's
+/// `url` is one: an accepted challenge's game has its id) lead to the game's page; a
+/// challenge still waiting leads to the lobby. Anything else is the site's 404.
+pub(crate) async fn short_link(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    lead_to_game(&state, &id, &headers).await
+}
+
+/// `GET /{id}/{white|black}`, as [`short_link`].
+pub(crate) async fn short_link_side(
+    State(state): State<AppState>,
+    Path((id, side)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    if side != "white" && side != "black" {
+        return not_found(&headers);
+    }
+    lead_to_game(&state, &id, &headers).await
+}
+
+async fn lead_to_game(state: &AppState, id: &str, headers: &HeaderMap) -> Response {
+    if !crate::store::storable(id) {
+        return not_found(headers);
+    }
+    let see_other =
+        |to: String| (StatusCode::SEE_OTHER, [(axum::http::header::LOCATION, to)]).into_response();
+    match state.store.game(id).await {
+        Ok(Some(row)) => return see_other(format!("/game/{}", row.game.id)),
+        Ok(None) => {}
+        Err(e) => return super::error::ApiError::from(e).into_response(),
+    }
+    match state.challenges.get(id, crate::room::now_ms() as i64).await {
+        Ok(Some(_)) => see_other("/".to_owned()),
+        Ok(None) => not_found(headers),
+        Err(e) => super::error::ApiError::from(e).into_response(),
+    }
+}
+
 /// The router's fallback: an unknown API route answers as the API does, any other an HTML
 /// page.
 pub(crate) async fn fallback(uri: axum::http::Uri, headers: HeaderMap) -> Response {

@@ -13,15 +13,14 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use rookery_core::Color;
 use rookery_core::clock::TimeControl;
-use rookery_core::game::Game;
-use rookery_core::{Color, Position};
 use tokio::sync::watch;
 
 use crate::ids;
+use crate::new_game::{GameSpec, Person, SeatSpec, Source, make};
 use crate::room::now_ms;
 use crate::rooms::Rooms;
-use crate::store::NewGame;
 use pairing::{Book, PoolId, Waiter};
 
 /// The grid, as lichess's, and the seeds' classical control.
@@ -290,7 +289,7 @@ impl Pools {
                 .collect()
         };
         for (pairing, white, black) in made {
-            let outcome = make_game(rooms, &pairing.pool, &white, &black, now).await;
+            let outcome = make_game(rooms, &pairing.pool, &white, &black).await;
             let mut inner = self.lock();
             for (ticket, color, holder) in [
                 (&pairing.white, Color::White, &white),
@@ -385,45 +384,27 @@ impl Desk {
     }
 }
 
-/// Makes the game of a pairing, both seats taken: its id and the seat tokens.
+/// Makes the game of a pairing, both seats taken: its id and the seat tokens. Rated when the
+/// pool is and both players are accounts.
 async fn make_game(
     rooms: &Rooms,
     pool: &PoolId,
     white: &Holder,
     black: &Holder,
-    now: i64,
 ) -> Result<(String, rookery_core::ByColor<String>), String> {
     let control = TimeControl::from_friendly(&pool.control).map_err(|e| e.to_string())?;
-    let tokens = rookery_core::ByColor {
-        white: ids::seat_token(),
-        black: ids::seat_token(),
+    let seat = |h: &Holder| SeatSpec::Person(Person::new(h.name.clone(), h.account.clone()));
+    let seats = rookery_core::ByColor {
+        white: seat(white),
+        black: seat(black),
     };
-    let row = NewGame {
-        id: ids::game_id(),
-        created_at: now,
-        start_fen: None,
-        time_control: control.to_pgn(),
-        white_name: white.name.clone(),
-        black_name: black.name.clone(),
-        white_seat: Some(tokens.white.clone()),
-        black_seat: Some(tokens.black.clone()),
-        white_bot: None,
-        black_bot: None,
-        rematch_of: None,
-        seek: false,
-        white_user: white.account.clone(),
-        black_user: black.account.clone(),
-        rated: pool.rated && white.account.is_some() && black.account.is_some(),
-        rating_range: None,
-        club: Default::default(),
-    };
-    rooms
-        .create(&row, Game::new(Position::new(), control))
-        .await
-        .map_err(|e| {
-            tracing::error!(error = %e, "a paired game could not be stored");
-            "the game could not be saved right now; join the pool again".to_owned()
-        })?;
-    tracing::info!(game = %row.id, pool = %pool.control, rated = row.rated, "pool pairing");
-    Ok((row.id, tokens))
+    let mut spec = GameSpec::new(Source::Pool, seats, control);
+    spec.rated = pool.rated && white.account.is_some() && black.account.is_some();
+    let made = make(rooms, spec).await.map_err(|e| {
+        tracing::error!(error = %e, "a paired game could not be made");
+        "the game could not be saved right now; join the pool again".to_owned()
+    })?;
+    let tokens = made.tokens.map(Option::unwrap_or_default);
+    tracing::info!(game = %made.id, pool = %pool.control, "pool pairing");
+    Ok((made.id, tokens))
 }

@@ -766,10 +766,7 @@ impl Room {
             return Ok(());
         }
         let written = self.writer.write(write).await;
-        if written
-            .as_ref()
-            .is_err_and(|e| e.0 == crate::store::writer::FENCED)
-        {
+        if written == Err(StoreError::Fenced) {
             // Another node took the game over: it alone may go on with it.
             tracing::warn!(game = %self.id, "fenced: the room closes");
             self.closing = true;

@@ -29,7 +29,9 @@ impl AnalysisStatus {
             "queued" => Ok(AnalysisStatus::Queued),
             "running" => Ok(AnalysisStatus::Running),
             "done" => Ok(AnalysisStatus::Done),
-            other => Err(StoreError(format!("unknown analysis status {other:?}"))),
+            other => Err(StoreError::Corrupt(format!(
+                "unknown analysis status {other:?}"
+            ))),
         }
     }
 }

@@ -52,13 +52,34 @@ pub(crate) enum Backend {
     Postgres,
 }
 
-/// A store failure, with the database's own message for the logs.
-#[derive(Debug)]
-pub(crate) struct StoreError(pub(crate) String);
+/// A store failure; the words are the database's own, for the logs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum StoreError {
+    /// The database refused or could not be reached.
+    Db(String),
+    /// Fencing (several nodes): another node has taken the game over; nothing was written.
+    Fenced,
+    /// A stored value does not read back (an unknown word, a move the rules refuse).
+    Corrupt(String),
+    /// The group-commit writer has stopped (the server is shutting down).
+    WriterStopped,
+    /// The database URL is not one this server speaks.
+    Config(String),
+    /// A task the store waited on failed.
+    Failed(String),
+}
 
 impl std::fmt::Display for StoreError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "store: {}", self.0)
+        match self {
+            StoreError::Db(e) => write!(f, "store: {e}"),
+            StoreError::Fenced => {
+                f.write_str("store: fenced: another node has taken this game over")
+            }
+            StoreError::Corrupt(e) => write!(f, "store: a stored value does not read: {e}"),
+            StoreError::WriterStopped => f.write_str("store: the move writer has stopped"),
+            StoreError::Config(e) | StoreError::Failed(e) => write!(f, "store: {e}"),
+        }
     }
 }
 
@@ -66,7 +87,7 @@ impl std::error::Error for StoreError {}
 
 impl From<sqlx::Error> for StoreError {
     fn from(e: sqlx::Error) -> StoreError {
-        StoreError(e.to_string())
+        StoreError::Db(e.to_string())
     }
 }
 
@@ -144,7 +165,9 @@ impl Status {
         match text {
             "live" => Ok(Status::Live),
             "over" => Ok(Status::Over),
-            other => Err(StoreError(format!("unknown game status {other:?}"))),
+            other => Err(StoreError::Corrupt(format!(
+                "unknown game status {other:?}"
+            ))),
         }
     }
 }
@@ -222,7 +245,7 @@ impl Store {
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
             (Backend::Postgres, url.to_owned())
         } else {
-            return Err(StoreError(format!(
+            return Err(StoreError::Config(format!(
                 "unsupported database URL {url:?} (sqlite: or postgres:)"
             )));
         };
@@ -588,10 +611,11 @@ fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow, StoreError> {
         ending: ending(r.try_get(7)?, r.try_get(8)?)?,
         finished_at: r.try_get(9)?,
         draw_offers: match r.try_get::<Option<String>, _>(15)? {
-            Some(text) => Some(
-                DrawOffers::parse(&text)
-                    .ok_or_else(|| StoreError(format!("unreadable draw offers {text:?}")))?,
-            ),
+            Some(text) => {
+                Some(DrawOffers::parse(&text).ok_or_else(|| {
+                    StoreError::Corrupt(format!("unreadable draw offers {text:?}"))
+                })?)
+            }
             None => None,
         },
         white_title: r
@@ -612,10 +636,10 @@ fn ending(
 ) -> Result<Option<Ending>, StoreError> {
     match (result, termination) {
         (Some(r), Some(t)) => {
-            let result =
-                GameResult::parse(&r).ok_or_else(|| StoreError(format!("unknown result {r:?}")))?;
+            let result = GameResult::parse(&r)
+                .ok_or_else(|| StoreError::Corrupt(format!("unknown result {r:?}")))?;
             let termination = Termination::parse(&t)
-                .ok_or_else(|| StoreError(format!("unknown termination {t:?}")))?;
+                .ok_or_else(|| StoreError::Corrupt(format!("unknown termination {t:?}")))?;
             Ok(Some(Ending {
                 result,
                 termination,
@@ -903,7 +927,7 @@ mod tests {
             9_500,
         ));
         let refused = writer.write(late).await.unwrap_err();
-        assert_eq!(refused.0, writer::FENCED);
+        assert_eq!(refused, StoreError::Fenced);
         writer.write(fenced("lease", 2, b)).await.unwrap();
         let row = store.game("lease").await.unwrap().unwrap();
         assert_eq!(row.status, Status::Live, "A's ending was not written");

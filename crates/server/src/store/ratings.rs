@@ -353,7 +353,7 @@ impl Store {
                 Ok(RatingChange {
                     user_id: r.try_get(0)?,
                     speed: Speed::parse(&speed)
-                        .ok_or_else(|| StoreError(format!("unknown speed {speed:?}")))?,
+                        .ok_or_else(|| StoreError::Corrupt(format!("unknown speed {speed:?}")))?,
                     before: glicko(2)?,
                     after: glicko(5)?,
                     ladder_before: LadderPoints(r.try_get(8)?),

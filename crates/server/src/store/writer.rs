@@ -27,12 +27,9 @@ pub(crate) struct GameWrite {
     pub(crate) ending: Option<(Ending, i64)>,
     /// Fencing (several nodes, issue 41): the epoch under which the writer took the game.
     /// The event is written only if the game still has this epoch, else refused with
-    /// [`FENCED`]; `None` (one node) writes unconditionally.
+    /// [`StoreError::Fenced`]; `None` (one node) writes unconditionally.
     pub(crate) epoch: Option<i64>,
 }
-
-/// Why a fenced write was refused: another node took the game over.
-pub(crate) const FENCED: &str = "fenced: another node has taken this game over";
 
 impl GameWrite {
     /// Whether the game's row changes (more than a plain insert of moves).
@@ -43,7 +40,7 @@ impl GameWrite {
 
 struct Pending {
     write: GameWrite,
-    done: oneshot::Sender<Result<(), String>>,
+    done: oneshot::Sender<Result<(), StoreError>>,
 }
 
 /// A cheap-to-clone handle for writing game events.
@@ -91,10 +88,8 @@ impl EventWriter {
         self.queue
             .send(Pending { write, done })
             .await
-            .map_err(|_| StoreError("the move writer has stopped".into()))?;
-        wait.await
-            .map_err(|_| StoreError("the move writer has stopped".into()))?
-            .map_err(StoreError)
+            .map_err(|_| StoreError::WriterStopped)?;
+        wait.await.map_err(|_| StoreError::WriterStopped)?
     }
 }
 
@@ -102,7 +97,7 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Pending>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
         let started = std::time::Instant::now();
-        let outcome = commit(&store, &batch).await.map_err(|e| e.to_string());
+        let outcome = commit(&store, &batch).await;
         METRICS.commit_latency.observe(started.elapsed());
         let moves: usize = batch.iter().map(|p| p.write.moves.len()).sum();
         if outcome.is_ok() {
@@ -115,7 +110,7 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Pending>) {
         }
         for (i, pending) in batch.drain(..).enumerate() {
             let answer = match &outcome {
-                Ok(fenced) if fenced.get(i) == Some(&true) => Err(FENCED.to_owned()),
+                Ok(fenced) if fenced.get(i) == Some(&true) => Err(StoreError::Fenced),
                 Ok(_) => Ok(()),
                 Err(e) => Err(e.clone()),
             };

@@ -169,3 +169,27 @@ pub async fn postgres_database(test: &str) -> Option<(sqlx::AnyPool, String, Str
     let url = format!("{}/{name}", admin_url.rsplit_once('/').unwrap().0);
     Some((admin, url, name))
 }
+
+/// Runs `flow` on a fresh SQLite file, and on a fresh PostgreSQL database when
+/// `ROOKERY_TEST_POSTGRES` names a server (else says SKIPPED).
+pub fn on_both(test: &str, flow: fn(&str)) {
+    let (dir, url) = super::temp_url(test);
+    flow(&url);
+    let _ = std::fs::remove_dir_all(dir);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let Some((admin, url, name)) = runtime.block_on(postgres_database(test)) else {
+        return;
+    };
+    flow(&url);
+    runtime.block_on(async {
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "DROP DATABASE {name} WITH (FORCE)"
+        )))
+        .execute(&admin)
+        .await
+        .unwrap();
+    });
+}
