@@ -46,6 +46,12 @@ pub enum Command {
     DeclineDraw {
         by: Color,
     },
+    /// "Yes to a draw" as lichess's Board API says it: accepts the opponent's standing offer
+    /// if there is one, else offers (R5) — decided on the game as it is when the command
+    /// arrives, so nothing can land between the look and the act.
+    AgreeDraw {
+        by: Color,
+    },
     /// A claim of threefold repetition or the fifty-move rule, on the position on the board
     /// or on the one the given move would make (R4.4, R4.5).
     ClaimDraw {
@@ -635,6 +641,10 @@ impl Game {
                 }
                 Ok(self.end(GameResult::Draw, Termination::Agreement))
             }
+            Command::AgreeDraw { by } if self.offers.standing == Some(!by) => {
+                Ok(self.end(GameResult::Draw, Termination::Agreement))
+            }
+            Command::AgreeDraw { by } => self.offer(by),
             Command::DeclineDraw { by } => {
                 if self.offers.standing != Some(!by) {
                     return Err(GameError::NoOfferToAnswer);

@@ -302,6 +302,26 @@ fn r5_1_an_offer_travels_with_the_move() {
     assert_eq!(over(&g), (GameResult::Draw, Termination::Agreement));
 }
 
+/// lichess's `draw/yes` (R5): one command that accepts a standing offer, else offers — the
+/// game decides which, so no other command can land between a look and the act.
+#[test]
+fn r5_agreeing_to_a_draw_accepts_a_standing_offer_else_offers() {
+    let mut g = game("-");
+    // No offer stands: on one's own turn it is an offer, which stands with the move.
+    assert_eq!(g.apply(Command::AgreeDraw { by: White }, 0), Ok(vec![]));
+    let events = g.apply(san(White, "e4"), 0).unwrap();
+    assert!(events.contains(&Event::DrawOffered { by: White }));
+    // White's offer stands: Black's yes accepts it.
+    g.apply(Command::AgreeDraw { by: Black }, 0).unwrap();
+    assert_eq!(over(&g), (GameResult::Draw, Termination::Agreement));
+    // Off one's turn with nothing to accept, it is refused as an offer would be.
+    let mut g = game("-");
+    assert_eq!(
+        g.apply(Command::AgreeDraw { by: Black }, 0),
+        Err(GameError::NotYourTurn)
+    );
+}
+
 #[test]
 fn r5_1_an_offer_on_ones_own_turn_stands_when_the_move_is_made() {
     let mut g = game("-");

@@ -134,3 +134,8 @@ pub(crate) async fn render() -> ([(axum::http::HeaderName, &'static str); 1], St
         out,
     )
 }
+
+/// The metrics listener's one route (`--metrics-listen`: the operator's, never the site's).
+pub(crate) fn router() -> axum::Router {
+    axum::Router::new().route("/metrics", axum::routing::get(render))
+}

@@ -78,6 +78,8 @@ pub(crate) enum Action {
     },
     OfferDraw,
     AcceptDraw,
+    /// Accept the opponent's offer if one stands, else offer (lichess's `draw/yes`).
+    AgreeDraw,
     DeclineDraw,
     ClaimDraw {
         with_move: Option<MoveText>,
@@ -104,6 +106,7 @@ impl Action {
             },
             Action::OfferDraw => Command::OfferDraw { by },
             Action::AcceptDraw => Command::AcceptDraw { by },
+            Action::AgreeDraw => Command::AgreeDraw { by },
             Action::DeclineDraw => Command::DeclineDraw { by },
             Action::ClaimDraw { with_move } => Command::ClaimDraw { by, with_move },
             Action::Resign => Command::Resign { by },
@@ -308,6 +311,7 @@ impl From<&RoomError> for Problem {
             RoomError::Closed => Problem::new("room_closed", message),
             RoomError::NotOver => Problem::new("not_over", message),
             RoomError::Waiting => Problem::new("waiting", message),
+            RoomError::SeatsTaken => Problem::new("seats_taken", message),
             RoomError::Remote(p) => p.clone(),
             RoomError::Unavailable => Problem::new("unavailable", message),
         }
@@ -750,6 +754,9 @@ pub(crate) fn state(snapshot: &Snapshot, seat: Option<Color>) -> String {
 /// their own chat only).
 pub(crate) fn event(e: &Versioned, seat: Option<Color>, view: Option<&View>) -> Option<String> {
     let after = || view.map(|view| After::of(view, seat));
+    // The event's own facts (a replayed move shows its own capture and check); what a
+    // player may do comes from `view`, the game as it is.
+    let moment = e.moment.or_else(|| view.map(crate::room::Moment::of));
     let frame = match &e.event {
         RoomEvent::Chat(line) => {
             let players = line.room == crate::store::chat::ChatRoom::Players;
@@ -777,10 +784,10 @@ pub(crate) fn event(e: &Versioned, seat: Option<Color>, view: Option<&View>) -> 
             uci,
             fen,
             clocks: Clocks::of(*clocks),
-            capture: view.is_some_and(|v| v.last_capture),
-            material: view.map_or(0, |v| v.material),
-            check: view.and_then(|view| view.check),
-            running: view.and_then(|view| view.running),
+            capture: moment.is_some_and(|m| m.capture),
+            material: moment.map_or(0, |m| m.material),
+            check: moment.and_then(|m| m.check),
+            running: moment.and_then(|m| m.running),
             moves: Playable(view.and_then(|view| Moves::of(view, seat))),
             can: view.zip(seat).map(|(view, color)| *view.can.get(color)),
             opening: view.and_then(OpeningName::of),
@@ -801,7 +808,7 @@ pub(crate) fn event(e: &Versioned, seat: Option<Color>, view: Option<&View>) -> 
                 result: result.as_str(),
                 termination: termination.as_str(),
             },
-            clocks: view.map(|v| Clocks::of(v.clocks)),
+            clocks: moment.map(|m| Clocks::of(m.clocks)),
             after: after(),
         },
         RoomEvent::Watchers { n, names } => ServerFrame::Watchers { n: *n, names },
@@ -973,6 +980,7 @@ mod tests {
                 names: vec!["ada".to_owned()].into(),
             },
             view: None,
+            moment: None,
         };
         assert_eq!(
             v(&event(&watchers, None, None).unwrap()),

@@ -262,3 +262,39 @@ fn every_door_refuses_the_same_fault_in_the_same_words() {
         assert_eq!(json(&r)["speed"], "correspondence");
     });
 }
+
+#[test]
+fn lichess_challenges_are_rate_limited_as_lichess_limits_them() {
+    let (dir, url) = common::temp_url("doors_limits");
+    let (s, anna, _) = two_players(&url);
+    // lichess: 25 challenges a minute for an account; the 26th in a row waits.
+    let mut answers = Vec::new();
+    for _ in 0..30 {
+        let r = call(
+            &s,
+            "POST",
+            "/api/challenge/bo",
+            &anna,
+            Some("clock.limit=300"),
+        );
+        answers.push(r.status);
+        if r.status == 429 {
+            assert!(
+                r.head.to_ascii_lowercase().contains("retry-after:"),
+                "{}",
+                r.head
+            );
+            assert!(
+                r.head
+                    .to_ascii_lowercase()
+                    .contains("ratelimit-policy: \"challenge\""),
+                "{}",
+                r.head
+            );
+            break;
+        }
+    }
+    assert_eq!(answers.len(), 26, "{answers:?}");
+    assert!(answers[..25].iter().all(|s| *s == 200), "{answers:?}");
+    let _ = std::fs::remove_dir_all(dir);
+}

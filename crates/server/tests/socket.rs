@@ -739,3 +739,58 @@ async fn a_drain_answers_not_ready_while_still_serving_then_stops() {
     exits_cleanly_within(&mut s, Duration::from_secs(10)).await;
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// STYLE.md 16: a client that reconnects with `?v=N` replays each missed move with what that
+/// move did — its capture, material and check — not with the game as it stands now.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reconnect_replays_each_missed_move_as_it_was() {
+    let (dir, url) = temp_url("ws_replay");
+    let s = start(&url);
+    let (id, white, black) = new_game(&s, r#"{"time_control":"5+3","color":"white"}"#);
+    let mut watcher = connect(s.port, &id, None, None).await;
+    let known = next(&mut watcher).await["v"].as_u64().unwrap();
+    drop(watcher);
+    // 1.e4 d5 2.exd5 Nf6 3.Bb5+ Nbd7: a capture, then a check, then neither.
+    for (cookie, m) in [
+        (&white, "e4"),
+        (&black, "d5"),
+        (&white, "exd5"),
+        (&black, "Nf6"),
+        (&white, "Bb5+"),
+        (&black, "Nbd7"),
+    ] {
+        let r = common::http_move(&s, &id, cookie, m);
+        assert_eq!(r.status, 200, "{m}: {}", r.body);
+    }
+    let mut back = connect(s.port, &id, None, Some(known)).await;
+    let mut replayed = Vec::new();
+    while replayed.len() < 6 {
+        let f = next(&mut back).await;
+        if f["t"] == "move" {
+            replayed.push(f["d"].clone());
+        }
+    }
+    let seen: Vec<(&str, bool, i64, Option<&str>)> = replayed
+        .iter()
+        .map(|d| {
+            (
+                d["san"].as_str().unwrap(),
+                d["capture"].as_bool().unwrap(),
+                d["material"].as_i64().unwrap(),
+                d["check"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        vec![
+            ("e4", false, 0, None),
+            ("d5", false, 0, None),
+            ("exd5", true, 1, None),
+            ("Nf6", false, 1, None),
+            ("Bb5+", false, 1, Some("e8")),
+            ("Nbd7", false, 1, None),
+        ]
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

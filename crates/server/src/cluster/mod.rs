@@ -25,7 +25,7 @@ use rookery_core::game::Command;
 use tokio::sync::broadcast;
 
 use crate::rematch::RematchAnswer;
-use crate::room::{RoomError, RoomHandle, Snapshot, Subscription, Versioned, now_ms};
+use crate::room::{RoomError, RoomHandle, Snapshot, Subscription, TakeSeat, Versioned, now_ms};
 use crate::rooms::Rooms;
 use crate::store::{Store, StoreError};
 use wire::{Ask, Broadcast, WireProblem, WireSnapshot, WireSubscription, WireVersioned};
@@ -667,12 +667,9 @@ async fn answer(
             room.decline_rematch(by).await;
             None
         }
-        Ask::Seated { color, name, title } => {
-            room.seated(color, name, wire::title(title.as_deref()))
-                .await;
-            // The seat's taker waits for this: its first move must find the seat taken.
-            Some(json(&()))
-        }
+        Ask::TakeSeat(seat) => Some(json(
+            &room.take_seat(seat).await.map_err(|e| WireProblem::of(&e)),
+        )),
         Ask::RematchMade { id } => {
             room.rematch_made(id).await;
             None
@@ -713,12 +710,11 @@ impl RemoteRoom {
         self.ask(&Ask::Subscribe { since }).await
     }
 
-    /// Someone took the open seat: told, and waited for, so that the player's first move
-    /// finds the room knowing it.
-    pub(crate) async fn seated(&self, ask: Ask) {
-        if self.ask::<()>(&ask).await.is_err() {
-            tracing::warn!(game = %self.id, "the owner did not confirm a seat taken");
-        }
+    /// Takes the open seat through the owner, which stores it under its lease.
+    pub(crate) async fn take_seat(&self, seat: TakeSeat) -> Result<u64, RoomError> {
+        self.ask::<Result<u64, WireProblem>>(&Ask::TakeSeat(seat))
+            .await?
+            .map_err(WireProblem::into_error)
     }
 
     /// Tells the owner something that needs no answer (with this node's run, so that what

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::events::UserEvent;
 use crate::lobby::Listing;
 use crate::protocol::{CODES, Problem};
-use crate::room::{Can, RoomError, RoomEvent, Snapshot, Versioned, View};
+use crate::room::{Can, Moment, RoomError, RoomEvent, Snapshot, TakeSeat, Versioned, View};
 use crate::rooms::{Replayed, rebuild};
 use crate::store::chat::ChatLine;
 
@@ -23,32 +23,14 @@ use crate::store::chat::ChatLine;
 #[derive(Debug, Serialize, Deserialize)]
 pub(crate) enum Ask {
     Apply(Command),
-    Subscribe {
-        since: u64,
-    },
+    Subscribe { since: u64 },
     Snapshot,
-    Presence {
-        color: Color,
-        connected: bool,
-    },
-    Watcher {
-        joined: bool,
-        name: Option<String>,
-    },
-    Rematch {
-        by: Color,
-    },
-    RematchDecline {
-        by: Color,
-    },
-    Seated {
-        color: Color,
-        name: String,
-        title: Option<String>,
-    },
-    RematchMade {
-        id: Option<String>,
-    },
+    Presence { color: Color, connected: bool },
+    Watcher { joined: bool, name: Option<String> },
+    Rematch { by: Color },
+    RematchDecline { by: Color },
+    TakeSeat(TakeSeat),
+    RematchMade { id: Option<String> },
     Chat(ChatLine),
 }
 
@@ -253,6 +235,19 @@ pub(crate) struct WireVersioned {
     pub(crate) v: u64,
     event: WireEvent,
     view: Option<WireView>,
+    /// The event's own facts (in a history that fills a gap there is no view).
+    #[serde(default)]
+    moment: Option<WireMoment>,
+}
+
+/// A [`Moment`]: the check as the square's index, clocks in milliseconds.
+#[derive(Debug, Serialize, Deserialize)]
+struct WireMoment {
+    capture: bool,
+    material: i32,
+    check: Option<u32>,
+    running: Option<Color>,
+    clocks_ms: ByColor<Option<u64>>,
 }
 
 impl WireVersioned {
@@ -261,16 +256,35 @@ impl WireVersioned {
             v: e.v,
             event: WireEvent::from(&e.event),
             view: e.view.as_deref().map(WireView::of),
+            moment: e.moment.map(|m| WireMoment {
+                capture: m.capture,
+                material: m.material,
+                check: m.check.map(|s| s.index() as u32),
+                running: m.running,
+                clocks_ms: m.clocks.map(|c| c.map(|d| d.as_millis() as u64)),
+            }),
         }
     }
 }
 
 impl From<WireVersioned> for Versioned {
     fn from(e: WireVersioned) -> Versioned {
+        let view = e.view.and_then(WireView::into_view).map(Arc::new);
+        let moment = match e.moment {
+            Some(m) => Some(Moment {
+                capture: m.capture,
+                material: m.material,
+                check: m.check.and_then(rookery_core::Square::try_new),
+                running: m.running,
+                clocks: m.clocks_ms.map(|c| c.map(Duration::from_millis)),
+            }),
+            None => view.as_deref().map(Moment::of),
+        };
         Versioned {
             v: e.v,
             event: e.event.into(),
-            view: e.view.and_then(WireView::into_view).map(Arc::new),
+            view,
+            moment,
         }
     }
 }

@@ -103,12 +103,12 @@ impl From<RoomError> for ApiError {
                 StatusCode::SERVICE_UNAVAILABLE
             }
             RoomError::Closed => StatusCode::GONE,
-            RoomError::NotOver | RoomError::Waiting => StatusCode::CONFLICT,
+            RoomError::NotOver | RoomError::Waiting | RoomError::SeatsTaken => StatusCode::CONFLICT,
             RoomError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             RoomError::Remote(ref p) => match p.code {
                 "not_saved" | "internal" => StatusCode::SERVICE_UNAVAILABLE,
                 "room_closed" => StatusCode::GONE,
-                "not_over" | "waiting" => StatusCode::CONFLICT,
+                "not_over" | "waiting" | "seats_taken" => StatusCode::CONFLICT,
                 _ => StatusCode::BAD_REQUEST,
             },
         };

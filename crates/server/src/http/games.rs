@@ -27,7 +27,9 @@ use crate::new_game::{
 use crate::protocol::{self, Action};
 use crate::rematch::Requested;
 use crate::room::now_ms;
+use crate::room::{RoomError, TakeSeat};
 use crate::store::Status;
+use crate::store::writer::SeatTaken;
 
 /// The answer that gives the caller a seat: its cookie and where to go.
 pub(super) fn seated(
@@ -152,21 +154,39 @@ pub(crate) async fn join(
     let token = ids::seat_token();
     let (name, user) = player_name(&caller);
     let id = row.game.id.clone();
-    if !state
-        .store
-        .take_seat(&id, open == Color::White, &token, &name, user.as_deref())
+    let title = caller
+        .account
+        .as_ref()
+        .filter(|_| user.is_some())
+        .and_then(|a| a.user.title)
+        .map(|t| t.as_str().to_owned());
+    // The seat is the room's to give: it stores it (under its lease, in cluster mode) and
+    // tells everyone before this answers, so the taker's first move finds it taken.
+    let room = state
+        .rooms
+        .get(&id)
         .await?
-    {
-        return Err(taken());
-    }
-    if let Some(room) = state.rooms.open_anywhere(&id) {
-        let title = caller
-            .account
-            .as_ref()
-            .filter(|_| user.is_some())
-            .and_then(|a| a.user.title)
-            .map(Title::as_str);
-        room.seated(open, name.clone(), title).await;
+        .ok_or_else(|| ApiError::not_found("game"))?;
+    let seat = TakeSeat {
+        seat: SeatTaken {
+            color: open,
+            token: token.clone(),
+            name: name.clone(),
+            user: user.clone(),
+        },
+        title,
+    };
+    match room.take_seat(seat).await {
+        Ok(_) => {}
+        // The owner (another node) may have stored the seat and gone before it could say
+        // so: the seat is the caller's if it holds the caller's token.
+        Err(RoomError::Unavailable)
+            if state
+                .store
+                .game(&id)
+                .await?
+                .is_some_and(|r| r.game.seat(open) == Some(token.as_str())) => {}
+        Err(e) => return Err(e.into()),
     }
     // Both seats taken: the accounts' event streams hear that the game began.
     let mut started = row.game;

@@ -510,15 +510,8 @@ async fn act(
         "abort" => Action::Abort,
         "resign" => Action::Resign,
         "claim-victory" => Action::ClaimVictory,
-        "draw/yes" => {
-            // Accept the opponent's offer if one stands, else offer (R5).
-            let (_, game) = state.rooms.game_of(&row).await?;
-            if game.draw_offer() == Some(!color) {
-                Action::AcceptDraw
-            } else {
-                Action::OfferDraw
-            }
-        }
+        // The room decides: accept a standing offer, else offer (R5).
+        "draw/yes" => Action::AgreeDraw,
         "draw/no" => Action::DeclineDraw,
         t if t.starts_with("takeback/") => {
             return Err(ApiError::bad(

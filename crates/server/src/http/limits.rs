@@ -1,6 +1,9 @@
-//! Rate limits (lichess has them on the same doors): per client address and per account, on
-//! sign-up, log-in, game creation, import and the move API, with GCRA buckets from
-//! `governor`; a refusal is 429 with `Retry-After`. Failed log-ins are slowed per account:
+//! Rate limits (lichess has them on the same doors): per client address and per account, with
+//! GCRA buckets from `governor`; a refusal is 429 with `Retry-After`. Every route is declared
+//! through [`Routes`] with its [`Door`], so a route cannot be born unlimited (STYLE.md 15):
+//! the door's limit is a layer on the route itself, and every answer names it in a
+//! `RateLimit-Policy` header. Sign-up, log-in and chat also charge a door of their own once
+//! the request is understood (a mistyped form does not spend a sign-up). Failed log-ins are slowed per account:
 //! after a few, each account waits longer and longer before its password is checked again,
 //! while every other account logs in as usual. `--rate-limits off` lifts them all (load tests
 //! from one address).
@@ -39,28 +42,77 @@ impl Rate {
 /// The doors with a limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Door {
+    /// Reading: pages, API reads, static files.
+    Read,
+    /// Opening a long-lived connection: a socket, an NDJSON stream.
+    Stream,
+    /// Account forms: log-in, sign-up, settings, tokens, admin.
+    Account,
     SignUp,
     LogIn,
+    /// Making a game: the lobby's form, a pool, the AI, a seek, a rematch.
     CreateGame,
+    /// A lichess challenge to an account.
+    Challenge,
     Import,
+    /// A move over HTTP (the game API, the Board and Bot APIs).
     Move,
+    /// Any other action in a game: join, resign, draw, abort, chat's route, answers.
+    Action,
     /// A line of game chat.
     Chat,
 }
 
 impl Door {
-    const ALL: [Door; 6] = [
+    const ALL: [Door; 11] = [
+        Door::Read,
+        Door::Stream,
+        Door::Account,
         Door::SignUp,
         Door::LogIn,
         Door::CreateGame,
+        Door::Challenge,
         Door::Import,
         Door::Move,
+        Door::Action,
         Door::Chat,
     ];
+
+    /// The name in `RateLimit-Policy`.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Door::Read => "read",
+            Door::Stream => "stream",
+            Door::Account => "account",
+            Door::SignUp => "signup",
+            Door::LogIn => "login",
+            Door::CreateGame => "create",
+            Door::Challenge => "challenge",
+            Door::Import => "import",
+            Door::Move => "move",
+            Door::Action => "action",
+            Door::Chat => "chat",
+        }
+    }
+
+    /// Whether the account is charged besides the address (doors that act for an account;
+    /// reading is charged to the address alone, with no account to look up).
+    fn by_account(self) -> bool {
+        !matches!(self, Door::Read | Door::Stream | Door::Account)
+    }
 
     /// The allowance of one client address (an account gets the same).
     fn rate(self) -> Rate {
         let (burst, every_ms) = match self {
+            // A page pulls a few scripts and reads; a busy reader stays far below 100 a second.
+            Door::Read => (600, 10),
+            // A page opens a socket or two; a program a stream per game it plays.
+            Door::Stream => (60, 500),
+            Door::Account => (30, 1_000),
+            // lichess: 25 a minute for an account (and 500 in 10 minutes for an address).
+            Door::Challenge => (25, 2_400),
+            // Answers and resignations come at the pace of games.
+            Door::Action => (60, 200),
             // A club's members signing up from one school network: a few, then slowly.
             Door::SignUp => (5, 60_000),
             Door::LogIn => (20, 3_000),
@@ -270,47 +322,133 @@ impl FromRequestParts<AppState> for ClientAddr {
     }
 }
 
-/// A middleware for the doors that need no handler's help (creation, import, moves): the
-/// request's door by method and path, charged to the client's address and to its account
-/// when it has one. The caller it looks up stays in the request for the handler.
-pub(crate) async fn limit(
-    axum::extract::State(state): axum::extract::State<AppState>,
+/// The route layer of `door`: charges the client's address (and, for doors that act for an
+/// account, the account) and names the door in `RateLimit-Policy`. The caller it looks up
+/// stays in the request for the handler.
+async fn limit(
+    axum::extract::State((state, door)): axum::extract::State<(AppState, Door)>,
     request: Request,
     next: axum::middleware::Next,
 ) -> Response {
-    let door = door_of(request.method(), request.uri().path());
-    if let Some(door) = door {
-        let (mut parts, body) = request.into_parts();
-        let address = ClientAddr::of(&parts, state.trust_proxy);
-        let caller = match super::identity::Caller::resolve(&mut parts, &state.store).await {
-            Ok(caller) => caller,
+    let (mut parts, body) = request.into_parts();
+    let address = ClientAddr::of(&parts, state.trust_proxy);
+    let account = if door.by_account() {
+        match super::identity::Caller::resolve(&mut parts, &state.store).await {
+            Ok(caller) => caller.account.map(|a| format!("@{}", a.user.id)),
             Err(e) => return e.into_response(),
-        };
-        let account = caller.account.map(|a| format!("@{}", a.user.id));
-        let mut keys = vec![address.0.as_str()];
-        if let Some(account) = account.as_deref() {
-            keys.push(account);
         }
-        if let Err(wait) = state.limits.check(door, &keys) {
-            tracing::info!(?door, address = %address.0, "rate limited");
-            return wait.into_response();
-        }
-        return next.run(Request::from_parts(parts, body)).await;
+    } else {
+        None
+    };
+    let mut keys = vec![address.0.as_str()];
+    if let Some(account) = account.as_deref() {
+        keys.push(account);
     }
-    next.run(request).await
+    let mut response = match state.limits.check(door, &keys) {
+        Ok(()) => next.run(Request::from_parts(parts, body)).await,
+        Err(wait) => {
+            tracing::info!(?door, address = %address.0, "rate limited");
+            wait.into_response()
+        }
+    };
+    response.headers_mut().insert(POLICY, policy_of(door));
+    response
 }
 
-fn door_of(method: &axum::http::Method, path: &str) -> Option<Door> {
-    if method != axum::http::Method::POST {
-        return None;
+/// The draft standard's header naming the limit an answer was counted against.
+const POLICY: header::HeaderName = header::HeaderName::from_static("ratelimit-policy");
+
+/// `"move";q=100;w=5`: the door, its burst and the seconds in which a burst comes back.
+fn policy_of(door: Door) -> HeaderValue {
+    let rate = door.rate();
+    let window = (rate.every.as_secs_f64() * f64::from(rate.burst))
+        .ceil()
+        .max(1.0);
+    HeaderValue::from_str(&format!("\"{}\";q={};w={window}", door.name(), rate.burst))
+        .unwrap_or_else(|_| HeaderValue::from_static("\"limited\""))
+}
+
+/// A route as declared: its method, path and door.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Declared {
+    pub(crate) method: &'static str,
+    pub(crate) path: &'static str,
+    pub(crate) door: Door,
+}
+
+/// The router's routes, each declared with its door: the only way a route is added, so that
+/// every route is limited, and a list of them that a test walks.
+#[derive(Debug)]
+pub(crate) struct Routes {
+    state: AppState,
+    router: axum::Router<AppState>,
+    declared: Vec<Declared>,
+}
+
+impl Routes {
+    pub(crate) fn new(state: AppState) -> Routes {
+        Routes {
+            state,
+            router: axum::Router::new(),
+            declared: Vec::new(),
+        }
     }
-    match path {
-        "/api/games" | "/api/pool" => Some(Door::CreateGame),
-        "/api/import" => Some(Door::Import),
-        _ if path.starts_with("/api/games/") && path.ends_with("/move") => Some(Door::Move),
-        // An analysis is minutes of a core: as dear as an import.
-        _ if path.starts_with("/api/games/") && path.ends_with("/analysis") => Some(Door::Import),
-        _ => None,
+
+    fn add(
+        mut self,
+        method: &'static str,
+        path: &'static str,
+        door: Door,
+        route: axum::routing::MethodRouter<AppState>,
+    ) -> Routes {
+        let layer = axum::middleware::from_fn_with_state((self.state.clone(), door), limit);
+        self.router = self.router.route(path, route.layer(layer));
+        self.declared.push(Declared { method, path, door });
+        self
+    }
+
+    pub(crate) fn get<H, T>(self, path: &'static str, door: Door, handler: H) -> Routes
+    where
+        H: axum::handler::Handler<T, AppState>,
+        T: 'static,
+    {
+        self.add("GET", path, door, axum::routing::get(handler))
+    }
+
+    pub(crate) fn post<H, T>(self, path: &'static str, door: Door, handler: H) -> Routes
+    where
+        H: axum::handler::Handler<T, AppState>,
+        T: 'static,
+    {
+        self.add("POST", path, door, axum::routing::post(handler))
+    }
+
+    pub(crate) fn delete<H, T>(self, path: &'static str, door: Door, handler: H) -> Routes
+    where
+        H: axum::handler::Handler<T, AppState>,
+        T: 'static,
+    {
+        self.add("DELETE", path, door, axum::routing::delete(handler))
+    }
+
+    /// What answers a path no route has (a 404), limited as reading.
+    pub(crate) fn fallback<H, T>(mut self, handler: H) -> Routes
+    where
+        H: axum::handler::Handler<T, AppState>,
+        T: 'static,
+    {
+        let layer = axum::middleware::from_fn_with_state((self.state.clone(), Door::Read), limit);
+        self.router = self.router.fallback_service(
+            axum::routing::any(handler)
+                .layer(layer)
+                .with_state(self.state.clone()),
+        );
+        self
+    }
+
+    /// The router and the routes declared in it.
+    pub(crate) fn finish(self) -> (axum::Router<AppState>, Vec<Declared>) {
+        (self.router, self.declared)
     }
 }
 

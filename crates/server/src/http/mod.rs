@@ -30,7 +30,6 @@ pub(crate) mod fuzz_bodies {
 }
 
 use axum::extract::DefaultBodyLimit;
-use axum::routing::{get, post};
 use axum::{Json, Router};
 use tokio::net::TcpListener;
 
@@ -106,123 +105,146 @@ impl axum::extract::FromRef<AppState> for Store {
 /// Request bodies are small JSON documents.
 const MAX_BODY: usize = 64 * 1024;
 
-pub(crate) fn router(state: AppState, request_timeout: std::time::Duration) -> Router {
-    Router::new()
-        .route("/api/health", get(health))
-        .route("/api/ready", get(ready))
-        .route("/api/games", post(games::create).get(games::list))
-        .route("/api/games/user/{name}", get(pgn::user_games))
-        .route("/api/import", post(pgn::import))
-        .route("/api/token/test", post(lichess::token_test))
-        .route("/api/token", axum::routing::delete(lichess::revoke_token))
-        .route("/api/account", get(lichess::account))
-        .route("/api/account/playing", get(lichess::playing))
-        .route("/api/user/{name}", get(lichess::user))
-        .route("/api/users/status", get(lichess::users_status))
-        .route("/api/stream/event", get(lichess_stream::event_stream))
-        .route("/api/challenge", get(lichess_play::challenges))
-        .route("/api/challenge/ai", post(lichess_play::challenge_ai))
-        .route("/api/challenge/{name}", post(lichess_play::challenge))
-        .route("/api/challenge/{id}/{what}", post(lichess_play::answer))
-        .route(
+/// Every route with its door (its rate limit, `limits.rs`): the only place routes are
+/// declared.
+pub(crate) fn routes(state: AppState) -> (Router<AppState>, Vec<limits::Declared>) {
+    use limits::Door::{Account, Action, Challenge, CreateGame, Import, Move, Read, Stream};
+    limits::Routes::new(state)
+        .get("/api/health", Read, health)
+        .get("/api/ready", Read, ready)
+        .post("/api/games", CreateGame, games::create)
+        .get("/api/games", Read, games::list)
+        .get("/api/games/user/{name}", Read, pgn::user_games)
+        .post("/api/import", Import, pgn::import)
+        .post("/api/token/test", Account, lichess::token_test)
+        .delete("/api/token", Account, lichess::revoke_token)
+        .get("/api/account", Read, lichess::account)
+        .get("/api/account/playing", Read, lichess::playing)
+        .get("/api/user/{name}", Read, lichess::user)
+        .get("/api/users/status", Read, lichess::users_status)
+        .get("/api/stream/event", Stream, lichess_stream::event_stream)
+        .get("/api/challenge", Read, lichess_play::challenges)
+        .post("/api/challenge/ai", CreateGame, lichess_play::challenge_ai)
+        .post("/api/challenge/{name}", Challenge, lichess_play::challenge)
+        .post("/api/challenge/{id}/{what}", Action, lichess_play::answer)
+        .get(
             "/api/board/game/stream/{id}",
-            get(lichess_stream::game_stream),
+            Stream,
+            lichess_stream::game_stream,
         )
-        .route(
+        .get(
             "/api/bot/game/stream/{id}",
-            get(lichess_stream::game_stream),
+            Stream,
+            lichess_stream::game_stream,
         )
-        .route(
+        .post(
             "/api/board/game/{id}/move/{uci}",
-            post(lichess_play::board_move),
+            Move,
+            lichess_play::board_move,
         )
-        .route(
+        .post(
             "/api/bot/game/{id}/move/{uci}",
-            post(lichess_play::bot_move),
+            Move,
+            lichess_play::bot_move,
         )
-        .route(
-            "/api/board/game/{id}/chat",
-            post(chat::board_post).get(chat::board_list),
-        )
-        .route(
-            "/api/bot/game/{id}/chat",
-            post(chat::bot_post).get(chat::bot_list),
-        )
-        .route("/api/games/{id}/chat", post(chat::post).get(chat::list))
-        .route(
+        // Chat lines are charged to the chat's own door once understood (`chat.rs`).
+        .post("/api/board/game/{id}/chat", Action, chat::board_post)
+        .get("/api/board/game/{id}/chat", Read, chat::board_list)
+        .post("/api/bot/game/{id}/chat", Action, chat::bot_post)
+        .get("/api/bot/game/{id}/chat", Read, chat::bot_list)
+        .post("/api/games/{id}/chat", Action, chat::post)
+        .get("/api/games/{id}/chat", Read, chat::list)
+        .post(
             "/api/board/game/{id}/{what}",
-            post(lichess_play::board_action),
+            Action,
+            lichess_play::board_action,
         )
-        .route(
+        .post(
             "/api/board/game/{id}/{what}/{answer}",
-            post(lichess_play::board_answer),
+            Action,
+            lichess_play::board_answer,
         )
-        .route("/api/bot/game/{id}/{what}", post(lichess_play::bot_action))
-        .route(
+        .post(
+            "/api/bot/game/{id}/{what}",
+            Action,
+            lichess_play::bot_action,
+        )
+        .post(
             "/api/bot/game/{id}/{what}/{answer}",
-            post(lichess_play::bot_answer),
+            Action,
+            lichess_play::bot_answer,
         )
-        .route("/api/bot/account/upgrade", post(lichess_play::upgrade))
-        .route("/api/board/seek", post(lichess_play::seek))
-        .route("/api/bot/online", get(lichess_play::bots_online))
-        .route("/api/pools", get(pools::grid))
-        .route("/api/pool", post(pools::join))
-        .route("/api/pool/{ticket}", get(pools::poll).delete(pools::leave))
-        .route("/api/games/{id}", get(games::show))
-        .route("/api/games/{id}/join", post(games::join))
-        .route("/api/games/{id}/move", post(games::play))
-        .route(
-            "/api/games/{id}/analysis",
-            post(analysis::request).get(analysis::show),
-        )
-        .route("/api/games/{id}/rematch", post(games::rematch))
-        .route(
+        .post("/api/bot/account/upgrade", Account, lichess_play::upgrade)
+        .post("/api/board/seek", CreateGame, lichess_play::seek)
+        .get("/api/bot/online", Read, lichess_play::bots_online)
+        .get("/api/pools", Read, pools::grid)
+        .post("/api/pool", CreateGame, pools::join)
+        .get("/api/pool/{ticket}", Read, pools::poll)
+        .delete("/api/pool/{ticket}", Action, pools::leave)
+        .get("/api/games/{id}", Read, games::show)
+        .post("/api/games/{id}/join", Action, games::join)
+        .post("/api/games/{id}/move", Move, games::play)
+        // An analysis is minutes of a core: as dear as an import.
+        .post("/api/games/{id}/analysis", Import, analysis::request)
+        .get("/api/games/{id}/analysis", Read, analysis::show)
+        .post("/api/games/{id}/rematch", CreateGame, games::rematch)
+        .post(
             "/api/games/{id}/decline-rematch",
-            post(games::decline_rematch),
+            Action,
+            games::decline_rematch,
         )
-        .route("/api/games/{id}/{action}", post(games::action))
-        .route("/game/export/{id}", get(pgn::export))
-        .route("/game/{id}/socket", get(socket::upgrade))
-        .route("/", get(pages::home))
-        .route("/game/{id}", get(pages::game))
-        .route("/game/{id}/sheet", get(sheet::sheet))
-        .route("/@/{name}", get(pages::player))
-        .route("/leaderboard", get(boards::overview))
-        .route("/leaderboard/{speed}", get(boards::speed))
-        .route("/ladder", get(boards::ladder))
-        .route("/analysis", get(board::page))
-        .route("/tv", get(tv::page))
-        .route("/api/tv", get(tv::pick))
-        .route("/analysis/socket", get(board::socket))
-        .route("/login", get(account::login_form).post(account::login))
-        .route("/signup", get(account::signup_form).post(account::signup))
-        .route("/logout", post(account::logout))
-        .route("/account", get(account::page))
-        .route("/account/preferences", post(account::save_prefs))
-        .route("/account/password", post(account::change_password))
-        .route(
+        .post("/api/games/{id}/{action}", Action, games::action)
+        .get("/game/export/{id}", Read, pgn::export)
+        .get("/game/{id}/socket", Stream, socket::upgrade)
+        .get("/", Read, pages::home)
+        .get("/game/{id}", Read, pages::game)
+        .get("/game/{id}/sheet", Read, sheet::sheet)
+        .get("/@/{name}", Read, pages::player)
+        .get("/leaderboard", Read, boards::overview)
+        .get("/leaderboard/{speed}", Read, boards::speed)
+        .get("/ladder", Read, boards::ladder)
+        .get("/analysis", Read, board::page)
+        .get("/tv", Read, tv::page)
+        .get("/api/tv", Read, tv::pick)
+        .get("/analysis/socket", Stream, board::socket)
+        // Log-in and sign-up also charge their own doors once the form is understood.
+        .get("/login", Read, account::login_form)
+        .post("/login", Account, account::login)
+        .get("/signup", Read, account::signup_form)
+        .post("/signup", Account, account::signup)
+        .post("/logout", Account, account::logout)
+        .get("/account", Read, account::page)
+        .post("/account/preferences", Account, account::save_prefs)
+        .post("/account/password", Account, account::change_password)
+        .post(
             "/account/logout-everywhere",
-            post(account::logout_everywhere),
+            Account,
+            account::logout_everywhere,
         )
-        .route("/account/tokens", post(account::create_token))
-        .route("/account/{kind}/{id}/revoke", post(account::revoke))
-        .route("/account/close", post(account::close))
-        .route(
-            "/reset/{token}",
-            get(account::reset_form).post(account::reset),
+        .post("/account/tokens", Account, account::create_token)
+        .post("/account/{kind}/{id}/revoke", Account, account::revoke)
+        .post("/account/close", Account, account::close)
+        .get("/reset/{token}", Read, account::reset_form)
+        .post("/reset/{token}", Account, account::reset)
+        .get("/admin", Read, account::admin_page)
+        .post("/admin/users/{id}/{action}", Account, account::admin_action)
+        .post(
+            "/admin/chat/{id}/delete",
+            Account,
+            account::admin_delete_chat,
         )
-        .route("/admin", get(account::admin_page))
-        .route("/admin/users/{id}/{action}", post(account::admin_action))
-        .route("/admin/chat/{id}/delete", post(account::admin_delete_chat))
-        .route("/static/{file}", get(pages::static_file))
-        .route("/{id}", get(pages::short_link))
-        .route("/{id}/{side}", get(pages::short_link_side))
+        .get("/static/{file}", Read, pages::static_file)
+        // lichess's short links: a challenge's url, a game's.
+        .get("/{id}", Read, pages::short_link)
+        .get("/{id}/{side}", Read, pages::short_link_side)
         .fallback(pages::fallback)
+        .finish()
+}
+
+pub(crate) fn router(state: AppState, request_timeout: std::time::Duration) -> Router {
+    let (routes, _) = routes(state.clone());
+    routes
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            limits::limit,
-        ))
         .layer(axum::middleware::from_fn(error::json_errors))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -444,7 +466,7 @@ async fn serve_metrics(address: std::net::SocketAddr) -> Result<(), String> {
         .await
         .map_err(|e| format!("cannot listen on {address} for metrics: {e}"))?;
     tracing::info!(%address, "metrics listening");
-    let app = Router::new().route("/metrics", get(crate::metrics::render));
+    let app = crate::metrics::router();
     tokio::spawn(async move {
         if let Err(e) = axum::serve(listener, app).await {
             tracing::error!(error = %e, "the metrics listener stopped");
@@ -476,4 +498,118 @@ async fn shutdown_signal() {
         () = terminate => {},
     }
     tracing::info!("shutting down");
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::body::Body;
+    use axum::http::Request;
+    use tower::ServiceExt as _;
+
+    use super::*;
+
+    /// The state of a server on a fresh SQLite file, rate limits on.
+    async fn state(dir: &std::path::Path) -> AppState {
+        let url = format!("sqlite://{}", dir.join("routes.db").display());
+        let store = Store::open(&url).await.unwrap();
+        let bots = crate::bot::Bots::new(None);
+        let permits = bots.permits();
+        let rooms = Rooms::new(store.clone(), EventWriter::start(store.clone()), bots);
+        let analyses = crate::analysis::Analyses::start(
+            store.clone(),
+            rooms.clone(),
+            permits,
+            1,
+            None,
+            "local".to_owned(),
+        )
+        .await
+        .unwrap();
+        let (_, shutdown) = tokio::sync::watch::channel(false);
+        let (_, draining) = tokio::sync::watch::channel(false);
+        let (socket_open, _) = tokio::sync::mpsc::channel(1);
+        AppState {
+            challenges: crate::challenges::Challenges::new(store.clone()),
+            pools: crate::pools::Desk::Local(crate::pools::Pools::start(rooms.clone())),
+            store,
+            rooms,
+            analyses,
+            shutdown,
+            draining,
+            socket_open,
+            socket_idle: std::time::Duration::from_secs(30),
+            public_url: None,
+            passwords: crate::accounts::password::Passwords::default(),
+            limits: limits::RateLimits::new(true),
+            trust_proxy: false,
+            online: crate::presence::Online::default(),
+        }
+    }
+
+    /// STYLE.md 15: walks every declared route, calls it (its parameters filled with a
+    /// word), and checks that the answer was counted against the route's door — the layer is
+    /// on the route, not only in the list. A route added outside `routes()` has no door, so
+    /// `router()` may hold no other.
+    #[tokio::test]
+    async fn every_route_is_rate_limited_by_its_door() {
+        let dir = std::env::temp_dir().join(format!("rookery-routes-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let state = state(&dir).await;
+        let (router, declared) = routes(state.clone());
+        let router = router.with_state::<()>(state);
+        assert!(declared.len() > 70, "{} routes", declared.len());
+        let mut seen = std::collections::HashSet::new();
+        for route in &declared {
+            assert!(
+                seen.insert((route.method, route.path)),
+                "{} {} declared twice",
+                route.method,
+                route.path
+            );
+            let path: String = route
+                .path
+                .split('/')
+                .map(|part| if part.starts_with('{') { "zz" } else { part })
+                .collect::<Vec<_>>()
+                .join("/");
+            let request = Request::builder()
+                .method(route.method)
+                .uri(&path)
+                .body(Body::empty())
+                .unwrap();
+            let answer = router.clone().oneshot(request).await.unwrap();
+            let policy = answer
+                .headers()
+                .get("ratelimit-policy")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default();
+            assert!(
+                policy.starts_with(&format!("\"{}\";", route.door.name())),
+                "{} {} ({path}) answered {} with policy {policy:?}, not its door {:?}",
+                route.method,
+                route.path,
+                answer.status(),
+                route.door
+            );
+        }
+        // A path no route has is limited too.
+        let request = Request::builder()
+            .uri("/no/such/page/here")
+            .body(Body::empty())
+            .unwrap();
+        let answer = router.oneshot(request).await.unwrap();
+        assert!(answer.headers().contains_key("ratelimit-policy"));
+        // And nothing adds a route to the router but `routes()`.
+        let source = include_str!("mod.rs");
+        let direct = [".route(", ".nest(", ".merge(", ".route_service("];
+        let outside_tests = source.split("#[cfg(test)]").next().unwrap_or_default();
+        for call in direct {
+            assert!(
+                !outside_tests.contains(call),
+                "http/mod.rs adds a route with {call} outside routes(): it would have no door"
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

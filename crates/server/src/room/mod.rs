@@ -25,7 +25,7 @@ use crate::store::{Ending, StoreError, StoredMove};
 mod view;
 mod watchers;
 
-pub(crate) use view::{Can, View, opening_of};
+pub(crate) use view::{Can, Moment, View, opening_of};
 #[cfg(test)]
 use watchers::WATCHERS_EVERY;
 use watchers::Watchers;
@@ -41,9 +41,12 @@ pub(crate) struct Versioned {
     pub(crate) v: u64,
     pub(crate) event: RoomEvent,
     /// For game events on the live feed: the game as it stood after them, worked out once
-    /// for every connection. The history keeps none (a reconnecting client is brought up to
-    /// date from the game as it is).
+    /// for every connection. The history keeps none (what a player may do comes from the
+    /// game as it is), only each event's [`Moment`].
     pub(crate) view: Option<Arc<View>>,
+    /// For game events: what the event's own readers need (capture, material, check,
+    /// clocks), kept in the history too.
+    pub(crate) moment: Option<Moment>,
 }
 
 /// What a room publishes: the game's events, and players coming and going.
@@ -84,6 +87,13 @@ pub(crate) enum RoomEvent {
     Chat(Arc<crate::store::chat::ChatLine>),
 }
 
+/// A seat to take: who takes it, and their account's title (shown at once).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct TakeSeat {
+    pub(crate) seat: crate::store::writer::SeatTaken,
+    pub(crate) title: Option<String>,
+}
+
 /// Why the room refused a command.
 #[derive(Debug)]
 pub(crate) enum RoomError {
@@ -97,6 +107,8 @@ pub(crate) enum RoomError {
     NotOver,
     /// Nobody has taken the other seat yet: nothing but an abort.
     Waiting,
+    /// The seat asked for is not open (someone took it first, or the game is over).
+    SeatsTaken,
     /// The game's owner (another node) refused, as it would have to its own connection.
     Remote(crate::protocol::Problem),
     /// The game's owner did not answer in time, or no node holds the game just now (it is
@@ -117,6 +129,7 @@ impl std::fmt::Display for RoomError {
             RoomError::Waiting => {
                 f.write_str("wait for an opponent to take the other seat (or abort the game)")
             }
+            RoomError::SeatsTaken => f.write_str("both seats are taken"),
             RoomError::Remote(p) => f.write_str(&p.message),
             RoomError::Unavailable => {
                 f.write_str("the game's server does not answer just now; try again in a moment")
@@ -133,6 +146,7 @@ impl std::error::Error for RoomError {
             RoomError::Closed
             | RoomError::NotOver
             | RoomError::Waiting
+            | RoomError::SeatsTaken
             | RoomError::Remote(_)
             | RoomError::Unavailable => None,
         }
@@ -177,10 +191,11 @@ pub(crate) enum RoomCmd {
     RematchDecline {
         by: Color,
     },
-    Seated {
-        color: Color,
-        name: String,
-        title: Option<&'static str>,
+    /// Someone takes the open seat: the room stores it (fenced, as a move), then tells
+    /// everyone; the answer is the version of the `Seated` event.
+    TakeSeat {
+        seat: TakeSeat,
+        reply: oneshot::Sender<Result<u64, RoomError>>,
     },
     RematchMade {
         id: Option<String>,
@@ -225,7 +240,7 @@ impl RoomCmd {
             | RoomCmd::Subscribe { .. }
             | RoomCmd::Snapshot { .. }
             | RoomCmd::Rematch { .. }
-            | RoomCmd::Seated { .. }
+            | RoomCmd::TakeSeat { .. }
             | RoomCmd::Close => return None,
         })
     }
@@ -390,16 +405,18 @@ impl RoomHandle {
         }
     }
 
-    /// Someone took the open seat of `color` (the store has it already).
-    pub(crate) async fn seated(&self, color: Color, name: String, title: Option<&'static str>) {
+    /// Takes the open seat: answered once the room has stored it and told everyone (the
+    /// taker's first move then finds the seat taken), with the version of that event.
+    ///
+    /// # Errors
+    /// [`RoomError::SeatsTaken`] when the seat is not open; the store's failure (nothing
+    /// stored); the owner unreachable.
+    pub(crate) async fn take_seat(&self, seat: TakeSeat) -> Result<u64, RoomError> {
         match self {
             RoomHandle::Local(tx) => {
-                let _ = tx.send(RoomCmd::Seated { color, name, title }).await;
+                Self::ask(tx, |reply| RoomCmd::TakeSeat { seat, reply }).await?
             }
-            RoomHandle::Remote(room) => {
-                let title = title.map(str::to_owned);
-                room.seated(Ask::Seated { color, name, title }).await;
-            }
+            RoomHandle::Remote(room) => room.take_seat(seat).await,
         }
     }
 
@@ -669,15 +686,41 @@ impl Room {
             }
             RoomCmd::Chat { line } => self.publish_room(RoomEvent::Chat(line)),
             RoomCmd::Close => self.closing = true,
-            RoomCmd::Seated { color, name, title } => {
-                if self.open_seat == Some(color) {
-                    self.open_seat = None;
-                }
-                // The game can begin: the event carries what each player may now do.
-                let view = Arc::new(View::of(&self.game, self.open_seat.is_some(), self.bots));
-                self.send(RoomEvent::Seated { color, name, title }, Some(view));
+            RoomCmd::TakeSeat { seat, reply } => {
+                let result = self.take_seat(seat).await;
+                let _ = reply.send(result);
             }
         }
+    }
+
+    /// The open seat taken: stored under the lease's epoch first, then told.
+    async fn take_seat(&mut self, seat: TakeSeat) -> Result<u64, RoomError> {
+        if self.open_seat != Some(seat.seat.color) || self.game.is_over() {
+            return Err(RoomError::SeatsTaken);
+        }
+        let stored = self
+            .writer
+            .take_seat(&self.id, &seat.seat, self.fence)
+            .await;
+        if stored == Err(StoreError::Fenced) {
+            tracing::warn!(game = %self.id, "fenced: the room closes");
+            self.closing = true;
+        }
+        if !stored.map_err(RoomError::Store)? {
+            return Err(RoomError::SeatsTaken);
+        }
+        self.open_seat = None;
+        let title = seat
+            .title
+            .as_deref()
+            .and_then(crate::accounts::Title::parse)
+            .map(crate::accounts::Title::as_str);
+        // The game can begin: the event carries what each player may now do.
+        let view = Arc::new(View::of(&self.game, self.open_seat.is_some(), self.bots));
+        let name = seat.seat.name;
+        let color = seat.seat.color;
+        self.send(RoomEvent::Seated { color, name, title }, Some(view));
+        Ok(self.v)
     }
 
     /// A rematch request ([`Rematch`] keeps the state).
@@ -798,16 +841,19 @@ impl Room {
         if self.history.len() == HISTORY {
             self.history.pop_front();
         }
+        let moment = view.as_deref().map(Moment::of);
         self.history.push_back(Versioned {
             v: self.v,
             event: event.clone(),
             view: None,
+            moment,
         });
         // Nobody listening is fine.
         let _ = self.feed.send(Versioned {
             v: self.v,
             event,
             view,
+            moment,
         });
     }
 }

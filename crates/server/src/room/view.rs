@@ -27,6 +27,31 @@ pub(crate) struct View {
     pub(crate) position: Position,
 }
 
+/// What a reader needs of one game event that the next events change: whether the move took
+/// a piece, the material, the king in check, whose clock ran and the clocks — kept with the
+/// event in the room's history (a few bytes, where a whole [`View`] would cost its legal
+/// moves), so a reconnecting client replays each missed move as it was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Moment {
+    pub(crate) capture: bool,
+    pub(crate) material: i32,
+    pub(crate) check: Option<Square>,
+    pub(crate) running: Option<Color>,
+    pub(crate) clocks: ByColor<Option<std::time::Duration>>,
+}
+
+impl Moment {
+    pub(crate) fn of(view: &View) -> Moment {
+        Moment {
+            capture: view.last_capture,
+            material: view.material,
+            check: view.check,
+            running: view.running,
+            clocks: view.clocks,
+        }
+    }
+}
+
 /// What a player may do now (docs/RULES.md R4-R5; the core decides each).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Can {

@@ -206,6 +206,14 @@ impl NewGame {
         }
     }
 
+    /// The seat token of `color`; `None` while the seat is open.
+    pub(crate) fn seat(&self, color: Color) -> Option<&str> {
+        match color {
+            Color::White => self.white_seat.as_deref(),
+            Color::Black => self.black_seat.as_deref(),
+        }
+    }
+
     /// The name of the player of `color`.
     pub(crate) fn name(&self, color: Color) -> &str {
         match color {
@@ -350,29 +358,50 @@ impl Store {
 
     /// Takes the open seat of `color` for `token` under `name` (and the account `user`, if
     /// logged in); false if it was taken.
+    /// Stores `seat` as taken in game `id` if it is still open and, when `epoch` is given
+    /// (cluster mode), the game still has that epoch: one statement, so a takeover (which
+    /// raises the epoch) and a second taker both find it decided. `Ok(false)`: the seat was
+    /// taken already.
+    ///
+    /// # Errors
+    /// [`StoreError::Fenced`] when another node holds the game now; the database's error.
     pub(crate) async fn take_seat(
         &self,
         id: &str,
-        white: bool,
-        token: &str,
-        name: &str,
-        user: Option<&str>,
+        seat: &writer::SeatTaken,
+        epoch: Option<i64>,
     ) -> Result<bool, StoreError> {
-        let sql = if white {
-            "UPDATE games SET white_seat = $1, white_name = $2, white_user = $3 \
-             WHERE id = $4 AND white_seat IS NULL"
-        } else {
-            "UPDATE games SET black_seat = $1, black_name = $2, black_user = $3 \
-             WHERE id = $4 AND black_seat IS NULL"
+        let sql = match seat.color {
+            rookery_core::Color::White => {
+                "UPDATE games SET white_seat = $1, white_name = $2, white_user = $3 \
+                 WHERE id = $4 AND white_seat IS NULL AND ($5 = -1 OR epoch = $5)"
+            }
+            rookery_core::Color::Black => {
+                "UPDATE games SET black_seat = $1, black_name = $2, black_user = $3 \
+                 WHERE id = $4 AND black_seat IS NULL AND ($5 = -1 OR epoch = $5)"
+            }
         };
         let done = sqlx::query(sql)
-            .bind(token)
-            .bind(name)
-            .bind(user)
+            .bind(seat.token.as_str())
+            .bind(seat.name.as_str())
+            .bind(seat.user.as_deref())
             .bind(id)
+            .bind(epoch.unwrap_or(-1))
             .execute(&self.pool)
             .await?;
-        Ok(done.rows_affected() == 1)
+        if done.rows_affected() == 1 {
+            return Ok(true);
+        }
+        if let Some(epoch) = epoch {
+            let now: Option<i64> = sqlx::query_scalar("SELECT epoch FROM games WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
+            if now != Some(epoch) {
+                return Err(StoreError::Fenced);
+            }
+        }
+        Ok(false)
     }
 
     pub(crate) async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
@@ -785,21 +814,28 @@ mod tests {
         assert_eq!(store.moves("c0").await.unwrap()[0].uci, "e2e4");
 
         // An open seat is taken once.
+        let seat = |color, token: &str, name: &str| writer::SeatTaken {
+            color,
+            token: token.into(),
+            name: name.into(),
+            user: None,
+        };
+        use rookery_core::Color::{Black, White};
         assert!(
             store
-                .take_seat("g1", false, "t-black", "Cy", None)
+                .take_seat("g1", &seat(Black, "t-black", "Cy"), None)
                 .await
                 .unwrap()
         );
         assert!(
             !store
-                .take_seat("g1", false, "t-other", "Di", None)
+                .take_seat("g1", &seat(Black, "t-other", "Di"), None)
                 .await
                 .unwrap()
         );
         assert!(
             !store
-                .take_seat("g1", true, "t-other", "Di", None)
+                .take_seat("g1", &seat(White, "t-other", "Di"), None)
                 .await
                 .unwrap()
         );

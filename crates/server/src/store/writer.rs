@@ -47,6 +47,19 @@ struct Pending {
 #[derive(Debug, Clone)]
 pub(crate) struct EventWriter {
     queue: mpsc::Sender<Pending>,
+    /// For what a room writes alone, not in a batch (a seat taken).
+    store: Store,
+}
+
+/// An open seat taken: who holds it now (serde: as a request to a room travels between
+/// nodes).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct SeatTaken {
+    pub(crate) color: rookery_core::Color,
+    pub(crate) token: String,
+    pub(crate) name: String,
+    /// The account holding the seat; `None` for a guest.
+    pub(crate) user: Option<String>,
 }
 
 impl std::fmt::Debug for Pending {
@@ -61,8 +74,22 @@ impl EventWriter {
     /// Starts the writer task on the current runtime.
     pub(crate) fn start(store: Store) -> EventWriter {
         let (queue, rx) = mpsc::channel(8192);
-        tokio::spawn(run(store, rx));
-        EventWriter { queue }
+        tokio::spawn(run(store.clone(), rx));
+        EventWriter { queue, store }
+    }
+
+    /// Stores a seat taken in game `id`, fenced by `epoch` in cluster mode (a seat is rare:
+    /// one statement of its own, not a place in the batch). `Ok(false)`: taken already.
+    ///
+    /// # Errors
+    /// [`StoreError::Fenced`] when another node holds the game now; the database's error.
+    pub(crate) async fn take_seat(
+        &self,
+        id: &str,
+        seat: &SeatTaken,
+        epoch: Option<i64>,
+    ) -> Result<bool, StoreError> {
+        self.store.take_seat(id, seat, epoch).await
     }
 
     /// Appends one move and returns once it is committed.

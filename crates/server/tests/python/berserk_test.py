@@ -113,6 +113,7 @@ def main():
         TOKENS.update(tokens)
         client = {n: berserk.Client(berserk.TokenSession(t), base_url=base) for n, t in tokens.items()}
         person_game(client)
+        correspondence_game(client)
         bot_game(client, args.engine)
     finally:
         server.terminate()
@@ -206,6 +207,29 @@ def person_game(client):
     start = wait_for(anna_events, lambda e: e.get("type") == "gameStart" and e["game"]["gameId"] == listed["id"],
                      "gameStart of the seek's game")
     anna.board.abort_game(listed["id"])
+
+
+def correspondence_game(client):
+    """A rated correspondence challenge, as lichess plays one: the game takes the challenge's
+    id, the challenge's url leads to the game's page, and the game is rated in the
+    correspondence speed."""
+    anna, bo = client["Anna"], client["Bo"]
+    challenge = anna.challenges.create("Bo", rated=True, days=3, color="white")
+    cid = challenge["id"]
+    check(challenge["timeControl"] == {"type": "correspondence", "daysPerTurn": 3}
+          and challenge["speed"] == "correspondence", "a correspondence challenge (days=3) is made")
+    bo.challenges.accept(cid)
+    with urllib.request.urlopen(challenge["url"]) as page:
+        check(page.status == 200 and page.url.endswith(f"/game/{cid}"),
+              f"the challenge's url leads to its game's page ({page.url})")
+    anna.board.make_move(cid, "e2e4")
+    bo.board.make_move(cid, "e7e5")
+    check(anna.games.export(cid)["moves"].split() == ["e4", "e5"], "moves are made with the challenge's id")
+    bo.board.resign_game(cid)
+    for name in ["Anna", "Bo"]:
+        perfs = anna.users.get_public_data(name)["perfs"]
+        check(perfs.get("correspondence", {}).get("games") == 1,
+              f"the correspondence game is rated for {name} ({perfs.get('correspondence')})")
 
 
 def bot_game(client, engine_path):

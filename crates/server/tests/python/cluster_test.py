@@ -49,6 +49,7 @@ import argparse
 import json
 import os
 import queue
+import random
 import re
 import signal
 import socket
@@ -255,6 +256,73 @@ def test_fencing(args, tmp, errors):
     print(f"after: a move through node1 -> HTTP {status}; stored {state['uci']}", flush=True)
     if status != 200 or state["uci"] != ["e2e4", "e7e5", "g1f3", "b8c6"]:
         errors.append("fencing: the game was not playable through the resumed node")
+    for node in nodes:
+        node.stop()
+
+
+def test_seats(args, tmp, errors, rounds=6):
+    """A seat is the room's to give (stored under its lease, like a move): taken through a
+    non-owner node while the owner is killed, it is either taken once, by the token the
+    answer gave, or refused and still open — never stored for a token nobody was given."""
+    url = fresh_database(args.postgres, "seats")
+    nodes = start_nodes(args, url, tmp, n=3)
+    owner, other, third = nodes
+    rng = random.Random(7)
+    taken = refused = 0
+    for r in range(rounds):
+        status, white, game = call(owner.port, "POST", "/api/games",
+                                   {"time_control": "10+5", "color": "white"})
+        assert status == 201, (status, game)
+        gid, white = game["id"], white.split(";")[0]
+        if stored_owner(url, gid) != owner.name:
+            errors.append(f"seats: game {gid} is not held by {owner.name}, which made it")
+        answer = {}
+
+        def join():
+            answer["reply"] = call(other.port, "POST", f"/api/games/{gid}/join", timeout=30)
+
+        joining = threading.Thread(target=join)
+        joining.start()
+        time.sleep(rng.uniform(0.0, 0.02))
+        owner.signal(signal.SIGKILL)
+        owner.proc.wait()
+        joining.join()
+        status, cookie, body = answer["reply"]
+        stored = psql(url, f"SELECT COALESCE(black_seat, '') FROM games WHERE id = '{gid}'")
+        if status == 200:
+            taken += 1
+            token = cookie.split(";")[0].split("=", 1)[1]
+            if stored != token:
+                errors.append(f"seats: round {r}: taken (200) but the stored seat is {stored!r}")
+            black = cookie.split(";")[0]
+        else:
+            refused += 1
+            if stored:
+                errors.append(f"seats: round {r}: refused ({status} {body}) yet a seat is stored")
+            # Still open: taken through the third node once the game has a new owner.
+            deadline = time.time() + 30
+            while time.time() < deadline:
+                status, cookie, body = call(third.port, "POST", f"/api/games/{gid}/join")
+                if status == 200:
+                    break
+                time.sleep(0.3)
+            else:
+                errors.append(f"seats: round {r}: the open seat could not be taken after ({body})")
+                continue
+            black = cookie.split(";")[0]
+        # Both players move, through the nodes left.
+        for m, c, node in [("e2e4", white, other), ("e7e5", black, third)]:
+            deadline = time.time() + 30
+            while time.time() < deadline:
+                status, _, body = call(node.port, "POST", f"/api/games/{gid}/move", {"m": m}, c)
+                if status == 200:
+                    break
+                time.sleep(0.3)
+            else:
+                errors.append(f"seats: round {r}: {m} refused ({status} {body})")
+        owner.start()
+    print(f"seats: {rounds} joins while the owner was killed: {taken} taken, {refused} refused "
+          f"(and then taken through another node)", flush=True)
     for node in nodes:
         node.stop()
 
@@ -866,14 +934,14 @@ def main():
     ap.add_argument("--nats-server", default="nats-server",
                     help="the NATS server the nats test starts and kills (its own port)")
     ap.add_argument("--test",
-                    default="kills,rolling,fencing,pools,analysis,bots,lobby,nats,outage")
+                    default="kills,rolling,fencing,seats,pools,analysis,bots,lobby,nats,outage")
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seconds", type=int, default=180)
     ap.add_argument("--every", type=int, default=20)
     args = ap.parse_args()
     tmp = tempfile.mkdtemp()
     errors = []
-    tests = {"kills": test_kills, "rolling": test_rolling, "fencing": test_fencing,
+    tests = {"kills": test_kills, "rolling": test_rolling, "fencing": test_fencing, "seats": test_seats,
              "pools": test_pools, "analysis": test_analysis, "bots": test_bots, "lobby": test_lobby, "nats": test_nats, "outage": test_outage}
     for name in args.test.split(","):
         print(f"\n--- cluster test: {name} ---", flush=True)
