@@ -492,6 +492,51 @@ async function layoutOf(page) {
   });
 }
 
+/**
+ * What the game page costs a phone (docs/API.md "The web layer"): the bytes its first view
+ * moves, compressed, against the same answers' bodies as they are (every answer went out
+ * uncompressed before compression was on); then a second view, which downloads no script
+ * again (each is revalidated: 304 and no body).
+ */
+async function scenarioBytesOnAPhone(browser, base) {
+  const white = await createFromLobby(browser, base, { tc: '5+3', color: 'white' });
+  const link = await white.inputValue('#share-link');
+  const context = await browser.newContext({ ...PHONE, locale: 'en-US' });
+  const page = await context.newPage();
+  const seen = [];
+  page.on('requestfinished', (request) => seen.push(request));
+  await page.goto(link);
+  await page.waitForSelector('#board .sq');
+  await page.waitForLoadState('networkidle');
+  let moved = 0;
+  let bodies = 0;
+  for (const request of seen) {
+    const response = await request.response();
+    if (!response) continue;
+    const sizes = await request.sizes();
+    moved += sizes.responseBodySize;
+    bodies += (await response.body()).length;
+  }
+  check(bodies > 0 && moved * 2 < bodies,
+    `the game page's first view on a phone moves ${moved} bytes of bodies, less than half of their ${bodies} uncompressed`);
+  seen.length = 0;
+  await page.reload();
+  await page.waitForSelector('#board .sq');
+  await page.waitForLoadState('networkidle');
+  const scripts = [];
+  for (const request of seen) {
+    if (!request.url().includes('/static/')) continue;
+    const response = await request.response();
+    const sizes = await request.sizes();
+    scripts.push([request.url().split('/static/')[1], response ? response.status() : 0, sizes.responseBodySize]);
+  }
+  const downloaded = scripts.filter(([, status, size]) => status === 200 && size > 0);
+  check(scripts.length > 0 && downloaded.length === 0,
+    `a second view downloads no static file again (${scripts.length} asked, ${downloaded.map(([f]) => f).join(' ') || 'none'} sent whole)`);
+  await context.close();
+  await white.context().close();
+}
+
 /** Checks a phone layout of Black's page: no scrolling, both clocks large and every action in view. */
 function checkPhoneLayout(l, what) {
   const inView = (b) => !!b && b.top >= 0 && b.bottom <= l.height + 0.5 && b.left >= 0 && b.right <= l.width + 0.5;
@@ -841,7 +886,7 @@ async function scenarioPools(browser, base) {
     check(await page.locator('#board-ladder a', { hasText: /Ada|Bao/ }).count() >= 2, `the ladder table lists both (${lang})`);
     await page.screenshot({ path: path.join(shots, `ladder-${lang}.png`), fullPage: true });
     await page.goto(`${base}/leaderboard`);
-    check(await page.locator('table.leaders').count() === 6, `the leaderboards: five speeds and the ladder (${lang})`);
+    check(await page.locator('table.leaders').count() === 7, `the leaderboards: six speeds (correspondence among them) and the ladder (${lang})`);
     await page.screenshot({ path: path.join(shots, `leaderboard-${lang}.png`), fullPage: true });
   }
   check((await bao.textContent('#boards-title')) === '排行榜', 'the leaderboards in Chinese');
@@ -1283,6 +1328,7 @@ async function main() {
     scenarioFlagAndReload,
     scenarioPhoneAndChinese,
     scenarioPhoneLayout,
+    scenarioBytesOnAPhone,
     scenarioChineseErrors,
     scenarioAccounts,
     scenarioPools,

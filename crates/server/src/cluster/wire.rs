@@ -189,6 +189,12 @@ pub(crate) struct WireView {
     can: ByColor<Can>,
     last_capture: bool,
     clocks_ms: ByColor<Option<u64>>,
+    /// The side whose draw offer stands.
+    #[serde(default)]
+    offer: Option<Color>,
+    /// The game's end, once over.
+    #[serde(default)]
+    end: Option<(GameResult, Termination)>,
     /// The opening's ECO code and name.
     opening: Option<(String, String)>,
 }
@@ -202,6 +208,8 @@ impl WireView {
             can: view.can,
             last_capture: view.last_capture,
             clocks_ms: view.clocks.map(|c| c.map(|d| d.as_millis() as u64)),
+            offer: view.offer,
+            end: view.end,
             opening: view.opening.map(|o| (o.eco.to_owned(), o.name.to_owned())),
         }
     }
@@ -224,6 +232,8 @@ impl WireView {
             material: View::material(&position),
             last_capture: self.last_capture,
             clocks: self.clocks_ms.map(|c| c.map(Duration::from_millis)),
+            offer: self.offer,
+            end: self.end,
             opening,
             position,
         })
@@ -248,6 +258,10 @@ struct WireMoment {
     check: Option<u32>,
     running: Option<Color>,
     clocks_ms: ByColor<Option<u64>>,
+    #[serde(default)]
+    offer: Option<Color>,
+    #[serde(default)]
+    end: Option<(GameResult, Termination)>,
 }
 
 impl WireVersioned {
@@ -262,6 +276,8 @@ impl WireVersioned {
                 check: m.check.map(|s| s.index() as u32),
                 running: m.running,
                 clocks_ms: m.clocks.map(|c| c.map(|d| d.as_millis() as u64)),
+                offer: m.offer,
+                end: m.end,
             }),
         }
     }
@@ -277,6 +293,8 @@ impl From<WireVersioned> for Versioned {
                 check: m.check.and_then(rookery_core::Square::try_new),
                 running: m.running,
                 clocks: m.clocks_ms.map(|c| c.map(Duration::from_millis)),
+                offer: m.offer,
+                end: m.end,
             }),
             None => view.as_deref().map(Moment::of),
         };

@@ -59,7 +59,12 @@ fn need_user(caller: &Caller) -> Result<String, ApiError> {
 
 /// lichess's status name of a game (`started`, `mate`, `resign`, ...).
 pub(crate) fn status_name(game: &Game) -> &'static str {
-    match game.result() {
+    status_of(game.result())
+}
+
+/// lichess's status name of a game's end (`None`: under way).
+fn status_of(end: Option<(GameResult, Termination)>) -> &'static str {
+    match end {
         None => "started",
         Some((result, termination)) => match termination {
             Termination::Checkmate => "mate",
@@ -76,7 +81,11 @@ pub(crate) fn status_name(game: &Game) -> &'static str {
 }
 
 fn winner(game: &Game) -> Option<&'static str> {
-    match game.result()?.0 {
+    winner_of(game.result()?.0)
+}
+
+fn winner_of(result: GameResult) -> Option<&'static str> {
+    match result {
         GameResult::WhiteWins => Some("white"),
         GameResult::BlackWins => Some("black"),
         _ => None,
@@ -86,54 +95,103 @@ fn winner(game: &Game) -> Option<&'static str> {
 /// A game's `gameState`: its moves (UCI), clocks and increments in ms, status, winner, and
 /// the standing draw offer.
 pub(crate) fn game_state(game: &Game) -> Value {
-    let moves: Vec<String> = game
-        .moves()
-        .iter()
-        .map(|m| m.m.to_uci().to_string())
-        .collect();
-    // Untimed games: lichess's figure for "no clock".
-    let far = u64::from(i32::MAX as u32);
-    let clocks = game.clocks_at(now_ms());
-    let ms = |c: Color| clocks[c].map_or(far, |d| d.as_millis() as u64);
-    let inc = |c: Color| game.clock().per_move(c).as_millis() as u64;
-    let mut v = json!({
-        "type": "gameState",
-        "moves": moves.join(" "),
-        "wtime": ms(Color::White),
-        "btime": ms(Color::Black),
-        "winc": inc(Color::White),
-        "binc": inc(Color::Black),
-        "status": status_name(game),
-    });
-    if let Some(w) = winner(game) {
-        v["winner"] = json!(w);
-    }
-    match game.draw_offer() {
-        Some(Color::White) => v["wdraw"] = json!(true),
-        Some(Color::Black) => v["bdraw"] = json!(true),
-        None => {}
-    }
-    v
+    Told::of(game).state()
 }
 
-/// What makes one `gameState` news after another: the moves, the status and the offers
-/// (not the clocks, which run).
-/// The game's `gameState` and whether the game is over, unless it is the state last sent
-/// (`sent`: its key, updated).
-fn changed_state(sent: &mut String, game: &Game) -> Option<(Value, bool)> {
-    let v = game_state(game);
-    let key = state_key(&v);
-    (key != *sent).then(|| {
-        *sent = key;
-        (v, game.is_over())
-    })
+/// What a game stream has told of its game, folded from the room's events (STYLE.md 16): each
+/// event carries what changes (a move's UCI and clocks, an offer made or declined, the end),
+/// so the stream never asks the room for the game again — on another node that would be a
+/// request and a full replay for every event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Told {
+    moves: Vec<String>,
+    /// Time left, as of the last event that said.
+    clocks: ByColor<Option<Duration>>,
+    increments: ByColor<u64>,
+    status: &'static str,
+    winner: Option<&'static str>,
+    /// The side whose draw offer stands.
+    offer: Option<Color>,
 }
 
-fn state_key(state: &Value) -> String {
-    format!(
-        "{} {} {} {}",
-        state["moves"], state["status"], state["wdraw"], state["bdraw"]
-    )
+impl Told {
+    fn of(game: &Game) -> Told {
+        Told {
+            moves: game
+                .moves()
+                .iter()
+                .map(|m| m.m.to_uci().to_string())
+                .collect(),
+            clocks: game.clocks_at(now_ms()),
+            increments: ByColor::new_with(|c| game.clock().per_move(c).as_millis() as u64),
+            status: status_name(game),
+            winner: winner(game),
+            offer: game.draw_offer(),
+        }
+    }
+
+    /// Takes in one game event, with its moment: the clocks, the standing offer and the end
+    /// after the command that caused it (a move made with an offer, or a mating move, tells
+    /// it all at once, as lichess sends one `gameState` for it).
+    fn fold(&mut self, event: &Event, moment: Option<&crate::room::Moment>) {
+        match event {
+            Event::MovePlayed { uci, clocks, .. } => {
+                self.moves.push(uci.clone());
+                self.clocks = *clocks;
+            }
+            Event::DrawOffered { by } => self.offer = Some(*by),
+            Event::DrawDeclined { .. } => self.offer = None,
+            Event::GameOver {
+                result,
+                termination,
+            } => {
+                self.status = status_of(Some((*result, *termination)));
+                self.winner = winner_of(*result);
+            }
+        }
+        if let Some(m) = moment {
+            self.clocks = m.clocks;
+            self.offer = m.offer;
+            if let Some((result, termination)) = m.end {
+                self.status = status_of(Some((result, termination)));
+                self.winner = winner_of(result);
+            }
+        }
+    }
+
+    fn is_over(&self) -> bool {
+        self.status != "started"
+    }
+
+    fn state(&self) -> Value {
+        // Untimed games: lichess's figure for "no clock".
+        let far = u64::from(i32::MAX as u32);
+        let ms = |c: Color| self.clocks[c].map_or(far, |d| d.as_millis() as u64);
+        let mut v = json!({
+            "type": "gameState",
+            "moves": self.moves.join(" "),
+            "wtime": ms(Color::White),
+            "btime": ms(Color::Black),
+            "winc": self.increments.white,
+            "binc": self.increments.black,
+            "status": self.status,
+        });
+        if let Some(w) = self.winner {
+            v["winner"] = json!(w);
+        }
+        match self.offer {
+            Some(Color::White) => v["wdraw"] = json!(true),
+            Some(Color::Black) => v["bdraw"] = json!(true),
+            None => {}
+        }
+        v
+    }
+
+    /// What makes one `gameState` news after another: the moves, the status and the offers
+    /// (not the clocks, which run).
+    fn key(&self) -> (usize, &'static str, Option<Color>) {
+        (self.moves.len(), self.status, self.offer)
+    }
 }
 
 /// A game's `gameFull`: who plays, the clock, the start, and its state.
@@ -396,18 +454,22 @@ pub(crate) async fn game_stream(
         }
         // The stream is the player's presence while it is open.
         room.presence(color, true).await;
-        // A state already sent is not sent again (the feed can repeat what the first frame
-        // showed: events between the subscription and the snapshot).
-        let mut sent = state_key(&full["state"]);
+        // The game as told so far, from the snapshot; the feed's events after it are folded
+        // in (those up to the snapshot's version are in it already).
+        let mut told = Told::of(&snapshot.game);
+        let mut known = snapshot.v;
         loop {
             tokio::select! {
                 event = sub.feed.recv() => match event {
+                    Ok(e) if e.v <= known => {}
                     Ok(e) => {
+                        known = e.v;
                         let line = match &e.event {
-                            RoomEvent::Game(_) => match room.snapshot().await {
-                                Ok(s) => changed_state(&mut sent, &s.game),
-                                Err(_) => None,
-                            },
+                            RoomEvent::Game(event) => {
+                                let before = told.key();
+                                told.fold(event, e.moment.as_ref());
+                                (told.key() != before).then(|| (told.state(), told.is_over()))
+                            }
                             RoomEvent::Chat(line)
                                 if line.room == crate::store::chat::ChatRoom::Players =>
                             {
@@ -442,8 +504,11 @@ pub(crate) async fn game_stream(
                             break;
                         };
                         (room, sub) = (r, s);
-                        if let Some((v, over)) = changed_state(&mut sent, &snapshot.game) {
-                            if tx.send(v.to_string()).await.is_err() || over {
+                        let now = Told::of(&snapshot.game);
+                        known = snapshot.v;
+                        if now.key() != told.key() {
+                            told = now;
+                            if tx.send(told.state().to_string()).await.is_err() || told.is_over() {
                                 break;
                             }
                         }

@@ -241,8 +241,33 @@ pub(crate) fn routes(state: AppState) -> (Router<AppState>, Vec<limits::Declared
         .finish()
 }
 
+/// The routes with the web layer around them, innermost first: body limit, JSON errors, the
+/// cross-site guard and security headers, the request timeout (408), compression (gzip or
+/// brotli, as the client accepts; never the NDJSON streams, which must not wait for a
+/// compressor's buffer), CORS (any origin may call the API without credentials, as lichess
+/// allows), and a request id (`x-request-id`, kept from a proxy or made here) on the answer and
+/// in every log line written while the request is served.
 pub(crate) fn router(state: AppState, request_timeout: std::time::Duration) -> Router {
+    use tower_http::compression::CompressionLayer;
+    use tower_http::compression::predicate::{NotForContentType, Predicate as _, SizeAbove};
     let (routes, _) = routes(state.clone());
+    let compress = SizeAbove::new(256)
+        .and(NotForContentType::GRPC)
+        .and(NotForContentType::IMAGES)
+        .and(NotForContentType::SSE)
+        .and(NotForContentType::const_new("application/x-ndjson"));
+    let cors = tower_http::cors::CorsLayer::new()
+        .allow_origin(tower_http::cors::Any)
+        .allow_methods([
+            axum::http::Method::GET,
+            axum::http::Method::POST,
+            axum::http::Method::DELETE,
+        ])
+        .allow_headers([
+            axum::http::header::AUTHORIZATION,
+            axum::http::header::CONTENT_TYPE,
+        ])
+        .max_age(std::time::Duration::from_secs(3600));
     routes
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn(error::json_errors))
@@ -250,11 +275,44 @@ pub(crate) fn router(state: AppState, request_timeout: std::time::Duration) -> R
             state.clone(),
             guard::guard,
         ))
-        .layer(axum::middleware::from_fn_with_state(
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+            axum::http::StatusCode::REQUEST_TIMEOUT,
             request_timeout,
-            serve::request_timeout,
+        ))
+        .layer(CompressionLayer::new().compress_when(compress))
+        .layer(cors)
+        .layer(tower_http::request_id::PropagateRequestIdLayer::x_request_id())
+        .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(request_span))
+        .layer(tower_http::request_id::SetRequestIdLayer::x_request_id(
+            RequestIds,
         ))
         .with_state(state)
+}
+
+/// Request ids: a new one for a request that comes without (`x-request-id` from a proxy is
+/// kept).
+#[derive(Debug, Clone, Copy)]
+struct RequestIds;
+
+impl tower_http::request_id::MakeRequestId for RequestIds {
+    fn make_request_id<B>(
+        &mut self,
+        _: &axum::http::Request<B>,
+    ) -> Option<tower_http::request_id::RequestId> {
+        axum::http::HeaderValue::from_str(&crate::ids::game_id())
+            .ok()
+            .map(tower_http::request_id::RequestId::new)
+    }
+}
+
+/// The span every log line written while serving a request is in: its id, method and path.
+fn request_span<B>(request: &axum::http::Request<B>) -> tracing::Span {
+    let id = request
+        .headers()
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("-");
+    tracing::info_span!("request", id, method = %request.method(), path = request.uri().path())
 }
 
 /// `GET /api/health`: the server answers, and its database takes a write (a database that

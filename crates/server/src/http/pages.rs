@@ -998,14 +998,40 @@ const STATIC: &[(&str, &str, &[u8])] = &[
     ),
 ];
 
-/// `GET /static/{file}`.
-pub(crate) async fn static_file(Path(file): Path<String>) -> Response {
-    match STATIC.iter().find(|(name, _, _)| *name == file) {
-        Some((_, kind, body)) => {
-            ([(CONTENT_TYPE, *kind), (CACHE_CONTROL, "no-cache")], *body).into_response()
-        }
-        None => (StatusCode::NOT_FOUND, "no such file").into_response(),
+/// Each static file's ETag: its content's SHA-256, in part (the files are in the binary, so
+/// a new build with a changed file has a new tag).
+static ETAGS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    use sha2::Digest as _;
+    STATIC
+        .iter()
+        .map(|(_, _, body)| {
+            let digest = sha2::Sha256::digest(body);
+            let hex: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
+            format!("\"{hex}\"")
+        })
+        .collect()
+});
+
+/// `GET /static/{file}`: with its ETag; a browser that has the file already (`If-None-Match`)
+/// gets 304 and no body. `no-cache` makes it ask each time, so a new build is seen at once.
+pub(crate) async fn static_file(Path(file): Path<String>, headers: HeaderMap) -> Response {
+    let Some(i) = STATIC.iter().position(|(name, _, _)| *name == file) else {
+        return (StatusCode::NOT_FOUND, "no such file").into_response();
+    };
+    let (_, kind, body) = STATIC[i];
+    let tag = ETAGS[i].as_str();
+    let known = headers
+        .get(axum::http::header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.split(',')
+                .any(|t| t.trim().trim_start_matches("W/") == tag)
+        });
+    let cache = [(axum::http::header::ETAG, tag), (CACHE_CONTROL, "no-cache")];
+    if known {
+        return (StatusCode::NOT_MODIFIED, cache).into_response();
     }
+    (cache, [(CONTENT_TYPE, kind)], body).into_response()
 }
 
 #[cfg(test)]

@@ -161,25 +161,6 @@ pub(crate) async fn serve(
     }
 }
 
-/// A request that takes longer than [`Limits::request_timeout`] (a body promised and never
-/// sent) is answered 408 and its connection closed.
-pub(crate) async fn request_timeout(
-    axum::extract::State(limit): axum::extract::State<Duration>,
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
-    use axum::response::IntoResponse as _;
-    match tokio::time::timeout(limit, next.run(request)).await {
-        Ok(response) => response,
-        Err(_) => (
-            axum::http::StatusCode::REQUEST_TIMEOUT,
-            [(axum::http::header::CONNECTION, "close")],
-            "the request took too long",
-        )
-            .into_response(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

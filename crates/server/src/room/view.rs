@@ -21,6 +21,13 @@ pub(crate) struct View {
     pub(crate) last_capture: bool,
     /// Each side's time left as the event happened (a fallen flag's is zero).
     pub(crate) clocks: ByColor<Option<std::time::Duration>>,
+    /// The side whose draw offer stands after the event.
+    pub(crate) offer: Option<Color>,
+    /// The game's end, once it is over.
+    pub(crate) end: Option<(
+        rookery_core::pgn::GameResult,
+        rookery_core::game::Termination,
+    )>,
     /// The opening played so far (lichess's names; none from a set-up position).
     pub(crate) opening: Option<&'static rookery_openings::Opening>,
     /// The position it was worked out on (what another node works it out again from).
@@ -38,6 +45,13 @@ pub(crate) struct Moment {
     pub(crate) check: Option<Square>,
     pub(crate) running: Option<Color>,
     pub(crate) clocks: ByColor<Option<std::time::Duration>>,
+    /// The side whose draw offer stands after the event.
+    pub(crate) offer: Option<Color>,
+    /// The game's end, if the command that caused the event ended it.
+    pub(crate) end: Option<(
+        rookery_core::pgn::GameResult,
+        rookery_core::game::Termination,
+    )>,
 }
 
 impl Moment {
@@ -48,6 +62,8 @@ impl Moment {
             check: view.check,
             running: view.running,
             clocks: view.clocks,
+            offer: view.offer,
+            end: view.end,
         }
     }
 }
@@ -98,6 +114,8 @@ impl View {
             },
             material: View::material(position),
             clocks: game.clocks_at(super::now_ms()),
+            offer: game.draw_offer(),
+            end: game.result(),
             last_capture: game
                 .moves()
                 .last()
