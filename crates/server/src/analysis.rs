@@ -20,9 +20,9 @@ use rookery_engine::analysis::{PositionEval, Review, Score, evaluate, judged_cp,
 use std::time::Duration;
 use tokio::sync::{Notify, Semaphore};
 
-use crate::room::now_ms;
 use crate::rooms::Rooms;
 use crate::store::{Store, StoreError};
+use crate::wallclock::now_ms;
 
 /// Positions done and positions in all, of the jobs running now.
 type Progress = Arc<Mutex<HashMap<String, (usize, usize)>>>;

@@ -13,7 +13,8 @@ use rookery_engine::{External, Level, Rng, Search, budget};
 use tokio::sync::{Semaphore, broadcast};
 
 use crate::ids;
-use crate::room::{RoomError, RoomHandle, now_ms};
+use crate::room::{RoomError, RoomHandle};
+use crate::wallclock::now_ms;
 
 /// Longest a bot thinks in an untimed game.
 const UNTIMED_BUDGET: Duration = Duration::from_secs(3);

@@ -168,6 +168,7 @@ impl Challenges {
                 &challenge.challenger.id,
                 &challenge.dest.id,
                 challenge.created_at,
+                challenge.created_at - EXPIRES_MS,
                 &body,
             )
             .await
@@ -201,7 +202,7 @@ impl Challenges {
 
     /// The `challenge` events a new event stream of `user` begins with.
     pub(crate) async fn pending_for(&self, user: &str) -> Result<Vec<Value>, StoreError> {
-        let now = crate::room::now_ms() as i64;
+        let now = crate::wallclock::now_ms() as i64;
         Ok(self
             .of(user, now)
             .await?

@@ -96,7 +96,7 @@ pub(crate) async fn game_ratings(
         return Ok(None);
     }
     let changes = store.rating_changes_of(&row.game.id).await?;
-    let now = crate::room::now_ms() as i64;
+    let now = crate::wallclock::now_ms() as i64;
     let speed = rookery_core::clock::TimeControl::from_pgn(&row.game.time_control)
         .ok()
         .and_then(|c| rookery_core::rating::Speed::of_control(&c));

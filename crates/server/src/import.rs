@@ -10,8 +10,8 @@ use rookery_core::game::{Game, GameError};
 use rookery_core::pgn::{GameRecord, Reader};
 
 use crate::ids;
-use crate::room::now_ms;
 use crate::store::{Ending, NewGame, Store, StoreError, StoredMove, storable};
+use crate::wallclock::now_ms;
 
 /// Why a well-formed record is not stored.
 #[derive(Debug)]

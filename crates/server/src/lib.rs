@@ -20,11 +20,13 @@ mod pgn_check;
 mod pools;
 mod presence;
 mod protocol;
+mod refusal;
 mod rematch;
 mod room;
 mod rooms;
 mod store;
 mod user_cli;
+mod wallclock;
 
 use std::process::ExitCode;
 

@@ -14,9 +14,9 @@ use rookery_engine::Level;
 
 use crate::bot::bot_name;
 use crate::ids;
-use crate::room::now_ms;
 use crate::rooms::Rooms;
 use crate::store::{ClubRecord, NewGame, StoreError};
+use crate::wallclock::now_ms;
 
 /// Where a game request came from (for the log, and for the checks that depend on it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

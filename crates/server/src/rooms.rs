@@ -13,9 +13,10 @@ use rookery_engine::Level;
 
 use crate::bot::Bots;
 use crate::lobby::Lobby;
-use crate::room::{EPOCH_VERSIONS, RoomHandle, RoomOptions, now_ms};
+use crate::room::{EPOCH_VERSIONS, RoomHandle, RoomOptions};
 use crate::store::writer::{EventWriter, GameWrite};
 use crate::store::{Ending, GameRow, NewGame, Status, Store, StoreError};
+use crate::wallclock::now_ms;
 
 /// Live rooms. A std `Mutex` is fine: it guards a map lookup and is never held across
 /// `.await`.

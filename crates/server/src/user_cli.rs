@@ -12,7 +12,7 @@ pub(crate) async fn run(config: &Config, command: UserCommand) -> Result<(), Str
     let store = Store::open(&config.database_url)
         .await
         .map_err(|e| e.to_string())?;
-    let now = crate::room::now_ms() as i64;
+    let now = crate::wallclock::now_ms() as i64;
     let existing = |name: &str| {
         let store = store.clone();
         let name = name.to_owned();

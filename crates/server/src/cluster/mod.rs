@@ -24,10 +24,11 @@ use rookery_core::Color;
 use rookery_core::game::Command;
 use tokio::sync::broadcast;
 
-use crate::rematch::RematchAnswer;
-use crate::room::{RoomError, RoomHandle, Snapshot, Subscription, TakeSeat, Versioned, now_ms};
+use crate::room::RematchAnswer;
+use crate::room::{RoomError, RoomHandle, Snapshot, Subscription, TakeSeat, Versioned};
 use crate::rooms::Rooms;
 use crate::store::{Store, StoreError};
+use crate::wallclock::now_ms;
 use wire::{Ask, Broadcast, WireProblem, WireSnapshot, WireSubscription, WireVersioned};
 
 /// How long a lease lasts without renewal: how long a dead node's games wait for a new one.

@@ -18,8 +18,8 @@ use serde::{Deserialize, Serialize};
 use super::{Cluster, json, lock};
 use crate::pools::pairing::{PoolId, Waiter};
 use crate::pools::{Holder, Pools, SavedTicket, TicketState, Unreachable, grid_counts};
-use crate::room::now_ms;
 use crate::rooms::Rooms;
+use crate::wallclock::now_ms;
 
 /// The role's name in `roles`.
 const ROLE: &str = "pairing";

@@ -22,7 +22,7 @@ use crate::accounts::{Title, names, password, tokens};
 use crate::store::accounts::{ApiToken, Revocable, Session, User};
 
 fn now() -> i64 {
-    crate::room::now_ms() as i64
+    crate::wallclock::now_ms() as i64
 }
 
 /// A 303 to `to`, with cookies to set.

@@ -130,7 +130,7 @@ pub(crate) async fn overview(State(state): State<AppState>, chrome: Chrome) -> R
     or_error(
         async {
             let tr = chrome.tr;
-            let now = crate::room::now_ms() as i64;
+            let now = crate::wallclock::now_ms() as i64;
             let mut boards = Vec::new();
             for speed in Speed::ALL {
                 let rows = state.store.leaderboard(speed, now, 10).await?;
@@ -162,7 +162,7 @@ pub(crate) async fn speed(
     or_error(
         async {
             let tr = chrome.tr;
-            let now = crate::room::now_ms() as i64;
+            let now = crate::wallclock::now_ms() as i64;
             let rows = state.store.leaderboard(speed, now, 100).await?;
             Ok(render(&LeaderboardPage {
                 tr,

@@ -15,9 +15,9 @@ use super::error::ApiError;
 use super::identity::{Caller, InGame};
 use super::lichess_play::{self as play};
 use super::limits::{ClientAddr, Door};
-use crate::room::now_ms;
 use crate::store::GameRow;
 use crate::store::chat::{ChatLine, ChatRoom};
+use crate::wallclock::now_ms;
 
 /// The longest line.
 const MAX_CHARS: usize = 140;

@@ -26,10 +26,10 @@ use crate::new_game::{
 };
 use crate::protocol::{self, Action};
 use crate::rematch::Requested;
-use crate::room::now_ms;
 use crate::room::{RoomError, TakeSeat};
 use crate::store::Status;
 use crate::store::writer::SeatTaken;
+use crate::wallclock::now_ms;
 
 /// The answer that gives the caller a seat: its cookie and where to go.
 pub(super) fn seated(

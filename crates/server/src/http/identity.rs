@@ -134,7 +134,7 @@ impl Caller {
 /// The account of a request: an API token (a wrong one is refused, 401), else the session
 /// cookie (an unknown or expired one is simply no account).
 async fn account(headers: &HeaderMap, store: &Store) -> Result<Option<Account>, ApiError> {
-    let now = crate::room::now_ms() as i64;
+    let now = crate::wallclock::now_ms() as i64;
     if let Some(bearer) = bearer(headers) {
         let refused = || {
             ApiError::new(

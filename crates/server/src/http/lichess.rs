@@ -15,9 +15,9 @@ use super::AppState;
 use super::error::ApiError;
 use super::identity::Caller;
 use crate::accounts::tokens;
-use crate::room::now_ms;
 use crate::store::GameRow;
 use crate::store::accounts::User;
+use crate::wallclock::now_ms;
 
 /// `POST /api/token/test`: a comma-separated list of tokens (the body); for each, its scopes,
 /// account and expiry, or null for one that is unknown or revoked.

@@ -27,8 +27,8 @@ use crate::new_game::{
     ColorChoice, GameSpec, Person, SeatSpec, Source, make, parse_range, parse_start,
 };
 use crate::protocol::Action;
-use crate::room::now_ms;
 use crate::store::GameRow;
+use crate::wallclock::now_ms;
 
 /// A request's fields, from a JSON object or a form (lichess takes both): every value as
 /// text (`true`, `300`), nulls left out.

@@ -23,8 +23,9 @@ use super::error::ApiError;
 use super::identity::Caller;
 use super::lichess::{game_info, seat_of, speed_of};
 use crate::events::UserEvent;
-use crate::room::{RoomEvent, now_ms};
+use crate::room::RoomEvent;
 use crate::store::GameRow;
+use crate::wallclock::now_ms;
 
 /// How often an idle stream sends an empty line.
 const KEEP_ALIVE: Duration = Duration::from_secs(6);

@@ -569,7 +569,7 @@ async fn waiting_for(
     tr: Tr,
     user: &crate::store::accounts::User,
 ) -> Result<Vec<Waiting>, crate::store::StoreError> {
-    let now = crate::room::now_ms();
+    let now = crate::wallclock::now_ms();
     let mut out = Vec::new();
     for row in state.store.live_games_of(&user.id).await? {
         let color = if row.game.white_user.as_deref() == Some(user.id.as_str()) {
@@ -681,7 +681,11 @@ async fn lead_to_game(state: &AppState, id: &str, headers: &HeaderMap) -> Respon
         Ok(None) => {}
         Err(e) => return super::error::ApiError::from(e).into_response(),
     }
-    match state.challenges.get(id, crate::room::now_ms() as i64).await {
+    match state
+        .challenges
+        .get(id, crate::wallclock::now_ms() as i64)
+        .await
+    {
         Ok(Some(_)) => see_other("/".to_owned()),
         Ok(None) => not_found(headers),
         Err(e) => super::error::ApiError::from(e).into_response(),
@@ -802,7 +806,7 @@ async fn player_page(
         .collect();
     let member = match &account {
         Some(user) => {
-            let now = crate::room::now_ms() as i64;
+            let now = crate::wallclock::now_ms() as i64;
             let ratings = state
                 .store
                 .ratings_of(&user.id)

@@ -15,7 +15,7 @@ use super::identity::Caller;
 use crate::ids;
 use crate::pools::pairing::{PoolId, Waiter};
 use crate::pools::{GRID, Holder, TicketState, grid_control};
-use crate::room::now_ms;
+use crate::wallclock::now_ms;
 
 /// How long a poll waits for a pairing before it answers "still waiting".
 const LONG_POLL: std::time::Duration = std::time::Duration::from_secs(20);

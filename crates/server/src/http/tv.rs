@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::AppState;
 use super::error::ApiError;
 use super::pages::{Chrome, Tr, render};
-use crate::room::now_ms;
+use crate::wallclock::now_ms;
 
 #[derive(Template)]
 #[template(path = "tv.html")]

@@ -19,8 +19,8 @@ use tokio::sync::watch;
 
 use crate::ids;
 use crate::new_game::{GameSpec, Person, SeatSpec, Source, make};
-use crate::room::now_ms;
 use crate::rooms::Rooms;
+use crate::wallclock::now_ms;
 use pairing::{Book, PoolId, Waiter};
 
 /// The grid, as lichess's, and the seeds' classical control.

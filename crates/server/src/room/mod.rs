@@ -7,9 +7,11 @@
 
 use std::collections::VecDeque;
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
-use rookery_core::game::{Command, Event, Game, GameError, Millis};
+use crate::wallclock::now_ms;
+
+use rookery_core::game::{Command, Event, Game, GameError};
 use rookery_core::{ByColor, Color};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
@@ -18,10 +20,12 @@ use std::sync::atomic::Ordering;
 use crate::cluster::wire::Ask;
 use crate::lobby::{Listing, Lobby};
 use crate::metrics::METRICS;
-use crate::rematch::{Rematch, RematchAnswer};
 use crate::store::writer::{EventWriter, GameWrite};
 use crate::store::{Ending, StoreError, StoredMove};
+use rematch::Rematch;
+pub(crate) use rematch::RematchAnswer;
 
+mod rematch;
 mod view;
 mod watchers;
 
@@ -110,7 +114,7 @@ pub(crate) enum RoomError {
     /// The seat asked for is not open (someone took it first, or the game is over).
     SeatsTaken,
     /// The game's owner (another node) refused, as it would have to its own connection.
-    Remote(crate::protocol::Problem),
+    Remote(crate::refusal::Problem),
     /// The game's owner did not answer in time, or no node holds the game just now (it is
     /// moving to another node): nothing happened that anyone was told of; try again.
     Unavailable,
@@ -250,13 +254,6 @@ impl std::fmt::Debug for RoomCmd {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("RoomCmd")
     }
-}
-
-/// Milliseconds since the Unix epoch: the timestamps the core and the store use.
-pub(crate) fn now_ms() -> Millis {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as Millis)
 }
 
 /// How a room behaves beyond its game.

@@ -113,7 +113,7 @@ impl View {
                 black: can(Color::Black),
             },
             material: View::material(position),
-            clocks: game.clocks_at(super::now_ms()),
+            clocks: game.clocks_at(crate::wallclock::now_ms()),
             offer: game.draw_offer(),
             end: game.result(),
             last_capture: game

@@ -7,16 +7,18 @@ use sqlx::Row;
 use super::{Store, StoreError};
 
 impl Store {
+    /// Stores a challenge, and deletes those made before `expired_before` (over).
     pub(crate) async fn add_challenge(
         &self,
         id: &str,
         challenger: &str,
         dest: &str,
         created_at: i64,
+        expired_before: i64,
         body: &str,
     ) -> Result<(), StoreError> {
         sqlx::query("DELETE FROM challenges WHERE created_at < $1")
-            .bind(created_at - crate::challenges::EXPIRES_MS)
+            .bind(expired_before)
             .execute(self.pool())
             .await?;
         sqlx::query(

@@ -340,7 +340,7 @@ impl Store {
     /// answers but cannot store anything (read-only, disk full, a replica).
     pub(crate) async fn check_write(&self) -> Result<(), StoreError> {
         sqlx::query("UPDATE health SET checked_at = $1 WHERE id = 1")
-            .bind(crate::room::now_ms() as i64)
+            .bind(crate::wallclock::now_ms() as i64)
             .execute(&self.pool)
             .await?;
         Ok(())
