@@ -155,17 +155,17 @@ impl Rooms {
 
     /// Stores a new game and opens its room (with its bots).
     pub(crate) async fn create(&self, row: &NewGame, game: Game) -> Result<(), StoreError> {
-        self.store.create_game(row).await?;
         let (epoch, fence) = match &self.cluster {
-            // The node that makes a game holds it first.
+            // The node that makes a game holds it from its first moment.
             Some(cluster) => {
-                let epoch = cluster.take(&row.id).await?.ok_or_else(|| {
-                    StoreError::Failed(format!("game {}: a new game held elsewhere", row.id))
-                })?;
+                let epoch = cluster.create_held(row).await?;
                 (epoch, Some(epoch))
             }
             // A new game's first load is epoch 0; loads after it claim their own.
-            None => (0, None),
+            None => {
+                self.store.create_game(row).await?;
+                (0, None)
+            }
         };
         let room = self.spawn(row, game, epoch, fence, true);
         self.map().insert(row.id.clone(), room);

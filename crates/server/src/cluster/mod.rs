@@ -27,7 +27,7 @@ use tokio::sync::broadcast;
 use crate::room::RematchAnswer;
 use crate::room::{RoomError, RoomHandle, Snapshot, Subscription, TakeSeat, Versioned};
 use crate::rooms::Rooms;
-use crate::store::{Store, StoreError};
+use crate::store::{NewGame, Store, StoreError};
 use crate::wallclock::now_ms;
 use wire::{Ask, Broadcast, WireProblem, WireSnapshot, WireSubscription, WireVersioned};
 
@@ -162,6 +162,24 @@ impl Cluster {
         if let Some(epoch) = epoch {
             lock(&self.inner.leases).insert(id.to_owned(), epoch);
         }
+        Ok(epoch)
+    }
+
+    /// Stores a new game already held by this node (its insert is its lease, so no other
+    /// node's takeover can find it unowned in between): its epoch.
+    pub(crate) async fn create_held(&self, row: &NewGame) -> Result<i64, StoreError> {
+        if self.inner.leaving.load(Ordering::Relaxed) {
+            return Err(StoreError::Failed(
+                "this node is leaving: it makes no new game".to_owned(),
+            ));
+        }
+        let until = now_ms() as i64 + LEASE.as_millis() as i64;
+        let epoch = self
+            .inner
+            .store
+            .create_game_held(row, &self.inner.node, until)
+            .await?;
+        lock(&self.inner.leases).insert(row.id.clone(), epoch);
         Ok(epoch)
     }
 

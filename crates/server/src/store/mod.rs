@@ -303,12 +303,34 @@ impl Store {
     }
 
     pub(crate) async fn create_game(&self, g: &NewGame) -> Result<(), StoreError> {
+        self.insert_game(g, None, 0).await
+    }
+
+    /// Stores a new game already held by `node` until `until` (cluster mode), under epoch 1:
+    /// no other node can take it between its insert and its lease. Its epoch.
+    pub(crate) async fn create_game_held(
+        &self,
+        g: &NewGame,
+        node: &str,
+        until: i64,
+    ) -> Result<i64, StoreError> {
+        self.insert_game(g, Some(node), until).await?;
+        Ok(1)
+    }
+
+    async fn insert_game(
+        &self,
+        g: &NewGame,
+        owner: Option<&str>,
+        until: i64,
+    ) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO games (id, created_at, start_fen, time_control, white_name, black_name, \
              white_seat, black_seat, white_bot, black_bot, rematch_of, status, seek, white_user, \
-             black_user, rated, rating_min, rating_max, event, round, board) \
+             black_user, rated, rating_min, rating_max, event, round, board, owner, lease_until, \
+             epoch) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
-             $17, $18, $19, $20, $21)",
+             $17, $18, $19, $20, $21, $22, $23, $24)",
         )
         .bind(&g.id)
         .bind(g.created_at)
@@ -331,6 +353,9 @@ impl Store {
         .bind(g.club.event.clone())
         .bind(g.club.round.clone())
         .bind(g.club.table.clone())
+        .bind(owner)
+        .bind(until)
+        .bind(i64::from(owner.is_some()))
         .execute(&self.pool)
         .await?;
         Ok(())
