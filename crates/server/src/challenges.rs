@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use rookery_core::clock::TimeControl;
 
-use crate::new_game::{ColorChoice, GameSpec, Person, SeatSpec, Source, SpecError, parse_start};
+use crate::new_game::{ColorChoice, GameSpec, SeatSpec, Source, SpecError, parse_start};
 use crate::store::{Store, StoreError};
 
 /// How long a challenge waits for an answer.
@@ -76,7 +76,7 @@ impl Challenge {
     /// when it is made).
     pub(crate) fn spec(&self) -> Result<GameSpec, SpecError> {
         let color = ColorChoice::parse(Some(&self.color))?;
-        let seat = |p: &Party| SeatSpec::Person(Person::new(p.name.clone(), Some(p.id.clone())));
+        let seat = |p: &Party| SeatSpec::person(p.name.clone(), Some(p.id.clone()));
         let seats = GameSpec::seats_for(color.resolve(), seat(&self.challenger), seat(&self.dest));
         let mut spec = GameSpec::new(Source::Challenge, seats, self.control());
         spec.id = Some(self.id.clone());

@@ -46,17 +46,6 @@ pub(crate) struct Person {
     pub(crate) token: Option<String>,
 }
 
-impl Person {
-    /// A person seated under `name`, with `account` (or a guest), a new seat token.
-    pub(crate) fn new(name: String, account: Option<String>) -> Person {
-        Person {
-            name,
-            account,
-            token: None,
-        }
-    }
-}
-
 /// Who sits on one side of a new game.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum SeatSpec {
@@ -69,6 +58,15 @@ pub(crate) enum SeatSpec {
 }
 
 impl SeatSpec {
+    /// A person seated under `name`, with `account` (or a guest), a new seat token.
+    pub(crate) fn person(name: String, account: Option<String>) -> SeatSpec {
+        SeatSpec::Person(Person {
+            name,
+            account,
+            token: None,
+        })
+    }
+
     fn rated_seat(&self) -> RatedSeat {
         match self {
             SeatSpec::Person(Person {
@@ -255,7 +253,8 @@ impl GameSpec {
     }
 }
 
-/// Why a club field as given becomes this: trimmed, none if empty.
+/// A club field as a request gives it: trimmed, none if empty (its length and line are
+/// checked by [`GameSpec::validate`]).
 pub(crate) fn club_field(value: Option<String>) -> Option<String> {
     value.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty())
 }
@@ -458,7 +457,7 @@ mod tests {
     use super::*;
 
     fn person(account: Option<&str>) -> SeatSpec {
-        SeatSpec::Person(Person::new("p".into(), account.map(str::to_owned)))
+        SeatSpec::person("p".into(), account.map(str::to_owned))
     }
 
     fn spec(white: SeatSpec, black: SeatSpec, control: &str) -> GameSpec {

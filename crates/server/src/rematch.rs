@@ -4,7 +4,6 @@
 
 use rookery_core::game::Game;
 use rookery_core::{ByColor, Color};
-use rookery_engine::Level;
 
 use crate::new_game::{GameSpec, MakeError, Person, SeatSpec, Source, make};
 use crate::room::{RematchAnswer, RoomError};
@@ -74,21 +73,19 @@ pub(crate) async fn request(
 /// same start, time control, rating and event.
 fn swapped(row: &GameRow, old: &Game) -> GameSpec {
     let g = &row.game;
-    let seat =
-        |name: &str, token: &Option<String>, bot: Option<i64>, user: &Option<String>| match bot
-            .and_then(|l| u8::try_from(l).ok())
-            .and_then(Level::new)
-        {
-            Some(level) => SeatSpec::Bot(level),
-            None => SeatSpec::Person(Person {
-                name: name.to_owned(),
-                account: user.clone(),
-                token: token.clone(),
-            }),
-        };
+    let bots = bot_levels(g);
+    // Each player (or bot) plays the other colour, with the seat (and token) they had.
+    let seat = |was: Color| match bots[was] {
+        Some(level) => SeatSpec::Bot(level),
+        None => SeatSpec::Person(Person {
+            name: g.name(was).to_owned(),
+            account: g.user(was).map(str::to_owned),
+            token: g.seat(was).map(str::to_owned),
+        }),
+    };
     let seats = ByColor {
-        white: seat(&g.black_name, &g.black_seat, g.black_bot, &g.black_user),
-        black: seat(&g.white_name, &g.white_seat, g.white_bot, &g.white_user),
+        white: seat(Color::Black),
+        black: seat(Color::White),
     };
     let mut spec = GameSpec::new(Source::Rematch, seats, old.clock().control().clone());
     spec.start = *old.start();

@@ -22,7 +22,7 @@ use super::identity::{Caller, InGame, Player, seat_cookie};
 use crate::accounts::Title;
 use crate::ids;
 use crate::new_game::{
-    ColorChoice, GameSpec, Person, SeatSpec, Source, club_field, make, parse_range, parse_start,
+    ColorChoice, GameSpec, SeatSpec, Source, club_field, make, parse_range, parse_start,
 };
 use crate::protocol::{self, Action};
 use crate::rematch::Requested;
@@ -66,7 +66,7 @@ pub(crate) async fn create(
         })?),
     };
     let (name, user) = player_name(&caller);
-    let me = SeatSpec::Person(Person::new(name.clone(), user));
+    let me = SeatSpec::person(name.clone(), user);
     let listed = req.seek && other == SeatSpec::Open;
     let mut spec = GameSpec::new(
         Source::Lobby,

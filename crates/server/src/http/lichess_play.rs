@@ -23,9 +23,7 @@ use crate::accounts::Title;
 use crate::challenges::{AskedClock, Challenge, Party, control_of};
 use crate::events::UserEvent;
 use crate::ids;
-use crate::new_game::{
-    ColorChoice, GameSpec, Person, SeatSpec, Source, make, parse_range, parse_start,
-};
+use crate::new_game::{ColorChoice, GameSpec, SeatSpec, Source, make, parse_range, parse_start};
 use crate::protocol::Action;
 use crate::store::GameRow;
 use crate::wallclock::now_ms;
@@ -217,24 +215,21 @@ pub(crate) async fn challenge(
         .map(|s| s.trim().to_owned())
         .filter(|s| !s.is_empty());
     let color = ColorChoice::parse(f.get("color").map(String::as_str))?;
-    let mut c = Challenge {
+    let speed = Speed::of_control(&control_of((clock, days)));
+    let c = Challenge {
         id: ids::game_id(),
-        challenger: party(&state, &me.user, None).await?,
-        dest: party(&state, &dest, None).await?,
+        challenger: party(&state, &me.user, speed).await?,
+        dest: party(&state, &dest, speed).await?,
         rated: truthy(&f, "rated"),
         clock,
         days,
         color: color.as_str().to_owned(),
         fen,
         created_at: now_ms() as i64,
-        speed: String::new(),
+        speed: speed.map_or("correspondence", speed_key).to_owned(),
     };
     // The game it asks for passes every check now, as it will when it is accepted.
     c.spec()?.validate()?;
-    let speed = Speed::of_control(&c.control());
-    c.speed = speed.map_or("correspondence", speed_key).to_owned();
-    c.challenger = party(&state, &me.user, speed).await?;
-    c.dest = party(&state, &dest, speed).await?;
     state.challenges.add(&c).await?;
     state.rooms.events().send(
         &dest.id,
@@ -367,7 +362,7 @@ pub(crate) async fn challenge_ai(
     let control = control_of(clock_of(&f)?);
     let start = parse_start(f.get("fen").map(String::as_str))?;
     let color = ColorChoice::parse(f.get("color").map(String::as_str))?.resolve();
-    let me_seat = SeatSpec::Person(Person::new(me.user.name.clone(), Some(me.user.id.clone())));
+    let me_seat = SeatSpec::person(me.user.name.clone(), Some(me.user.id.clone()));
     let seats = GameSpec::seats_for(color, me_seat, SeatSpec::Bot(level));
     let mut spec = GameSpec::new(Source::Ai, seats, control.clone());
     spec.start = start;
@@ -661,7 +656,7 @@ pub(crate) async fn seek(
         }
     };
     let color = ColorChoice::parse(f.get("color").map(String::as_str))?.resolve();
-    let me_seat = SeatSpec::Person(Person::new(me.user.name.clone(), Some(me.user.id.clone())));
+    let me_seat = SeatSpec::person(me.user.name.clone(), Some(me.user.id.clone()));
     let mut spec = GameSpec::new(
         Source::Seek,
         GameSpec::seats_for(color, me_seat, SeatSpec::Open),

@@ -18,7 +18,7 @@ use rookery_core::clock::TimeControl;
 use tokio::sync::watch;
 
 use crate::ids;
-use crate::new_game::{GameSpec, Person, SeatSpec, Source, make};
+use crate::new_game::{GameSpec, SeatSpec, Source, make};
 use crate::rooms::Rooms;
 use crate::wallclock::now_ms;
 use pairing::{Book, PoolId, Waiter};
@@ -393,7 +393,7 @@ async fn make_game(
     black: &Holder,
 ) -> Result<(String, rookery_core::ByColor<String>), String> {
     let control = TimeControl::from_friendly(&pool.control).map_err(|e| e.to_string())?;
-    let seat = |h: &Holder| SeatSpec::Person(Person::new(h.name.clone(), h.account.clone()));
+    let seat = |h: &Holder| SeatSpec::person(h.name.clone(), h.account.clone());
     let seats = rookery_core::ByColor {
         white: seat(white),
         black: seat(black),

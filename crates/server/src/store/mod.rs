@@ -214,6 +214,14 @@ impl NewGame {
         }
     }
 
+    /// The account holding the seat of `color`, if any.
+    pub(crate) fn user(&self, color: Color) -> Option<&str> {
+        match color {
+            Color::White => self.white_user.as_deref(),
+            Color::Black => self.black_user.as_deref(),
+        }
+    }
+
     /// The name of the player of `color`.
     pub(crate) fn name(&self, color: Color) -> &str {
         match color {
