@@ -376,7 +376,7 @@ struct After {
 impl After {
     fn of(view: &View, seat: Option<Color>) -> After {
         After {
-            running: view.running,
+            running: view.moment.running,
             can: seat.map(|c| *view.can.get(c)),
         }
     }
@@ -622,8 +622,8 @@ pub(crate) fn state(snapshot: &Snapshot, seat: Option<Color>) -> String {
         san: san_list(game),
         uci: uci_list(game),
         clocks: Clocks::of(game.clocks_at(now_ms())),
-        running: view.running,
-        check: view.check,
+        running: view.moment.running,
+        check: view.moment.check,
         offer: game.draw_offer(),
         over: game.result().map(|(r, t)| Over {
             result: r.as_str(),
@@ -650,7 +650,7 @@ pub(crate) fn event(e: &Versioned, seat: Option<Color>, view: Option<&View>) -> 
     let after = || view.map(|view| After::of(view, seat));
     // The event's own facts (a replayed move shows its own capture and check); what a
     // player may do comes from `view`, the game as it is.
-    let moment = e.moment.or_else(|| view.map(crate::room::Moment::of));
+    let moment = e.moment.or_else(|| view.map(|v| v.moment));
     let frame = match &e.event {
         RoomEvent::Chat(line) => {
             let players = line.room == crate::store::chat::ChatRoom::Players;

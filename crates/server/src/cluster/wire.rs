@@ -179,22 +179,16 @@ impl From<WireEvent> for RoomEvent {
 }
 
 /// A [`View`] in few words: the position it was worked out on, from which this node works
-/// out the rest with the core (legal moves, check, material).
+/// out the rest with the core (legal moves, check, material), and the event's moment (its
+/// fields beside the view's, as before the moment had a name).
 #[derive(Debug, Serialize, Deserialize)]
 pub(crate) struct WireView {
     fen: String,
     /// Whether the side to move may move (not when the game is over or waits).
     playable: bool,
-    running: Option<Color>,
     can: ByColor<Can>,
-    last_capture: bool,
-    clocks_ms: ByColor<Option<u64>>,
-    /// The side whose draw offer stands.
-    #[serde(default)]
-    offer: Option<Color>,
-    /// The game's end, once over.
-    #[serde(default)]
-    end: Option<(GameResult, Termination)>,
+    #[serde(flatten)]
+    moment: WireMoment,
     /// The opening's ECO code and name.
     opening: Option<(String, String)>,
 }
@@ -204,12 +198,8 @@ impl WireView {
         WireView {
             fen: view.position.fen().to_string(),
             playable: !view.legal.is_empty(),
-            running: view.running,
             can: view.can,
-            last_capture: view.last_capture,
-            clocks_ms: view.clocks.map(|c| c.map(|d| d.as_millis() as u64)),
-            offer: view.offer,
-            end: view.end,
+            moment: WireMoment::of(&view.moment),
             opening: view.opening.map(|o| (o.eco.to_owned(), o.name.to_owned())),
         }
     }
@@ -219,6 +209,10 @@ impl WireView {
         let position = Position::from_fen(&self.fen).ok()?;
         let turn = position.turn();
         let opening = self.opening.and_then(|(eco, name)| opening(&eco, &name));
+        let mut moment = self.moment.into_moment();
+        // What the position shows, this node's core says.
+        moment.check = position.is_check().then(|| position.king_of(turn));
+        moment.material = View::material(&position);
         Some(View {
             legal: if self.playable {
                 position.legal_moves().to_vec()
@@ -226,14 +220,8 @@ impl WireView {
                 Vec::new()
             },
             turn,
-            check: position.is_check().then(|| position.king_of(turn)),
-            running: self.running,
             can: self.can,
-            material: View::material(&position),
-            last_capture: self.last_capture,
-            clocks: self.clocks_ms.map(|c| c.map(Duration::from_millis)),
-            offer: self.offer,
-            end: self.end,
+            moment,
             opening,
             position,
         })
@@ -245,16 +233,20 @@ pub(crate) struct WireVersioned {
     pub(crate) v: u64,
     event: WireEvent,
     view: Option<WireView>,
-    /// The event's own facts (in a history that fills a gap there is no view).
+    /// The event's own moment (in a history that fills a gap there is no view).
     #[serde(default)]
     moment: Option<WireMoment>,
 }
 
-/// A [`Moment`]: the check as the square's index, clocks in milliseconds.
+/// A [`Moment`]: the check as the square's index, clocks in milliseconds. Fields a view's
+/// position also shows may be absent (an older node's view).
 #[derive(Debug, Serialize, Deserialize)]
 struct WireMoment {
+    #[serde(rename = "last_capture")]
     capture: bool,
+    #[serde(default)]
     material: i32,
+    #[serde(default)]
     check: Option<u32>,
     running: Option<Color>,
     clocks_ms: ByColor<Option<u64>>,
@@ -264,21 +256,39 @@ struct WireMoment {
     end: Option<(GameResult, Termination)>,
 }
 
+impl WireMoment {
+    fn of(m: &Moment) -> WireMoment {
+        WireMoment {
+            capture: m.capture,
+            material: m.material,
+            check: m.check.map(|s| s.index() as u32),
+            running: m.running,
+            clocks_ms: m.clocks.map(|c| c.map(|d| d.as_millis() as u64)),
+            offer: m.offer,
+            end: m.end,
+        }
+    }
+
+    fn into_moment(self) -> Moment {
+        Moment {
+            capture: self.capture,
+            material: self.material,
+            check: self.check.and_then(rookery_core::Square::try_new),
+            running: self.running,
+            clocks: self.clocks_ms.map(|c| c.map(Duration::from_millis)),
+            offer: self.offer,
+            end: self.end,
+        }
+    }
+}
+
 impl WireVersioned {
     pub(crate) fn of(e: &Versioned) -> WireVersioned {
         WireVersioned {
             v: e.v,
             event: WireEvent::from(&e.event),
             view: e.view.as_deref().map(WireView::of),
-            moment: e.moment.map(|m| WireMoment {
-                capture: m.capture,
-                material: m.material,
-                check: m.check.map(|s| s.index() as u32),
-                running: m.running,
-                clocks_ms: m.clocks.map(|c| c.map(|d| d.as_millis() as u64)),
-                offer: m.offer,
-                end: m.end,
-            }),
+            moment: e.moment.as_ref().map(WireMoment::of),
         }
     }
 }
@@ -286,18 +296,10 @@ impl WireVersioned {
 impl From<WireVersioned> for Versioned {
     fn from(e: WireVersioned) -> Versioned {
         let view = e.view.and_then(WireView::into_view).map(Arc::new);
-        let moment = match e.moment {
-            Some(m) => Some(Moment {
-                capture: m.capture,
-                material: m.material,
-                check: m.check.and_then(rookery_core::Square::try_new),
-                running: m.running,
-                clocks: m.clocks_ms.map(|c| c.map(Duration::from_millis)),
-                offer: m.offer,
-                end: m.end,
-            }),
-            None => view.as_deref().map(Moment::of),
-        };
+        let moment = e
+            .moment
+            .map(WireMoment::into_moment)
+            .or_else(|| view.as_deref().map(|v| v.moment));
         Versioned {
             v: e.v,
             event: e.event.into(),

@@ -838,7 +838,7 @@ impl Room {
         if self.history.len() == HISTORY {
             self.history.pop_front();
         }
-        let moment = view.as_deref().map(Moment::of);
+        let moment = view.as_deref().map(|v| v.moment);
         self.history.push_back(Versioned {
             v: self.v,
             event: event.clone(),

@@ -10,15 +10,29 @@ pub(crate) struct View {
     /// The side to move's legal moves; empty once the game is over.
     pub(crate) legal: Vec<Move>,
     pub(crate) turn: Color,
+    pub(crate) can: ByColor<Can>,
+    /// What the event did, the part that the history keeps too.
+    pub(crate) moment: Moment,
+    /// The opening played so far (lichess's names; none from a set-up position).
+    pub(crate) opening: Option<&'static rookery_openings::Opening>,
+    /// The position it was worked out on (what another node works it out again from).
+    pub(crate) position: Position,
+}
+
+/// What a reader needs of one game event that the next events change, kept with the event
+/// in the room's history (a few bytes, where a whole [`View`] would cost its legal moves), so
+/// a reconnecting client replays each missed move as it was and a reader folds events
+/// without asking for the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Moment {
+    /// Whether the last move took a piece (the page plays its sound).
+    pub(crate) capture: bool,
+    /// Material after the event ([`View::material`]).
+    pub(crate) material: i32,
     /// The square of the king in check, if the side to move is in check.
     pub(crate) check: Option<Square>,
     /// Whose clock runs.
     pub(crate) running: Option<Color>,
-    pub(crate) can: ByColor<Can>,
-    /// Material after the event ([`View::material`]).
-    pub(crate) material: i32,
-    /// Whether the last move took a piece (the page plays its sound).
-    pub(crate) last_capture: bool,
     /// Each side's time left as the event happened (a fallen flag's is zero).
     pub(crate) clocks: ByColor<Option<std::time::Duration>>,
     /// The side whose draw offer stands after the event.
@@ -28,44 +42,6 @@ pub(crate) struct View {
         rookery_core::pgn::GameResult,
         rookery_core::game::Termination,
     )>,
-    /// The opening played so far (lichess's names; none from a set-up position).
-    pub(crate) opening: Option<&'static rookery_openings::Opening>,
-    /// The position it was worked out on (what another node works it out again from).
-    pub(crate) position: Position,
-}
-
-/// What a reader needs of one game event that the next events change: whether the move took
-/// a piece, the material, the king in check, whose clock ran and the clocks — kept with the
-/// event in the room's history (a few bytes, where a whole [`View`] would cost its legal
-/// moves), so a reconnecting client replays each missed move as it was.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Moment {
-    pub(crate) capture: bool,
-    pub(crate) material: i32,
-    pub(crate) check: Option<Square>,
-    pub(crate) running: Option<Color>,
-    pub(crate) clocks: ByColor<Option<std::time::Duration>>,
-    /// The side whose draw offer stands after the event.
-    pub(crate) offer: Option<Color>,
-    /// The game's end, if the command that caused the event ended it.
-    pub(crate) end: Option<(
-        rookery_core::pgn::GameResult,
-        rookery_core::game::Termination,
-    )>,
-}
-
-impl Moment {
-    pub(crate) fn of(view: &View) -> Moment {
-        Moment {
-            capture: view.last_capture,
-            material: view.material,
-            check: view.check,
-            running: view.running,
-            clocks: view.clocks,
-            offer: view.offer,
-            end: view.end,
-        }
-    }
 }
 
 /// What a player may do now (docs/RULES.md R4-R5; the core decides each).
@@ -106,20 +82,22 @@ impl View {
                 position.legal_moves().to_vec()
             },
             turn,
-            check: position.is_check().then(|| position.king_of(turn)),
-            running: game.next_deadline().filter(|_| !waits).map(|_| turn),
             can: ByColor {
                 white: can(Color::White),
                 black: can(Color::Black),
             },
-            material: View::material(position),
-            clocks: game.clocks_at(crate::wallclock::now_ms()),
-            offer: game.draw_offer(),
-            end: game.result(),
-            last_capture: game
-                .moves()
-                .last()
-                .is_some_and(|m| matches!(m.san.san, San::Normal { capture: true, .. })),
+            moment: Moment {
+                capture: game
+                    .moves()
+                    .last()
+                    .is_some_and(|m| matches!(m.san.san, San::Normal { capture: true, .. })),
+                material: View::material(position),
+                check: position.is_check().then(|| position.king_of(turn)),
+                running: game.next_deadline().filter(|_| !waits).map(|_| turn),
+                clocks: game.clocks_at(crate::wallclock::now_ms()),
+                offer: game.draw_offer(),
+                end: game.result(),
+            },
             opening: opening_of(game),
             position: *position,
         }
