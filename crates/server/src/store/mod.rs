@@ -91,6 +91,10 @@ impl From<sqlx::Error> for StoreError {
     }
 }
 
+/// The epoch of a game held from its insert: the one a first take of an unowned game gives
+/// (epoch 0 raised by one).
+const HELD_EPOCH: i64 = 1;
+
 /// A game as created.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct NewGame {
@@ -311,10 +315,11 @@ impl Store {
     }
 
     pub(crate) async fn create_game(&self, g: &NewGame) -> Result<(), StoreError> {
-        self.insert_game(g, None, 0).await
+        self.insert_game(g, None).await
     }
 
-    /// Stores a new game already held by `node` until `until` (cluster mode), under epoch 1:
+    /// Stores a new game already held by `node` until `until` (cluster mode), under
+    /// [`HELD_EPOCH`]:
     /// no other node can take it between its insert and its lease. Its epoch.
     pub(crate) async fn create_game_held(
         &self,
@@ -322,16 +327,12 @@ impl Store {
         node: &str,
         until: i64,
     ) -> Result<i64, StoreError> {
-        self.insert_game(g, Some(node), until).await?;
-        Ok(1)
+        self.insert_game(g, Some((node, until))).await?;
+        Ok(HELD_EPOCH)
     }
 
-    async fn insert_game(
-        &self,
-        g: &NewGame,
-        owner: Option<&str>,
-        until: i64,
-    ) -> Result<(), StoreError> {
+    /// Inserts a new game: unowned, or `held` by a node until a time.
+    async fn insert_game(&self, g: &NewGame, held: Option<(&str, i64)>) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO games (id, created_at, start_fen, time_control, white_name, black_name, \
              white_seat, black_seat, white_bot, black_bot, rematch_of, status, seek, white_user, \
@@ -361,9 +362,9 @@ impl Store {
         .bind(g.club.event.clone())
         .bind(g.club.round.clone())
         .bind(g.club.table.clone())
-        .bind(owner)
-        .bind(until)
-        .bind(i64::from(owner.is_some()))
+        .bind(held.map(|(node, _)| node))
+        .bind(held.map_or(0, |(_, until)| until))
+        .bind(if held.is_some() { HELD_EPOCH } else { 0 })
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -404,24 +405,30 @@ impl Store {
         seat: &writer::SeatTaken,
         epoch: Option<i64>,
     ) -> Result<bool, StoreError> {
-        let sql = match seat.color {
-            rookery_core::Color::White => {
-                "UPDATE games SET white_seat = $1, white_name = $2, white_user = $3 \
-                 WHERE id = $4 AND white_seat IS NULL AND ($5 = -1 OR epoch = $5)"
-            }
-            rookery_core::Color::Black => {
-                "UPDATE games SET black_seat = $1, black_name = $2, black_user = $3 \
-                 WHERE id = $4 AND black_seat IS NULL AND ($5 = -1 OR epoch = $5)"
-            }
+        let side = match seat.color {
+            rookery_core::Color::White => "white",
+            rookery_core::Color::Black => "black",
         };
-        let done = sqlx::query(sql)
+        let fence = if epoch.is_some() {
+            " AND epoch = $5"
+        } else {
+            ""
+        };
+        // Only the side's name and the fence's clause were written into the text; every
+        // value is bound.
+        let sql = format!(
+            "UPDATE games SET {side}_seat = $1, {side}_name = $2, {side}_user = $3 \
+             WHERE id = $4 AND {side}_seat IS NULL{fence}"
+        );
+        let mut update = sqlx::query(sqlx::AssertSqlSafe(sql))
             .bind(seat.token.as_str())
             .bind(seat.name.as_str())
             .bind(seat.user.as_deref())
-            .bind(id)
-            .bind(epoch.unwrap_or(-1))
-            .execute(&self.pool)
-            .await?;
+            .bind(id);
+        if let Some(epoch) = epoch {
+            update = update.bind(epoch);
+        }
+        let done = update.execute(&self.pool).await?;
         if done.rows_affected() == 1 {
             return Ok(true);
         }
