@@ -851,7 +851,9 @@ def test_lobby(args, tmp, errors):
     ws_black.recv_until('"t":"state"')
     ws_white = RawSocket(n3, f"/game/{pid}/socket", white)
     ws_white.recv_until('"t":"state"')
-    ws_black.recv_until('"connected":true')
+    # White's presence, told by node3 (Black's own connection is announced too: waiting for
+    # any "connected" could kill node3 before it told the owner White was there).
+    ws_black.recv_until('"color":"white","connected":true')
     nodes[2].signal(signal.SIGKILL)
     nodes[2].proc.wait()
     killed = time.time()
