@@ -4,6 +4,7 @@
 //! holds every check a new game passes; whether it may be rated is the core's one rule
 //! (`rookery_core::rating::rateable`).
 
+use crate::refusal::Code;
 use std::fmt;
 
 use rookery_core::clock::TimeControl;
@@ -292,15 +293,15 @@ pub(crate) enum SpecError {
 
 impl SpecError {
     /// The refusal's stable code (`protocol::CODES`).
-    pub(crate) fn code(&self) -> &'static str {
+    pub(crate) fn code(&self) -> Code {
         match self {
-            SpecError::Fen(_) => "bad_fen",
-            SpecError::PositionOver(_) => "position_over",
-            SpecError::NotRateable(_) => "not_rateable",
+            SpecError::Fen(_) => Code::BadFen,
+            SpecError::PositionOver(_) => Code::PositionOver,
+            SpecError::NotRateable(_) => Code::NotRateable,
             SpecError::Color(_)
             | SpecError::RatingRange(_)
             | SpecError::Listing
-            | SpecError::ClubField(_) => "bad_request",
+            | SpecError::ClubField(_) => Code::BadRequest,
         }
     }
 }

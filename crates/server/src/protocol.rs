@@ -3,6 +3,7 @@
 //! (server events add the room version `"v"`); client frames are read into [`ClientFrame`]
 //! and server frames written from [`ServerFrame`], never built by hand.
 
+use crate::refusal::Code;
 use std::time::Duration;
 
 use rookery_core::game::{Command, Event, Game, MoveText, MoveTiming};
@@ -194,20 +195,20 @@ pub(crate) struct Refused {
 
 // ---- refusals ------------------------------------------------------------------------------
 
-pub(crate) use crate::refusal::{CODES, Problem};
+pub(crate) use crate::refusal::Problem;
 
 impl From<&RoomError> for Problem {
     fn from(e: &RoomError) -> Problem {
         let message = e.to_string();
         match e {
             RoomError::Game(g) => Problem::from(g),
-            RoomError::Store(_) => Problem::new("not_saved", message),
-            RoomError::Closed => Problem::new("room_closed", message),
-            RoomError::NotOver => Problem::new("not_over", message),
-            RoomError::Waiting => Problem::new("waiting", message),
-            RoomError::SeatsTaken => Problem::new("seats_taken", message),
+            RoomError::Store(_) => Problem::new(Code::NotSaved, message),
+            RoomError::Closed => Problem::new(Code::RoomClosed, message),
+            RoomError::NotOver => Problem::new(Code::NotOver, message),
+            RoomError::Waiting => Problem::new(Code::Waiting, message),
+            RoomError::SeatsTaken => Problem::new(Code::SeatsTaken, message),
             RoomError::Remote(p) => p.clone(),
-            RoomError::Unavailable => Problem::new("unavailable", message),
+            RoomError::Unavailable => Problem::new(Code::Unavailable, message),
         }
     }
 }
@@ -854,7 +855,7 @@ mod tests {
         let v = |text: &str| serde_json::from_str::<serde_json::Value>(text).unwrap();
         assert_eq!(v(&ack(Some(3), 9)), v(r#"{"t":"ack","d":{"a":3,"v":9}}"#));
         assert_eq!(
-            v(&error(&Problem::new("spectator", "no"), None)),
+            v(&error(&Problem::new(Code::Spectator, "no"), None)),
             v(r#"{"t":"error","d":{"code":"spectator","message":"no","a":null}}"#)
         );
         let wait = Problem::from(&GameError::OpponentNotGone {

@@ -2,6 +2,7 @@
 //! a letter or digit; unique without regard to case (an account's id is its name in lower
 //! case); and not one of the names the server keeps for itself.
 
+use crate::refusal::Code;
 /// Names nobody may take: the server's own words, roles people would trust, and the bots'.
 const RESERVED: &[&str] = &[
     "admin",
@@ -44,11 +45,11 @@ pub(crate) enum NameProblem {
 }
 
 impl NameProblem {
-    pub(crate) fn code(self) -> &'static str {
+    pub(crate) fn code(self) -> Code {
         match self {
-            NameProblem::Length => "name_length",
-            NameProblem::Characters => "name_characters",
-            NameProblem::Reserved => "name_reserved",
+            NameProblem::Length => Code::NameLength,
+            NameProblem::Characters => Code::NameCharacters,
+            NameProblem::Reserved => Code::NameReserved,
         }
     }
 

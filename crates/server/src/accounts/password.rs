@@ -2,6 +2,7 @@
 //! computed on a blocking thread and one at a time, so that log-ins never hold a runtime
 //! worker and never take more than one core from the game rooms.
 
+use crate::refusal::Code;
 use std::sync::Arc;
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
@@ -85,12 +86,12 @@ impl Passwords {
 }
 
 /// Whether a new password is acceptable: `Err` with the refusal code and sentence.
-pub(crate) fn check_new(password: &str) -> Result<(), (&'static str, &'static str)> {
+pub(crate) fn check_new(password: &str) -> Result<(), (Code, &'static str)> {
     let n = password.chars().count();
     if n < MIN_LEN {
-        Err(("password_short", "a password has at least 8 characters"))
+        Err((Code::PasswordShort, "a password has at least 8 characters"))
     } else if password.len() > MAX_LEN {
-        Err(("password_long", "a password has at most 200 bytes"))
+        Err((Code::PasswordLong, "a password has at most 200 bytes"))
     } else {
         Ok(())
     }

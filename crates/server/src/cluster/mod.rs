@@ -29,7 +29,7 @@ use crate::room::{RoomError, RoomHandle, Snapshot, Subscription, TakeSeat, Versi
 use crate::rooms::Rooms;
 use crate::store::{NewGame, Store, StoreError};
 use crate::wallclock::now_ms;
-use wire::{Ask, Broadcast, WireProblem, WireSnapshot, WireSubscription, WireVersioned};
+use wire::{Ask, Broadcast, WireSnapshot, WireSubscription, WireVersioned};
 
 /// How long a lease lasts without renewal: how long a dead node's games wait for a new one.
 pub(crate) const LEASE: Duration = Duration::from_secs(5);
@@ -658,7 +658,10 @@ async fn answer(
 ) {
     let reply = match ask {
         Ask::Apply(command) => Some(json(
-            &room.apply(command).await.map_err(|e| WireProblem::of(&e)),
+            &room
+                .apply(command)
+                .await
+                .map_err(|e| crate::refusal::Problem::from(&e)),
         )),
         Ask::Subscribe { since } => room.subscribe(since).await.ok().map(|s| {
             json(&WireSubscription {
@@ -672,7 +675,10 @@ async fn answer(
             .ok()
             .map(|s| json(&WireSnapshot::of(&s))),
         Ask::Rematch { by } => Some(json(
-            &room.rematch(by).await.map_err(|e| WireProblem::of(&e)),
+            &room
+                .rematch(by)
+                .await
+                .map_err(|e| crate::refusal::Problem::from(&e)),
         )),
         Ask::Presence { color, connected } => {
             room.presence(color, connected).await;
@@ -687,7 +693,10 @@ async fn answer(
             None
         }
         Ask::TakeSeat(seat) => Some(json(
-            &room.take_seat(seat).await.map_err(|e| WireProblem::of(&e)),
+            &room
+                .take_seat(seat)
+                .await
+                .map_err(|e| crate::refusal::Problem::from(&e)),
         )),
         Ask::RematchMade { id } => {
             room.rematch_made(id).await;
@@ -731,9 +740,9 @@ impl RemoteRoom {
 
     /// Takes the open seat through the owner, which stores it under its lease.
     pub(crate) async fn take_seat(&self, seat: TakeSeat) -> Result<u64, RoomError> {
-        self.ask::<Result<u64, WireProblem>>(&Ask::TakeSeat(seat))
+        self.ask::<Result<u64, crate::refusal::Problem>>(&Ask::TakeSeat(seat))
             .await?
-            .map_err(WireProblem::into_error)
+            .map_err(RoomError::Remote)
     }
 
     /// Tells the owner something that needs no answer (with this node's run, so that what
@@ -749,15 +758,15 @@ impl RemoteRoom {
     }
 
     pub(crate) async fn apply(&self, command: Command) -> Result<u64, RoomError> {
-        self.ask::<Result<u64, WireProblem>>(&Ask::Apply(command))
+        self.ask::<Result<u64, crate::refusal::Problem>>(&Ask::Apply(command))
             .await?
-            .map_err(WireProblem::into_error)
+            .map_err(RoomError::Remote)
     }
 
     pub(crate) async fn rematch(&self, by: Color) -> Result<RematchAnswer, RoomError> {
-        self.ask::<Result<RematchAnswer, WireProblem>>(&Ask::Rematch { by })
+        self.ask::<Result<RematchAnswer, crate::refusal::Problem>>(&Ask::Rematch { by })
             .await?
-            .map_err(WireProblem::into_error)
+            .map_err(RoomError::Remote)
     }
 
     pub(crate) async fn subscribe(&self, since: u64) -> Result<Subscription, RoomError> {

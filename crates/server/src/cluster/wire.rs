@@ -14,8 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::events::UserEvent;
 use crate::lobby::Listing;
-use crate::protocol::{CODES, Problem};
-use crate::room::{Can, Moment, RoomError, RoomEvent, Snapshot, TakeSeat, Versioned, View};
+use crate::room::{Can, Moment, RoomEvent, Snapshot, TakeSeat, Versioned, View};
 use crate::rooms::{Replayed, rebuild};
 use crate::store::chat::ChatLine;
 
@@ -42,40 +41,6 @@ pub(crate) enum Broadcast {
     /// A node has just loaded the game (a takeover): what other nodes heard from the old
     /// owner may have a gap, so their connections start again from the new one.
     Moved,
-}
-
-/// A refusal as the owner would give it to its own connection.
-#[derive(Debug, Serialize, Deserialize)]
-pub(crate) struct WireProblem {
-    code: String,
-    message: String,
-    n: Option<u64>,
-}
-
-impl WireProblem {
-    pub(crate) fn of(e: &RoomError) -> WireProblem {
-        let p = Problem::from(e);
-        WireProblem {
-            code: p.code.to_owned(),
-            message: p.message,
-            n: p.n,
-        }
-    }
-
-    /// The refusal again, as this node's error (an unknown code is the owner's newer
-    /// version: said as an internal error).
-    pub(crate) fn into_error(self) -> RoomError {
-        let code = CODES
-            .iter()
-            .copied()
-            .find(|c| *c == self.code)
-            .unwrap_or("internal");
-        RoomError::Remote(Problem {
-            code,
-            message: self.message,
-            n: self.n,
-        })
-    }
 }
 
 #[derive(Debug, Serialize, Deserialize)]

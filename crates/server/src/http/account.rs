@@ -3,6 +3,7 @@
 //! Forms post here from our own pages (the guard refuses other sites); each answer is a
 //! redirect (303) on success, or the page again with the refusal in the reader's language.
 
+use crate::refusal::Code;
 use askama::Template;
 use axum::Form;
 use axum::extract::{Path, Query, State};
@@ -232,15 +233,15 @@ pub(crate) async fn save_prefs(
         .get(CONTENT_TYPE)
         .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
     let patch: PrefsPatch = if json {
-        serde_json::from_str(&body).map_err(|e| ApiError::bad("bad_request", e.to_string()))?
+        serde_json::from_str(&body).map_err(|e| ApiError::new(Code::BadRequest, e.to_string()))?
     } else {
         serde_urlencoded::from_str(&body)
-            .map_err(|e| ApiError::bad("bad_request", e.to_string()))?
+            .map_err(|e| ApiError::new(Code::BadRequest, e.to_string()))?
     };
     let mut prefs = Prefs::of(&caller, &headers);
     prefs
         .apply(&patch)
-        .map_err(|e| ApiError::bad("bad_request", e))?;
+        .map_err(|e| ApiError::new(Code::BadRequest, e))?;
     let mut cookies = Vec::new();
     match caller.account.as_ref().filter(|a| a.session_id().is_some()) {
         Some(account) => {
@@ -399,8 +400,8 @@ async fn make_account(
     name: &str,
     password: &str,
 ) -> Result<User, ApiError> {
-    let id = names::check(name).map_err(|p| ApiError::bad(p.code(), p.message()))?;
-    password::check_new(password).map_err(|(code, message)| ApiError::bad(code, message))?;
+    let id = names::check(name).map_err(|p| ApiError::new(p.code(), p.message()))?;
+    password::check_new(password).map_err(|(code, message)| ApiError::new(code, message))?;
     state.limits.check(Door::SignUp, &[&address.0])?;
     let hash = state.passwords.hash(password).await;
     if !state
@@ -419,15 +420,11 @@ async fn make_account(
 }
 
 fn name_taken() -> ApiError {
-    ApiError::new(StatusCode::CONFLICT, "name_taken", "this username is taken")
+    ApiError::new(Code::NameTaken, "this username is taken")
 }
 
 fn wrong_password() -> ApiError {
-    ApiError::new(
-        StatusCode::UNAUTHORIZED,
-        "wrong_password",
-        "wrong username or password",
-    )
+    ApiError::new(Code::WrongPassword, "wrong username or password")
 }
 
 /// Checks a password for account `id`, slowed per account after failures: the same
@@ -518,12 +515,9 @@ impl IntoResponse for Denied {
                 );
                 see_other(&to, Vec::new())
             }
-            Denied::NotAdmin => ApiError::new(
-                StatusCode::FORBIDDEN,
-                "admin_only",
-                "only an admin may do this",
-            )
-            .into_response(),
+            Denied::NotAdmin => {
+                ApiError::new(Code::AdminOnly, "only an admin may do this").into_response()
+            }
         }
     }
 }
@@ -616,7 +610,7 @@ async fn account_page(
         error: q
             .error
             .as_deref()
-            .filter(|c| crate::protocol::CODES.contains(c))
+            .and_then(Code::parse)
             .map(|c| tr.t(&format!("err_{c}")).to_owned()),
     };
     if let Some(account) = &caller.account {
@@ -690,7 +684,7 @@ pub(crate) async fn change_password(
         return Ok(refused(&e));
     }
     if let Err((code, message)) = password::check_new(&form.new) {
-        return Ok(refused(&ApiError::bad(code, message)));
+        return Ok(refused(&ApiError::new(code, message)));
     }
     let hash = state.passwords.hash(&form.new).await;
     state.store.set_password(&user.id, &hash).await?;
@@ -781,7 +775,7 @@ pub(crate) async fn create_token(
     };
     // Repeated `scopes` fields (checkboxes): read as pairs, not into one struct field.
     let pairs: Vec<(String, String)> = serde_urlencoded::from_str(&body)
-        .map_err(|e| ApiError::bad("bad_request", e.to_string()))?;
+        .map_err(|e| ApiError::new(Code::BadRequest, e.to_string()))?;
     let form = NewToken {
         description: pairs
             .iter()
@@ -797,7 +791,7 @@ pub(crate) async fn create_token(
     };
     let scopes = match crate::accounts::parse_scopes(&form.scopes) {
         Ok(s) => s,
-        Err(message) => return Ok(refused(&ApiError::bad("bad_scope", message))),
+        Err(message) => return Ok(refused(&ApiError::new(Code::BadScope, message))),
     };
     let description = if form.description.is_empty() {
         "token".to_owned()
@@ -924,8 +918,7 @@ pub(crate) async fn reset(
     };
     let invalid = || {
         ApiError::new(
-            StatusCode::GONE,
-            "reset_invalid",
+            Code::ResetInvalid,
             "this reset link has expired or was used",
         )
     };
@@ -939,7 +932,7 @@ pub(crate) async fn reset(
     if let Err((code, message)) = password::check_new(&form.password) {
         return Ok(fail(
             chrome,
-            ApiError::bad(code, message),
+            ApiError::new(code, message),
             Some(user),
             token,
         ));
@@ -1118,7 +1111,7 @@ pub(crate) async fn admin_action(
             let title = match form.title.as_str() {
                 "" => None,
                 text => Some(Title::grantable(text).ok_or_else(|| {
-                    ApiError::bad("bad_request", format!("no such title {text:?}"))
+                    ApiError::new(Code::BadRequest, format!("no such title {text:?}"))
                 })?),
             };
             state.store.set_title(&id, title).await?

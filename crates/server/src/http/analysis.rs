@@ -2,6 +2,7 @@
 //! where it stands — progress while it runs, then every evaluation, each move's judgement in
 //! the seeds' symbols with the engine's better move, and each side's summary.
 
+use crate::refusal::Code;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -186,8 +187,7 @@ pub(crate) async fn request(
     };
     if row.status != Status::Over {
         return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "analysis_needs_end",
+            Code::AnalysisNeedsEnd,
             "the game is analysed once it is over",
         ));
     }

@@ -4,10 +4,11 @@
 //! text of at most 140 characters on one line, stored with the game before anyone sees it;
 //! a muted account cannot write; floods get 429.
 
+use crate::refusal::Code;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use serde_json::{Value, json};
 
 use super::AppState;
@@ -33,8 +34,8 @@ async fn write(
 ) -> Result<ChatLine, ApiError> {
     let text = text.trim();
     if text.is_empty() || text.chars().count() > MAX_CHARS || text.chars().any(char::is_control) {
-        return Err(ApiError::bad(
-            "bad_request",
+        return Err(ApiError::new(
+            Code::BadRequest,
             format!("a chat line has 1 to {MAX_CHARS} characters, on one line"),
         ));
     }
@@ -43,8 +44,7 @@ async fn write(
     if let Some(user) = &user {
         if state.store.chat_muted(user).await? {
             return Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                "chat_muted",
+                Code::ChatMuted,
                 "this account may not write in chats",
             ));
         }
@@ -92,11 +92,7 @@ pub(crate) async fn post(
         ),
         None => {
             let (id, name) = account.ok_or_else(|| {
-                ApiError::new(
-                    StatusCode::FORBIDDEN,
-                    "no_seat",
-                    "log in to write in a game's spectators' chat",
-                )
+                ApiError::new(Code::NoSeat, "log in to write in a game's spectators' chat")
             })?;
             (ChatRoom::Spectators, (Some(id), name))
         }
@@ -141,7 +137,7 @@ async fn api_post(
     let room = match f.get("room").map(String::as_str) {
         None => ChatRoom::Players,
         Some(r) => ChatRoom::parse(r)
-            .ok_or_else(|| ApiError::bad("bad_request", "room: player or spectator"))?,
+            .ok_or_else(|| ApiError::new(Code::BadRequest, "room: player or spectator"))?,
     };
     let account = caller
         .account

@@ -6,7 +6,7 @@ use axum::extract::rejection::JsonRejection;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
-use crate::protocol::Problem;
+use crate::refusal::{Code, Problem};
 use crate::room::RoomError;
 use crate::store::StoreError;
 
@@ -17,29 +17,26 @@ pub(crate) struct ApiError {
 }
 
 impl ApiError {
-    /// `code` is one of the protocol's refusal codes ([`crate::protocol::CODES`]).
-    pub(crate) fn new(
-        status: StatusCode,
-        code: &'static str,
-        message: impl Into<String>,
-    ) -> ApiError {
+    /// A refusal with its code's status.
+    pub(crate) fn new(code: Code, message: impl Into<String>) -> ApiError {
+        ApiError::of(Problem::new(code, message))
+    }
+
+    pub(crate) fn of(problem: Problem) -> ApiError {
         ApiError {
-            status,
-            problem: Problem::new(code, message),
+            status: problem.code.status(),
+            problem,
         }
     }
 
-    pub(crate) fn not_found(what: &str) -> ApiError {
-        ApiError::new(
-            StatusCode::NOT_FOUND,
-            "not_found",
-            format!("no such {what}"),
-        )
+    /// The same refusal under another status (the router's own: 405, 413, 415).
+    pub(crate) fn with_status(mut self, status: StatusCode) -> ApiError {
+        self.status = status;
+        self
     }
 
-    /// 400 with `code` and the sentence.
-    pub(crate) fn bad(code: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, code, message)
+    pub(crate) fn not_found(what: &str) -> ApiError {
+        ApiError::new(Code::NotFound, format!("no such {what}"))
     }
 }
 
@@ -47,7 +44,7 @@ impl ApiError {
 #[derive(serde::Serialize)]
 struct Body<'a> {
     error: &'a str,
-    code: &'static str,
+    code: Code,
     #[serde(skip_serializing_if = "Option::is_none")]
     n: Option<u64>,
 }
@@ -69,17 +66,13 @@ impl IntoResponse for ApiError {
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> ApiError {
         tracing::error!(error = %e, "store error");
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
-            "internal error",
-        )
+        ApiError::new(Code::Internal, "internal error")
     }
 }
 
 impl From<crate::new_game::SpecError> for ApiError {
     fn from(e: crate::new_game::SpecError) -> ApiError {
-        ApiError::bad(e.code(), e.to_string())
+        ApiError::new(e.code(), e.to_string())
     }
 }
 
@@ -93,29 +86,13 @@ impl From<crate::new_game::MakeError> for ApiError {
 }
 
 impl From<RoomError> for ApiError {
+    /// The room's refusal with its code's status: the same whether this node or the game's
+    /// owner on another one refused.
     fn from(e: RoomError) -> ApiError {
-        let status = match e {
-            RoomError::Game(_) => StatusCode::BAD_REQUEST,
-            // Nothing was stored and nothing changed: as when the owner on another node
-            // could not store it (`not_saved`), try again in a moment.
-            RoomError::Store(ref s) => {
-                tracing::error!(error = %s, "a room's write failed");
-                StatusCode::SERVICE_UNAVAILABLE
-            }
-            RoomError::Closed => StatusCode::GONE,
-            RoomError::NotOver | RoomError::Waiting | RoomError::SeatsTaken => StatusCode::CONFLICT,
-            RoomError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
-            RoomError::Remote(ref p) => match p.code {
-                "not_saved" | "internal" => StatusCode::SERVICE_UNAVAILABLE,
-                "room_closed" => StatusCode::GONE,
-                "not_over" | "waiting" | "seats_taken" => StatusCode::CONFLICT,
-                _ => StatusCode::BAD_REQUEST,
-            },
-        };
-        ApiError {
-            status,
-            problem: Problem::from(&e),
+        if let RoomError::Store(s) = &e {
+            tracing::error!(error = %s, "a room's write failed");
         }
+        ApiError::of(Problem::from(&e))
     }
 }
 
@@ -137,9 +114,9 @@ where
             // JSON that does not fit the body's fields is a bad request like any other
             // (docs/API.md says 400; axum would say 422).
             Err(e @ JsonRejection::JsonDataError(_)) => {
-                Err(ApiError::bad("bad_request", e.body_text()))
+                Err(ApiError::new(Code::BadRequest, e.body_text()))
             }
-            Err(e) => Err(ApiError::new(e.status(), "bad_request", e.body_text())),
+            Err(e) => Err(ApiError::new(Code::BadRequest, e.body_text()).with_status(e.status())),
         }
     }
 }
@@ -171,9 +148,11 @@ pub(crate) async fn json_errors(
         text => text.to_owned(),
     };
     let code = match status {
-        StatusCode::NOT_FOUND => "not_found",
-        s if s.is_server_error() => "internal",
-        _ => "bad_request",
+        StatusCode::NOT_FOUND => Code::NotFound,
+        s if s.is_server_error() => Code::Internal,
+        _ => Code::BadRequest,
     };
-    ApiError::new(status, code, message).into_response()
+    ApiError::new(code, message)
+        .with_status(status)
+        .into_response()
 }

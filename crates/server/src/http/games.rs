@@ -2,6 +2,7 @@
 //! Handlers are thin: the caller comes from the identity extractors, every rule from the
 //! core through the game's room.
 
+use crate::refusal::Code;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -56,13 +57,13 @@ pub(crate) async fn create(
     ApiJson(req): ApiJson<CreateGame>,
 ) -> Result<Response, ApiError> {
     let control = TimeControl::from_friendly(&req.time_control)
-        .map_err(|e| ApiError::bad("bad_time_control", e.to_string()))?;
+        .map_err(|e| ApiError::new(Code::BadTimeControl, e.to_string()))?;
     let start = parse_start(req.fen.as_deref())?;
     let color = ColorChoice::parse(req.color.as_deref())?.resolve();
     let other = match req.bot {
         None => SeatSpec::Open,
         Some(n) => SeatSpec::Bot(Level::new(n).ok_or_else(|| {
-            ApiError::bad("bad_request", format!("bot level {n}: choose 1 to 8"))
+            ApiError::new(Code::BadRequest, format!("bot level {n}: choose 1 to 8"))
         })?),
     };
     let (name, user) = player_name(&caller);
@@ -103,23 +104,17 @@ pub(crate) async fn join(
 ) -> Result<Response, ApiError> {
     if let Some(color) = seat {
         return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "seated_already",
+            Code::SeatedAlready,
             format!("you already play {color} in this game"),
         ));
     }
     if row.status != Status::Live {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "game_over",
-            "the game is over",
-        ));
+        return Err(ApiError::new(Code::GameOver, "the game is over"));
     }
-    let taken = || ApiError::new(StatusCode::CONFLICT, "seats_taken", "both seats are taken");
+    let taken = || ApiError::new(Code::SeatsTaken, "both seats are taken");
     if row.game.rated && caller.account.as_ref().is_none_or(|a| !a.may_play()) {
         return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "rated_needs_account",
+            Code::RatedNeedsAccount,
             "log in to join a rated game",
         ));
     }
@@ -145,8 +140,7 @@ pub(crate) async fn join(
                 |r| format!("yours is {r}"),
             );
             return Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                "rating_out_of_range",
+                Code::RatingOutOfRange,
                 format!("this seek asks for a rating from {lo} to {hi}; {yours}"),
             ));
         }
@@ -255,7 +249,7 @@ async fn act(state: &AppState, player: &Player, action: Action) -> Result<Json<D
         .rooms
         .get(&player.row.game.id)
         .await?
-        .ok_or_else(|| ApiError::new(StatusCode::CONFLICT, "game_over", "the game is over"))?;
+        .ok_or_else(|| ApiError::new(Code::GameOver, "the game is over"))?;
     let v = room.apply(action.by(player.color)).await?;
     Ok(Json(Done { v }))
 }

@@ -8,8 +8,9 @@
 //! before a handler runs. A request with neither header is not from a browser page (a
 //! program, `curl`): it holds its own cookies, and no page can forge it.
 
+use crate::refusal::Code;
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -37,11 +38,7 @@ pub(crate) async fn guard(State(state): State<AppState>, request: Request, next:
             origin = ?request.headers().get(header::ORIGIN),
             "cross-site request refused"
         );
-        let refusal = ApiError::new(
-            StatusCode::FORBIDDEN,
-            "cross_site",
-            "a request from another site is refused",
-        );
+        let refusal = ApiError::new(Code::CrossSite, "a request from another site is refused");
         return harden(refusal.into_response());
     }
     harden(next.run(request).await)

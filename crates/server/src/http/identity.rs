@@ -4,12 +4,13 @@
 //! a personal API token (`Authorization: Bearer`). A seat taken while logged in belongs to the
 //! account, so it follows the player to any browser where they log in.
 
+use crate::refusal::Code;
 use std::collections::HashMap;
 
 use axum::extract::{FromRef, FromRequestParts, Path};
 use axum::http::header::{AUTHORIZATION, COOKIE, SET_COOKIE, USER_AGENT};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::http::{HeaderMap, HeaderValue};
 use rookery_core::Color;
 
 use super::error::ApiError;
@@ -136,13 +137,7 @@ impl Caller {
 async fn account(headers: &HeaderMap, store: &Store) -> Result<Option<Account>, ApiError> {
     let now = crate::wallclock::now_ms() as i64;
     if let Some(bearer) = bearer(headers) {
-        let refused = || {
-            ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                "bad_token",
-                "no such API token, or it was revoked",
-            )
-        };
+        let refused = || ApiError::new(Code::BadToken, "no such API token, or it was revoked");
         if !crate::store::storable(bearer) {
             return Err(refused());
         }
@@ -309,13 +304,8 @@ where
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Player, ApiError> {
         let InGame { row, seat, .. } = InGame::from_request_parts(parts, state).await?;
-        let color = seat.ok_or_else(|| {
-            ApiError::new(
-                axum::http::StatusCode::FORBIDDEN,
-                "no_seat",
-                "you have no seat in this game",
-            )
-        })?;
+        let color =
+            seat.ok_or_else(|| ApiError::new(Code::NoSeat, "you have no seat in this game"))?;
         // The seat's own token: a player whose account holds the seat may have no cookie.
         let token = match color {
             Color::White => row.game.white_seat.clone(),

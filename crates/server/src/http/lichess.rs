@@ -2,6 +2,7 @@
 //! shapes follow lichess's published OpenAPI description, so a client library pointed at this
 //! server works by changing its base URL. This part: tokens and accounts.
 
+use crate::refusal::Code;
 use std::collections::HashMap;
 
 use axum::Json;
@@ -57,8 +58,7 @@ pub(crate) async fn revoke_token(
     }) = caller.account
     else {
         return Err(ApiError::new(
-            axum::http::StatusCode::UNAUTHORIZED,
-            "bad_token",
+            Code::BadToken,
             "send the token to revoke as Authorization: Bearer",
         ));
     };

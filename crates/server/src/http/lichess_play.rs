@@ -3,12 +3,13 @@
 //! offer goes to the game's room as a player's command, so the rules of docs/RULES.md decide
 //! here as everywhere: an offer R5 refuses is refused with its reason.
 
+use crate::refusal::Code;
 use std::collections::HashMap;
 
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, header};
 use rookery_core::Color;
 use rookery_core::clock::TimeControl;
 use rookery_core::game::MoveText;
@@ -40,7 +41,7 @@ pub(crate) fn fields(
         .is_some_and(|t| t.starts_with("application/json"));
     if json {
         let v: serde_json::Map<String, Value> = serde_json::from_slice(body)
-            .map_err(|e| ApiError::bad("bad_request", format!("the JSON body: {e}")))?;
+            .map_err(|e| ApiError::new(Code::BadRequest, format!("the JSON body: {e}")))?;
         Ok(v.into_iter()
             .filter_map(|(k, v)| match v {
                 Value::Null => None,
@@ -52,7 +53,7 @@ pub(crate) fn fields(
         Ok(HashMap::new())
     } else {
         serde_urlencoded::from_bytes(body)
-            .map_err(|e| ApiError::bad("bad_request", format!("the form: {e}")))
+            .map_err(|e| ApiError::new(Code::BadRequest, format!("the form: {e}")))
     }
 }
 
@@ -65,8 +66,7 @@ fn scope(account: &Account, wanted: &[&str]) -> Result<(), ApiError> {
         Ok(())
     } else {
         Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "bad_scope",
+            Code::NotAllowed,
             format!("this token lacks the scope: {}", wanted.join(" or ")),
         ))
     }
@@ -76,8 +76,7 @@ fn scope(account: &Account, wanted: &[&str]) -> Result<(), ApiError> {
 pub(crate) fn account(caller: &Caller) -> Result<&Account, ApiError> {
     caller.account.as_ref().ok_or_else(|| {
         ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "bad_token",
+            Code::BadToken,
             "this needs an API token (Authorization: Bearer) or a session",
         )
     })
@@ -123,8 +122,8 @@ fn days_of(f: &HashMap<String, String>) -> Result<Option<u32>, ApiError> {
         .filter(|d| rookery_core::clock::CORRESPONDENCE_DAYS.contains(d))
         .map(Some)
         .ok_or_else(|| {
-            ApiError::bad(
-                "bad_time_control",
+            ApiError::new(
+                Code::BadTimeControl,
                 format!(
                     "days: {text:?}: a correspondence game has 1, 2, 3, 5, 7, 10 or 14 days a move"
                 ),
@@ -139,8 +138,8 @@ fn clock_of(f: &HashMap<String, String>) -> Result<AskedClock, ApiError> {
         f.get(key)
             .map(|v| {
                 v.parse::<u64>().map_err(|_| {
-                    ApiError::bad(
-                        "bad_time_control",
+                    ApiError::new(
+                        Code::BadTimeControl,
                         format!("{key}: {v:?} is not a number of seconds"),
                     )
                 })
@@ -153,8 +152,8 @@ fn clock_of(f: &HashMap<String, String>) -> Result<AskedClock, ApiError> {
         (limit, increment) => {
             let (limit, increment) = (limit.unwrap_or(0), increment.unwrap_or(0));
             if limit == 0 && increment == 0 || limit > 10_800 || increment > 180 {
-                return Err(ApiError::bad(
-                    "bad_time_control",
+                return Err(ApiError::new(
+                    Code::BadTimeControl,
                     "clock.limit 0-10800 s and clock.increment 0-180 s, not both 0",
                 ));
             }
@@ -162,8 +161,8 @@ fn clock_of(f: &HashMap<String, String>) -> Result<AskedClock, ApiError> {
         }
     };
     if clock.is_some() && days.is_some() {
-        return Err(ApiError::bad(
-            "bad_time_control",
+        return Err(ApiError::new(
+            Code::BadTimeControl,
             "give either a clock (clock.limit, clock.increment) or days, not both",
         ));
     }
@@ -198,14 +197,14 @@ pub(crate) async fn challenge(
         .filter(|u| u.closed_at.is_none())
         .ok_or_else(|| ApiError::not_found("user"))?;
     if dest.id == me.user.id {
-        return Err(ApiError::bad(
-            "bad_request",
+        return Err(ApiError::new(
+            Code::BadRequest,
             "you cannot challenge yourself",
         ));
     }
     if f.get("variant").is_some_and(|v| v != "standard") {
-        return Err(ApiError::bad(
-            "bad_request",
+        return Err(ApiError::new(
+            Code::BadRequest,
             "only standard chess is played here",
         ));
     }
@@ -329,8 +328,7 @@ pub(crate) async fn answer(
             Ok(ok())
         }
         "accept" | "decline" | "cancel" => Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "no_seat",
+            Code::NoSeat,
             "this challenge is not yours to answer",
         )),
         _ => Err(ApiError::not_found("action")),
@@ -358,7 +356,7 @@ pub(crate) async fn challenge_ai(
         .get("level")
         .and_then(|l| l.parse::<u8>().ok())
         .and_then(rookery_engine::Level::new)
-        .ok_or_else(|| ApiError::bad("bad_request", "level: 1 to 8"))?;
+        .ok_or_else(|| ApiError::new(Code::BadRequest, "level: 1 to 8"))?;
     let control = control_of(clock_of(&f)?);
     let start = parse_start(f.get("fen").map(String::as_str))?;
     let color = ColorChoice::parse(f.get("color").map(String::as_str))?.resolve();
@@ -406,8 +404,7 @@ pub(crate) async fn seat(
     }
     if (door == Door::Bot) != is_bot(me) {
         return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "bad_scope",
+            Code::NotAllowed,
             if door == Door::Bot {
                 "the Bot API is for BOT accounts (POST /api/bot/account/upgrade)"
             } else {
@@ -423,13 +420,8 @@ pub(crate) async fn seat(
         .game(id)
         .await?
         .ok_or_else(|| ApiError::not_found("game"))?;
-    let color = seat_of(&row, &me.user.id).ok_or_else(|| {
-        ApiError::new(
-            StatusCode::FORBIDDEN,
-            "no_seat",
-            "you do not play in this game",
-        )
-    })?;
+    let color = seat_of(&row, &me.user.id)
+        .ok_or_else(|| ApiError::new(Code::NoSeat, "you do not play in this game"))?;
     Ok((row, color))
 }
 
@@ -443,7 +435,7 @@ async fn apply(
         .rooms
         .get(&row.game.id)
         .await?
-        .ok_or_else(|| ApiError::new(StatusCode::CONFLICT, "game_over", "the game is over"))?;
+        .ok_or_else(|| ApiError::new(Code::GameOver, "the game is over"))?;
     room.apply(action.by(color)).await?;
     Ok(ok())
 }
@@ -509,8 +501,8 @@ async fn act(
         "draw/yes" => Action::AgreeDraw,
         "draw/no" => Action::DeclineDraw,
         t if t.starts_with("takeback/") => {
-            return Err(ApiError::bad(
-                "illegal_move",
+            return Err(ApiError::new(
+                Code::IllegalMove,
                 "no take-backs here: a move once made stands (落子无悔)",
             ));
         }
@@ -583,8 +575,8 @@ pub(crate) async fn upgrade(
         .iter()
         .any(|r| seat_of(r, &me.user.id).is_some());
     if record.won + record.drawn + record.lost > 0 || live {
-        return Err(ApiError::bad(
-            "bad_request",
+        return Err(ApiError::new(
+            Code::BadRequest,
             "only an account that has played no game can become a BOT",
         ));
     }
@@ -625,8 +617,7 @@ pub(crate) async fn seek(
     scope(&me, &["board:play"])?;
     if is_bot(&me) {
         return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "bad_scope",
+            Code::NotAllowed,
             "a BOT plays by challenge, not by seek",
         ));
     }
@@ -639,13 +630,13 @@ pub(crate) async fn seek(
                 .and_then(|t| t.parse().ok())
                 .filter(|t: &f64| *t > 0.0 && *t <= 180.0)
                 .ok_or_else(|| {
-                    ApiError::bad("bad_time_control", "time: minutes, more than 0 (or days)")
+                    ApiError::new(Code::BadTimeControl, "time: minutes, more than 0 (or days)")
                 })?;
             let increment: u64 = f
                 .get("increment")
                 .map(|i| {
                     i.parse()
-                        .map_err(|_| ApiError::bad("bad_time_control", "increment: seconds"))
+                        .map_err(|_| ApiError::new(Code::BadTimeControl, "increment: seconds"))
                 })
                 .transpose()?
                 .unwrap_or(0);

@@ -5,12 +5,13 @@
 //! every few seconds to keep the connection open. A game stream ends with its game; while it
 //! is open it counts as the player's presence (a Board API player is not "gone").
 
+use crate::refusal::Code;
 use std::convert::Infallible;
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Path, State};
-use axum::http::{StatusCode, header};
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use rookery_core::game::{Event, Game, Termination};
 use rookery_core::pgn::GameResult;
@@ -424,13 +425,8 @@ pub(crate) async fn game_stream(
         .game(&id)
         .await?
         .ok_or_else(|| ApiError::not_found("game"))?;
-    let color = seat_of(&row, &user).ok_or_else(|| {
-        ApiError::new(
-            StatusCode::FORBIDDEN,
-            "no_seat",
-            "you do not play in this game",
-        )
-    })?;
+    let color = seat_of(&row, &user)
+        .ok_or_else(|| ApiError::new(Code::NoSeat, "you do not play in this game"))?;
     let (tx, rx) = mpsc::channel::<String>(64);
     let Some(room) = state.rooms.get(&id).await? else {
         // A finished game: its whole state, and the stream ends.

@@ -8,6 +8,7 @@
 //! while every other account logs in as usual. `--rate-limits off` lifts them all (load tests
 //! from one address).
 
+use crate::refusal::Code;
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
@@ -16,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use axum::extract::{FromRequestParts, Request};
 use axum::http::request::Parts;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
@@ -181,8 +182,7 @@ impl From<TooMany> for ApiError {
     fn from(t: TooMany) -> ApiError {
         let seconds = t.seconds();
         let mut error = ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
+            Code::RateLimited,
             format!("too many requests: try again in {seconds} s"),
         );
         error.problem.n = Some(seconds);

@@ -1102,7 +1102,7 @@ mod tests {
     #[test]
     fn every_refusal_code_has_a_sentence_in_each_language() {
         for (lang, catalogue) in CATALOGUES.iter() {
-            for code in crate::protocol::CODES {
+            for code in crate::refusal::Code::ALL {
                 let key = format!("err_{code}");
                 assert!(catalogue.contains_key(&key), "{lang} lacks {key}");
             }
@@ -1110,7 +1110,7 @@ mod tests {
                 .keys()
                 .filter(|k| {
                     k.strip_prefix("err_")
-                        .is_some_and(|c| !crate::protocol::CODES.contains(&c))
+                        .is_some_and(|c| crate::refusal::Code::parse(c).is_none())
                 })
                 .collect();
             assert!(unused.is_empty(), "{lang}: no such code: {unused:?}");

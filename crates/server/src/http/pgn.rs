@@ -1,5 +1,6 @@
 //! PGN in and out: a game's export, a player's games, and imports (docs/API.md).
 
+use crate::refusal::Code;
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
@@ -112,14 +113,14 @@ pub(crate) async fn import(
     headers: HeaderMap,
     body: String,
 ) -> Result<Json<Imported>, ApiError> {
-    let bad = |message: String| ApiError::bad("bad_pgn", message);
+    let bad = |message: String| ApiError::new(Code::BadPgn, message);
     let is_form = headers
         .get(CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
     let text = if is_form {
         let form: ImportForm = serde_urlencoded::from_str(&body)
-            .map_err(|e| ApiError::bad("bad_request", format!("bad form: {e}")))?;
+            .map_err(|e| ApiError::new(Code::BadRequest, format!("bad form: {e}")))?;
         form.pgn
     } else {
         body
@@ -133,7 +134,7 @@ pub(crate) async fn import(
         .map_err(|e| bad(e.to_string()))?;
     let id = crate::import::store_record(&state.store, &record)
         .await?
-        .map_err(|e| ApiError::bad("import_refused", e.to_string()))?;
+        .map_err(|e| ApiError::new(Code::ImportRefused, e.to_string()))?;
     Ok(Json(Imported {
         url: format!("/game/{id}"),
         id,

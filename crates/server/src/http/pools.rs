@@ -2,6 +2,7 @@
 //! poll until it is paired (the answer is the seat, as a join's), leave, and the grid with
 //! how many wait in each pool.
 
+use crate::refusal::Code;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -28,8 +29,8 @@ pub(crate) async fn join(
     ApiJson(req): ApiJson<JoinPool>,
 ) -> Result<Json<PoolTicket>, ApiError> {
     let control = grid_control(&req.time_control).ok_or_else(|| {
-        ApiError::bad(
-            "unknown_pool",
+        ApiError::new(
+            Code::UnknownPool,
             format!(
                 "no pool plays {:?}: choose one of {}",
                 req.time_control,
@@ -38,14 +39,13 @@ pub(crate) async fn join(
         )
     })?;
     let speed = Speed::of_control(&control)
-        .ok_or_else(|| ApiError::bad("unknown_pool", "the pools play timed games"))?;
+        .ok_or_else(|| ApiError::new(Code::UnknownPool, "the pools play timed games"))?;
     let now = now_ms() as i64;
     let account = caller.account.as_ref().filter(|a| a.may_play());
     if account.is_some_and(|a| a.user.title == Some(crate::accounts::Title::Bot)) {
         // As on lichess: a BOT plays by challenge, never from a pool.
         return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "bad_scope",
+            Code::NotAllowed,
             "a BOT plays by challenge, not from the pools",
         ));
     }
@@ -107,8 +107,7 @@ pub(crate) async fn poll(
 ) -> Result<Response, ApiError> {
     let gone = || {
         ApiError::new(
-            StatusCode::NOT_FOUND,
-            "no_ticket",
+            Code::NoTicket,
             "this pool ticket is unknown or has expired: join the pool again",
         )
     };
@@ -137,11 +136,7 @@ pub(crate) async fn poll(
             &token,
             StatusCode::OK,
         )),
-        TicketState::Failed(why) => Err(ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "not_saved",
-            why,
-        )),
+        TicketState::Failed(why) => Err(ApiError::new(Code::NotSaved, why)),
     }
 }
 
@@ -154,8 +149,7 @@ pub(crate) async fn leave(State(state): State<AppState>, Path(ticket): Path<Stri
 /// The pairing authority of a cluster did not answer in time: the page tries again.
 fn unreachable() -> ApiError {
     ApiError::new(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "unavailable",
+        Code::Unavailable,
         "the pools cannot be reached right now; try again in a moment",
     )
 }

@@ -4,6 +4,7 @@
 //! full state frame. Unknown or malformed frames get an error frame and change nothing; frames
 //! over 4 KiB and floods (more than 20 frames a second) are refused without touching the room.
 
+use crate::refusal::Code;
 use std::time::{Duration, Instant};
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -142,7 +143,7 @@ async fn serve_socket(
     let Some(room) = room else {
         let _ = out
             .send(protocol::error(
-                &Problem::new("not_found", "the game is over or gone"),
+                &Problem::new(Code::NotFound, "the game is over or gone"),
                 None,
             ))
             .await;
@@ -208,12 +209,12 @@ async fn serve_socket(
                     }
                     Message::Ping(_) => continue,
                     Message::Binary(_) => {
-                        let _ = out.send(protocol::error(&Problem::new("malformed", "binary frames are not understood"), None)).await;
+                        let _ = out.send(protocol::error(&Problem::new(Code::Malformed, "binary frames are not understood"), None)).await;
                         continue;
                     }
                 };
                 if !limiter.allow() {
-                    let _ = out.send(protocol::error(&Problem::new("slow_down", "too many messages: slow down"), None)).await;
+                    let _ = out.send(protocol::error(&Problem::new(Code::SlowDown, "too many messages: slow down"), None)).await;
                     continue;
                 }
                 let _ = out.send(handle(&room, seat, &text, round_trip.estimate).await).await;
@@ -300,11 +301,14 @@ async fn handle(
         Ok(Request::Ping) => return protocol::pong(),
         Ok(Request::Act { action, ack }) => (action, ack),
         Err(refused) => {
-            return protocol::error(&Problem::new("malformed", refused.message), refused.ack);
+            return protocol::error(&Problem::new(Code::Malformed, refused.message), refused.ack);
         }
     };
     let Some(by) = seat else {
-        return protocol::error(&Problem::new("spectator", "spectators cannot play"), ack);
+        return protocol::error(
+            &Problem::new(Code::Spectator, "spectators cannot play"),
+            ack,
+        );
     };
     let mut command = action.by(by);
     if let Command::Move { timing, .. } = &mut command {
