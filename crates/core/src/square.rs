@@ -120,6 +120,7 @@ macro_rules! squares {
     ($($sq:ident),* $(,)?) => {
         /// A square of the board.
         #[derive(Debug, Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         #[repr(u8)]
         #[rustfmt::skip]
         pub enum Square { $($sq),* }

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use futures_util::future::BoxFuture;
 use rookery_core::Color;
 use rookery_core::game::{Command, Game, MoveText};
 use rookery_engine::{External, Level, Rng, Search, budget};
@@ -52,7 +53,20 @@ pub(crate) struct Bots {
     /// The built-in search's tables, shared by every seat.
     tables: Tables,
     /// Cluster mode: when no thread is free here, another node with one may think.
-    cluster: Arc<std::sync::OnceLock<crate::cluster::Cluster>>,
+    elsewhere: Arc<std::sync::OnceLock<Arc<dyn Elsewhere>>>,
+}
+
+/// Other nodes with a search thread free (cluster mode); the cluster plugs one in.
+pub(crate) trait Elsewhere: Send + Sync + std::fmt::Debug {
+    /// Offers a bot's search to them: the move one of them found (`Some(None)`: there is
+    /// none), or `None` if none had a free thread in time.
+    fn think<'a>(
+        &'a self,
+        game: &'a Game,
+        level: Level,
+        limit: Duration,
+        seed: u64,
+    ) -> BoxFuture<'a, Option<Option<String>>>;
 }
 
 /// The built-in search's tables (transposition table and move-ordering memory; 16 MiB at
@@ -132,15 +146,13 @@ impl Bots {
             waiting: Arc::default(),
             external,
             tables: Tables::default(),
-            cluster: Arc::default(),
+            elsewhere: Arc::default(),
         }
     }
 
-    /// Cluster mode: bots here may think on other nodes, and this node thinks for theirs.
-    pub(crate) fn join(&self, cluster: &crate::cluster::Cluster) {
-        if self.cluster.set(cluster.clone()).is_ok() {
-            cluster.think_for_others(self.clone());
-        }
+    /// Cluster mode: bots here may think on other nodes.
+    pub(crate) fn think_elsewhere_through(&self, elsewhere: Arc<dyn Elsewhere>) {
+        let _ = self.elsewhere.set(elsewhere);
     }
 
     /// Thinks for a bot of another node if a thread is free here now: the move (UCI text,
@@ -182,7 +194,7 @@ impl Bots {
         };
         // A bot with an external engine keeps it: only the built-in search thinks elsewhere.
         let elsewhere = (self.external.is_none())
-            .then(|| self.cluster.get().cloned())
+            .then(|| self.elsewhere.get().cloned())
             .flatten();
         let pool = (self.permits.clone(), self.waiting.clone(), elsewhere);
         tokio::spawn(drive(room, color, level, pool, brain));
@@ -295,11 +307,7 @@ async fn drive(
     room: RoomHandle,
     color: Color,
     level: Level,
-    (permits, waiting, elsewhere): (
-        Arc<Semaphore>,
-        Arc<AtomicUsize>,
-        Option<crate::cluster::Cluster>,
-    ),
+    (permits, waiting, elsewhere): (Arc<Semaphore>, Arc<AtomicUsize>, Option<Arc<dyn Elsewhere>>),
     brain: Brain,
 ) {
     let Ok(mut sub) = room.subscribe(u64::MAX).await else {
@@ -323,11 +331,9 @@ async fn drive(
                 .map_or(level.min_think(), |left| level.min_think().min(left / 40));
             // No thread free here: a node with one may think (cluster mode).
             let far = match &elsewhere {
-                Some(cluster) if permits.available_permits() == 0 => {
+                Some(elsewhere) if permits.available_permits() == 0 => {
                     let limit = move_limit(&game, color, now_ms());
-                    cluster
-                        .think_elsewhere(&game, level, limit, rng.next_u64())
-                        .await
+                    elsewhere.think(&game, level, limit, rng.next_u64()).await
                 }
                 _ => None,
             };

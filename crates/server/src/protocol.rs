@@ -710,7 +710,7 @@ pub(crate) fn event(e: &Versioned, seat: Option<Color>, view: Option<&View>) -> 
         RoomEvent::Seated { color, name, title } => ServerFrame::Seated {
             color: *color,
             name,
-            title: *title,
+            title: title.map(crate::accounts::Title::as_str),
             moves: Playable(view.and_then(|view| Moves::of(view, seat))),
             after: after(),
         },

@@ -52,8 +52,10 @@ pub(crate) async fn request(
         RematchAnswer::Agreed => {
             let (_, old) = rooms.game_of(row).await.map_err(RoomError::Store)?;
             let made = make(rooms, swapped(row, &old)).await;
-            room.rematch_made(made.as_ref().ok().map(|m| m.id.clone()))
-                .await;
+            room.tell(crate::room::Request::RematchMade {
+                id: made.as_ref().ok().map(|m| m.id.clone()),
+            })
+            .await;
             let made = made.map_err(|e| match e {
                 MakeError::Store(e) => RoomError::Store(e),
                 // The finished game passed these checks when it was made.

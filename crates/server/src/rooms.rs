@@ -4,16 +4,17 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+
+use futures_util::future::BoxFuture;
 
 use rookery_core::clock::TimeControl;
-use rookery_core::game::{Command, Game, MoveText, MoveTiming};
+use rookery_core::game::Game;
 use rookery_core::{ByColor, Position};
 use rookery_engine::Level;
 
 use crate::bot::Bots;
 use crate::lobby::Lobby;
-use crate::room::{EPOCH_VERSIONS, RoomHandle, RoomOptions};
+use crate::room::{EPOCH_VERSIONS, Replayed, RoomHandle, RoomOptions, rebuild};
 use crate::store::writer::{EventWriter, GameWrite};
 use crate::store::{Ending, GameRow, NewGame, Status, Store, StoreError};
 use crate::wallclock::now_ms;
@@ -30,11 +31,32 @@ pub(crate) struct Rooms {
     lobby: Lobby,
     /// What happens to accounts (games starting), for their event streams.
     events: crate::events::Events,
-    /// Cluster mode: this node's part (leases, other nodes' rooms).
-    cluster: Option<crate::cluster::Cluster>,
+    /// Cluster mode: where games are held (leases, other nodes' rooms), plugged in by the
+    /// cluster.
+    placement: Option<Arc<dyn Placement>>,
     /// Cluster mode: one load at a time, so two requests never take the same game twice
     /// (the second lease would fence the first room).
     loading: Arc<tokio::sync::Mutex<()>>,
+}
+
+/// Where a game's room runs when several nodes share the database: the cluster plugs one
+/// into the rooms, which know nothing of how.
+pub(crate) trait Placement: Send + Sync + std::fmt::Debug {
+    /// Stores a new game already held by this node (its insert is its lease): its epoch.
+    fn create_held<'a>(&'a self, row: &'a NewGame) -> BoxFuture<'a, Result<i64, StoreError>>;
+
+    /// Takes game `id` here if nobody holds it: the epoch of the new lease.
+    fn take<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<i64>, StoreError>>;
+
+    /// The room of game `id` on whichever node holds it.
+    fn remote(&self, id: &str) -> RoomHandle;
+
+    /// Serves a room held here to the other nodes until it closes; `taken`: another node
+    /// (or this one before a restart) held the game before.
+    fn serve(&self, id: &str, room: RoomHandle, taken: bool);
+
+    /// Keeps this node's leases and takes over games nobody holds, while the node runs.
+    fn start(&self, rooms: Rooms);
 }
 
 /// The bot levels of a game's seats (`None`: a person).
@@ -55,21 +77,16 @@ impl Rooms {
             bots,
             lobby: Lobby::default(),
             events: crate::events::Events::default(),
-            cluster: None,
+            placement: None,
             loading: Arc::default(),
         }
     }
 
     /// Makes this registry a cluster node's: live games are held by lease, rooms held
     /// elsewhere are reached through their owner.
-    pub(crate) fn with_cluster(mut self, cluster: crate::cluster::Cluster) -> Rooms {
-        self.bots.join(&cluster);
-        self.cluster = Some(cluster);
+    pub(crate) fn placed_by(mut self, placement: Arc<dyn Placement>) -> Rooms {
+        self.placement = Some(placement);
         self
-    }
-
-    pub(crate) fn cluster(&self) -> Option<&crate::cluster::Cluster> {
-        self.cluster.as_ref()
     }
 
     /// The accounts' event hub.
@@ -137,8 +154,8 @@ impl Rooms {
             ..RoomOptions::default()
         };
         let room = RoomHandle::spawn(id.to_owned(), game, self.writer.clone(), options);
-        if let (Some(cluster), Some(_)) = (&self.cluster, fence) {
-            cluster.bridge(id, room.clone(), !new);
+        if let (Some(placement), Some(_)) = (&self.placement, fence) {
+            placement.serve(id, room.clone(), !new);
         }
         if !over {
             for (color, level) in [
@@ -155,10 +172,10 @@ impl Rooms {
 
     /// Stores a new game and opens its room (with its bots).
     pub(crate) async fn create(&self, row: &NewGame, game: Game) -> Result<(), StoreError> {
-        let (epoch, fence) = match &self.cluster {
+        let (epoch, fence) = match &self.placement {
             // The node that makes a game holds it from its first moment.
-            Some(cluster) => {
-                let epoch = cluster.create_held(row).await?;
+            Some(placement) => {
+                let epoch = placement.create_held(row).await?;
                 (epoch, Some(epoch))
             }
             // A new game's first load is epoch 0; loads after it claim their own.
@@ -173,43 +190,72 @@ impl Rooms {
         Ok(())
     }
 
-    /// The room of game `id` if it is open now (nothing is loaded).
+    /// The room of game `id` if it runs on this node now (nothing is loaded).
     pub(crate) fn running(&self, id: &str) -> Option<RoomHandle> {
+        self.map()
+            .get(id)
+            .filter(|r| r.is_local() && !r.is_closed())
+            .cloned()
+    }
+
+    /// The room of game `id` as this node knows it: running here, or on the owner it was
+    /// last reached through (cluster mode).
+    fn known(&self, id: &str) -> Option<RoomHandle> {
         self.map().get(id).filter(|r| !r.is_closed()).cloned()
     }
 
     /// The room of game `id` wherever it is open (cluster mode: on its owner, if any), to
     /// be told of something; nothing is loaded.
     pub(crate) fn open_anywhere(&self, id: &str) -> Option<RoomHandle> {
-        self.running(id)
-            .or_else(|| self.cluster.as_ref().map(|c| c.remote(id)))
+        self.known(id)
+            .or_else(|| self.placement.as_ref().map(|p| p.remote(id)))
     }
 
-    /// The room of game `id`: open already, or loaded from the store (a finished game's
-    /// room serves its last state and rematch offers, then closes when nobody is there).
+    /// Forgets how game `id` was reached on another node, so the next [`Rooms::get`] tries
+    /// to take it here (a takeover).
+    pub(crate) fn forget_remote(&self, id: &str) {
+        let mut map = self.map();
+        if map.get(id).is_some_and(|r| !r.is_local()) {
+            map.remove(id);
+        }
+    }
+
+    /// The room of game `id`: open already (here, or on the owner it was last reached
+    /// through, which is asked directly again: no lock, no lease to try), or loaded from the
+    /// store (a finished game's room serves its last state and rematch offers, then closes
+    /// when nobody is there).
     pub(crate) async fn get(&self, id: &str) -> Result<Option<RoomHandle>, StoreError> {
-        if let Some(room) = self.running(id) {
+        if let Some(room) = self.known(id) {
             return Ok(Some(room));
         }
-        let _one_load = match &self.cluster {
+        let _one_load = match &self.placement {
             Some(_) => Some(self.loading.lock().await),
             None => None,
         };
-        if let Some(room) = self.running(id) {
+        if let Some(room) = self.known(id) {
             return Ok(Some(room));
         }
         let Some(row) = self.store.game(id).await? else {
             return Ok(None);
         };
         let mut fence = None;
-        if let Some(cluster) = &self.cluster {
+        if let Some(placement) = &self.placement {
             // A game's room runs where its lease is (a finished game's too: its rematch
-            // offers are in it): here if this node can take it, else on its owner. Its
-            // moves are read after the lease is taken, so every write of an earlier owner
-            // is either in them or fenced.
-            match cluster.take(id).await? {
+            // offers are in it): here if this node can take it, else on its owner, which
+            // later requests reach directly. Its moves are read after the lease is taken,
+            // so every write of an earlier owner is either in them or fenced.
+            match placement.take(id).await? {
                 Some(epoch) => fence = Some(epoch),
-                None => return Ok(Some(cluster.remote(id))),
+                None => {
+                    let remote = placement.remote(id);
+                    let mut map = self.map();
+                    if map.len() % 256 == 0 {
+                        // Handles to owners elsewhere expire; the stale ones go now and then.
+                        map.retain(|_, r| r.is_local() || !r.is_closed());
+                    }
+                    map.insert(id.to_owned(), remote.clone());
+                    return Ok(Some(remote));
+                }
             }
         }
         let game = self.replay(&row).await?;
@@ -235,7 +281,7 @@ impl Rooms {
         };
         // Another request may have loaded it meanwhile: keep the first.
         let mut map = self.map();
-        if let Some(room) = map.get(id).filter(|r| !r.is_closed()) {
+        if let Some(room) = map.get(id).filter(|r| r.is_local() && !r.is_closed()) {
             return Ok(Some(room.clone()));
         }
         let room = self.spawn(&row.game, game, epoch, fence, false);
@@ -255,9 +301,9 @@ impl Rooms {
 
     /// Loads every live game into a room (on start), so their clocks run again.
     pub(crate) async fn recover(&self) -> Result<usize, StoreError> {
-        if let Some(cluster) = &self.cluster {
+        if let Some(placement) = &self.placement {
             // Nodes take games nobody holds as they find them, a few at a time.
-            cluster.start(self.clone());
+            placement.start(self.clone());
             return Ok(0);
         }
         let live = self.store.live_games().await?;
@@ -296,45 +342,4 @@ impl Rooms {
         game.resume(now_ms(), turn_began);
         Ok(game)
     }
-}
-
-/// A move as stored (or as another node sends it): what a replay needs.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Replayed<'a> {
-    pub(crate) uci: &'a str,
-    pub(crate) elapsed_ms: i64,
-    pub(crate) lag_ms: i64,
-}
-
-/// Replays `moves` through the core from `start`, each charged exactly the thinking time it
-/// was and credited the lag it was (which rebuilds the lag quotas, R6), on a timeline of
-/// their own; the caller restores what the moves do not show and resumes the clock.
-pub(crate) fn rebuild<'a>(
-    id: &str,
-    start: Position,
-    control: TimeControl,
-    moves: impl Iterator<Item = Replayed<'a>>,
-) -> Game {
-    let mut game = Game::new(start, control);
-    let mut t = 0u64;
-    for (i, m) in moves.enumerate() {
-        t += (m.elapsed_ms + m.lag_ms).max(0) as u64;
-        let by = game.position().turn();
-        let command = Command::Move {
-            by,
-            text: MoveText::Uci(m.uci.to_owned()),
-            offer_draw: false,
-            timing: MoveTiming {
-                think: None,
-                round_trip: Some(Duration::from_millis(m.lag_ms.max(0) as u64)),
-            },
-        };
-        if let Err(e) = game.apply(command, t) {
-            // A row the rules refuse (stored before they were checked on import): the game
-            // stands at its last good move rather than failing every page.
-            tracing::error!(game = %id, ply = i + 1, error = %e, "stored move refused");
-            break;
-        }
-    }
-    game
 }

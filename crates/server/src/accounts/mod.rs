@@ -10,7 +10,8 @@ pub(crate) mod tokens;
 /// 候補大師、女子特級大師、女子國際大師; seed 000 on how FIDE grants the five international
 /// ones). Granted and removed by an admin; shown before the name and in PGN
 /// (`WhiteTitle`/`BlackTitle`, lichess's abbreviations).
-#[derive(Debug, Copy, Clone, PartialEq, Eq)]
+#[derive(Debug, Copy, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
 pub(crate) enum Title {
     Gm,
     Im,

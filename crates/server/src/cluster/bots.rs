@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Cluster, json};
 use crate::bot::Bots;
-use crate::rooms::{Replayed, rebuild};
+use crate::room::{Replayed, rebuild};
 
 /// The offers of searches.
 const THINK: &str = "rookery.bots.think";
@@ -125,5 +125,17 @@ impl Think {
         let game = rebuild("elsewhere", start, TimeControl::Untimed, moves);
         // A move the core did not take leaves the rebuilt game short: not this game.
         (game.moves().len() == self.moves.len()).then_some((game, level))
+    }
+}
+
+impl crate::bot::Elsewhere for Cluster {
+    fn think<'a>(
+        &'a self,
+        game: &'a Game,
+        level: Level,
+        limit: Duration,
+        seed: u64,
+    ) -> futures_util::future::BoxFuture<'a, Option<Option<String>>> {
+        Box::pin(self.think_elsewhere(game, level, limit, seed))
     }
 }

@@ -20,16 +20,16 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures_util::StreamExt;
+use futures_util::future::BoxFuture;
 use rookery_core::Color;
-use rookery_core::game::Command;
 use tokio::sync::broadcast;
 
-use crate::room::RematchAnswer;
-use crate::room::{RoomError, RoomHandle, Snapshot, Subscription, TakeSeat, Versioned};
+use crate::refusal::Problem;
+use crate::room::{Reply, Request, RoomError, RoomHandle, Subscription, Transport, Versioned};
 use crate::rooms::Rooms;
 use crate::store::{NewGame, Store, StoreError};
 use crate::wallclock::now_ms;
-use wire::{Ask, Broadcast, WireSnapshot, WireSubscription, WireVersioned};
+use wire::Broadcast;
 
 /// How long a lease lasts without renewal: how long a dead node's games wait for a new one.
 pub(crate) const LEASE: Duration = Duration::from_secs(5);
@@ -55,6 +55,9 @@ const MIRROR_FEED: usize = 64;
 const RUN_HEADER: &str = "Rookery-Run";
 /// A node run not heard from for this long is gone, and its connections with it.
 const RUN_GONE: Duration = Duration::from_secs(5);
+/// How long a node keeps a handle to another node's room before it looks again at who
+/// holds the game (a finished game's handle goes with it).
+const REMOTE_KEPT: Duration = Duration::from_secs(60);
 /// How often a bridge looks for gone runs.
 const GONE_LOOK: Duration = Duration::from_secs(2);
 
@@ -188,6 +191,8 @@ impl Cluster {
         RoomHandle::Remote(Arc::new(RemoteRoom {
             id: id.to_owned(),
             cluster: self.clone(),
+            gone: AtomicBool::new(false),
+            born: std::time::Instant::now(),
         }))
     }
 
@@ -216,21 +221,25 @@ impl Cluster {
                     tokio::select! {
                         msg = commands.next() => match msg {
                             Some(msg) => {
-                                let Ok(ask) = serde_json::from_slice::<Ask>(&msg.payload) else {
+                                let Ok(request) = serde_json::from_slice::<Request>(&msg.payload) else {
                                     tracing::debug!("an unreadable request from another node");
                                     continue;
                                 };
                                 if let Some(run) = msg.headers.as_ref().and_then(|h| h.get(RUN_HEADER)) {
-                                    ledger.note(run.as_str(), &ask);
+                                    ledger.note(run.as_str(), &request);
                                 }
-                                answer(nats, &room, ask, msg.reply).await;
+                                // Forwarded as it came; the answer goes back as the room gave it.
+                                let answer = room.request(request).await.map_err(|e| Problem::from(&e));
+                                if let Some(to) = msg.reply {
+                                    let _ = nats.publish(to, json(&answer)).await;
+                                }
                             }
                             None => break,
                         },
                         _ = look.tick() => ledger.forget_gone(&cluster, &id, &room).await,
                         event = feed.recv() => match event {
                             Ok(e) => {
-                                let body = json(&Broadcast::Event(Box::new(WireVersioned::of(&e))));
+                                let body = json(&Broadcast::Event(Box::new(e)));
                                 let _ = nats.publish(ev_subject(&id), body).await;
                             }
                             // The mirrors see the gap and resync.
@@ -327,6 +336,8 @@ impl Cluster {
             if rooms.running(&id).is_some() {
                 continue;
             }
+            // Its owner was reached elsewhere; nobody holds it now: try here.
+            rooms.forget_remote(&id);
             match rooms.get(&id).await {
                 Ok(Some(room)) if room.is_local() => {
                     taken += 1;
@@ -521,6 +532,8 @@ impl Cluster {
         let remote = RemoteRoom {
             id: id.to_owned(),
             cluster: self.clone(),
+            gone: AtomicBool::new(false),
+            born: std::time::Instant::now(),
         };
         loop {
             let msg = tokio::select! {
@@ -546,25 +559,47 @@ impl Cluster {
                 }
                 if event.v > l + 1 {
                     // A gap: what the owner still has fills it, else everyone resyncs.
-                    let Ok(WireSubscription {
+                    let Ok(Reply::Subscribed(Subscription {
                         missed: Some(missed),
                         ..
-                    }) = remote.ask_subscribe(l).await
+                    })) = remote.call(Request::Subscribe { since: l }).await
                     else {
                         tracing::debug!(game = %id, "a gap the owner cannot fill: connections here start again");
                         return;
                     };
                     for e in missed.into_iter().filter(|e| e.v < event.v) {
-                        let _ = tx.send(e.into());
+                        let _ = tx.send(e);
                     }
                 }
             }
             last = Some(event.v);
-            let _ = tx.send(event.into());
+            let _ = tx.send(event);
             if tx.receiver_count() == 0 {
                 return;
             }
         }
+    }
+}
+
+impl crate::rooms::Placement for Cluster {
+    fn create_held<'a>(&'a self, row: &'a NewGame) -> BoxFuture<'a, Result<i64, StoreError>> {
+        Box::pin(Cluster::create_held(self, row))
+    }
+
+    fn take<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<i64>, StoreError>> {
+        Box::pin(Cluster::take(self, id))
+    }
+
+    fn remote(&self, id: &str) -> RoomHandle {
+        Cluster::remote(self, id)
+    }
+
+    fn serve(&self, id: &str, room: RoomHandle, taken: bool) {
+        self.bridge(id, room, taken);
+    }
+
+    fn start(&self, rooms: Rooms) {
+        Cluster::start(self, rooms);
     }
 }
 
@@ -585,8 +620,8 @@ struct Told {
 
 impl Ledger {
     /// Notes what node run `run` told the room, if it is a presence or a spectator.
-    fn note(&mut self, run: &str, ask: &Ask) {
-        if !matches!(ask, Ask::Presence { .. } | Ask::Watcher { .. }) {
+    fn note(&mut self, run: &str, request: &Request) {
+        if !matches!(request, Request::Presence { .. } | Request::Watcher { .. }) {
             return;
         }
         let told = self.by_run.entry(run.to_owned()).or_insert_with(|| Told {
@@ -594,8 +629,8 @@ impl Ledger {
             players: rookery_core::ByColor::default(),
             watchers: Vec::new(),
         });
-        match ask {
-            Ask::Presence { color, connected } => {
+        match request {
+            Request::Presence { color, connected } => {
                 let n = told.players.get_mut(*color);
                 *n = if *connected {
                     *n + 1
@@ -603,8 +638,8 @@ impl Ledger {
                     n.saturating_sub(1)
                 };
             }
-            Ask::Watcher { joined: true, name } => told.watchers.push(name.clone()),
-            Ask::Watcher {
+            Request::Watcher { joined: true, name } => told.watchers.push(name.clone()),
+            Request::Watcher {
                 joined: false,
                 name,
             } => {
@@ -649,144 +684,67 @@ impl Ledger {
     }
 }
 
-/// Answers one request to a room this node holds.
-async fn answer(
-    nats: &async_nats::Client,
-    room: &RoomHandle,
-    ask: Ask,
-    reply_to: Option<async_nats::Subject>,
-) {
-    let reply = match ask {
-        Ask::Apply(command) => Some(json(
-            &room
-                .apply(command)
-                .await
-                .map_err(|e| crate::refusal::Problem::from(&e)),
-        )),
-        Ask::Subscribe { since } => room.subscribe(since).await.ok().map(|s| {
-            json(&WireSubscription {
-                v: s.v,
-                missed: s.missed.map(|m| m.iter().map(WireVersioned::of).collect()),
-            })
-        }),
-        Ask::Snapshot => room
-            .snapshot()
-            .await
-            .ok()
-            .map(|s| json(&WireSnapshot::of(&s))),
-        Ask::Rematch { by } => Some(json(
-            &room
-                .rematch(by)
-                .await
-                .map_err(|e| crate::refusal::Problem::from(&e)),
-        )),
-        Ask::Presence { color, connected } => {
-            room.presence(color, connected).await;
-            None
-        }
-        Ask::Watcher { joined, name } => {
-            room.watcher(joined, name).await;
-            None
-        }
-        Ask::RematchDecline { by } => {
-            room.decline_rematch(by).await;
-            None
-        }
-        Ask::TakeSeat(seat) => Some(json(
-            &room
-                .take_seat(seat)
-                .await
-                .map_err(|e| crate::refusal::Problem::from(&e)),
-        )),
-        Ask::RematchMade { id } => {
-            room.rematch_made(id).await;
-            None
-        }
-        Ask::Chat(line) => {
-            room.chat(line).await;
-            None
-        }
-    };
-    if let (Some(to), Some(body)) = (reply_to, reply) {
-        let _ = nats.publish(to, body).await;
-    }
-}
-
 /// A byte of randomness (for jitter).
 fn rand_byte() -> u8 {
     crate::ids::random_bytes::<1>()[0]
 }
 
-/// A room whose game another node holds: requests go to it over NATS.
+/// A room whose game another node holds: requests go to it over NATS, as they are.
 #[derive(Debug)]
 pub(crate) struct RemoteRoom {
     id: String,
     cluster: Cluster,
+    /// Nobody answered the last request: no node holds the game just now.
+    gone: AtomicBool,
+    /// When this handle was made: a registry keeps it [`REMOTE_KEPT`] at most.
+    born: std::time::Instant,
 }
 
 impl RemoteRoom {
     /// Asks the owner and waits for its answer; no answer in time (no owner just now, or
-    /// NATS down) is [`RoomError::Unavailable`].
-    async fn ask<T: serde::de::DeserializeOwned>(&self, ask: &Ask) -> Result<T, RoomError> {
-        self.cluster
-            .call(&cmd_subject(&self.id), ask, ASK_TIMEOUT)
-            .await
-            .map_err(|()| RoomError::Unavailable)
-    }
-
-    async fn ask_subscribe(&self, since: u64) -> Result<WireSubscription, RoomError> {
-        self.ask(&Ask::Subscribe { since }).await
-    }
-
-    /// Takes the open seat through the owner, which stores it under its lease.
-    pub(crate) async fn take_seat(&self, seat: TakeSeat) -> Result<u64, RoomError> {
-        self.ask::<Result<u64, crate::refusal::Problem>>(&Ask::TakeSeat(seat))
-            .await?
+    /// NATS down) is [`RoomError::Unavailable`], the owner's refusal [`RoomError::Remote`].
+    async fn call(&self, request: Request) -> Result<Reply, RoomError> {
+        let answer = self
+            .cluster
+            .call::<Result<Reply, Problem>>(&cmd_subject(&self.id), &request, ASK_TIMEOUT)
+            .await;
+        self.gone.store(answer.is_err(), Ordering::Relaxed);
+        answer
+            .map_err(|()| RoomError::Unavailable)?
             .map_err(RoomError::Remote)
+    }
+}
+
+impl Transport for RemoteRoom {
+    fn ask(&self, request: Request) -> BoxFuture<'_, Result<Reply, RoomError>> {
+        Box::pin(async move {
+            if !matches!(request, Request::Subscribe { .. }) {
+                return self.call(request).await;
+            }
+            // The feed first: whatever the owner publishes after answering reaches it.
+            let feed = self.cluster.mirror(&self.id).await?;
+            match self.call(request).await? {
+                Reply::Subscribed(sub) => Ok(Reply::Subscribed(Subscription { feed, ..sub })),
+                other => Ok(other),
+            }
+        })
     }
 
     /// Tells the owner something that needs no answer (with this node's run, so that what
     /// its connections said is undone if the node goes).
-    pub(crate) async fn tell(&self, ask: Ask) {
-        let inner = &self.cluster.inner;
-        let mut headers = async_nats::HeaderMap::new();
-        headers.insert(RUN_HEADER, inner.run.as_str());
-        let _ = inner
-            .nats
-            .publish_with_headers(cmd_subject(&self.id), headers, json(&ask))
-            .await;
-    }
-
-    pub(crate) async fn apply(&self, command: Command) -> Result<u64, RoomError> {
-        self.ask::<Result<u64, crate::refusal::Problem>>(&Ask::Apply(command))
-            .await?
-            .map_err(RoomError::Remote)
-    }
-
-    pub(crate) async fn rematch(&self, by: Color) -> Result<RematchAnswer, RoomError> {
-        self.ask::<Result<RematchAnswer, crate::refusal::Problem>>(&Ask::Rematch { by })
-            .await?
-            .map_err(RoomError::Remote)
-    }
-
-    pub(crate) async fn subscribe(&self, since: u64) -> Result<Subscription, RoomError> {
-        // The feed first: whatever the owner publishes after answering reaches it.
-        let feed = self.cluster.mirror(&self.id).await?;
-        let sub = self.ask_subscribe(since).await?;
-        Ok(Subscription {
-            v: sub.v,
-            missed: sub
-                .missed
-                .map(|m| m.into_iter().map(Versioned::from).collect()),
-            feed,
+    fn tell(&self, request: Request) -> BoxFuture<'_, ()> {
+        Box::pin(async move {
+            let inner = &self.cluster.inner;
+            let mut headers = async_nats::HeaderMap::new();
+            headers.insert(RUN_HEADER, inner.run.as_str());
+            let _ = inner
+                .nats
+                .publish_with_headers(cmd_subject(&self.id), headers, json(&request))
+                .await;
         })
     }
 
-    pub(crate) async fn snapshot(&self) -> Result<Snapshot, RoomError> {
-        let wire: WireSnapshot = self.ask(&Ask::Snapshot).await?;
-        wire.into_snapshot(&self.id).map_err(|e| {
-            tracing::warn!(game = %self.id, error = %e, "a snapshot from the owner does not read");
-            RoomError::Unavailable
-        })
+    fn is_gone(&self) -> bool {
+        self.gone.load(Ordering::Relaxed) || self.born.elapsed() > REMOTE_KEPT
     }
 }

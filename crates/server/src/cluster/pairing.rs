@@ -13,6 +13,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use futures_util::StreamExt;
+use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
 use super::{Cluster, json, lock};
@@ -312,6 +313,33 @@ impl Cluster {
             *per_pool.entry(t.pool.clone()).or_default() += 1;
         }
         grid_counts(per_pool)
+    }
+}
+
+impl crate::pools::Authority for Cluster {
+    fn join(
+        &self,
+        pool: PoolId,
+        holder: Holder,
+        waiter: Waiter,
+    ) -> BoxFuture<'_, Result<String, Unreachable>> {
+        Box::pin(self.pool_join(pool, holder, waiter))
+    }
+
+    fn wait<'a>(
+        &'a self,
+        ticket: &'a str,
+        within: Duration,
+    ) -> BoxFuture<'a, Result<Option<(PoolId, TicketState)>, Unreachable>> {
+        Box::pin(self.pool_wait(ticket, within))
+    }
+
+    fn leave<'a>(&'a self, ticket: &'a str) -> BoxFuture<'a, ()> {
+        Box::pin(self.pool_leave(ticket))
+    }
+
+    fn counts(&self) -> std::collections::HashMap<String, (usize, usize)> {
+        self.pool_counts()
     }
 }
 

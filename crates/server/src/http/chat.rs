@@ -63,7 +63,10 @@ async fn write(
     };
     state.store.add_chat(&line).await?;
     if let Some(room) = state.rooms.open_anywhere(&row.game.id) {
-        room.chat(line.clone()).await;
+        room.tell(crate::room::Request::Chat(std::sync::Arc::new(
+            line.clone(),
+        )))
+        .await;
     }
     Ok(line)
 }

@@ -307,7 +307,8 @@ pub(crate) async fn rematch(
 /// withdraws one's own.
 pub(crate) async fn decline_rematch(State(state): State<AppState>, player: Player) -> Json<Okay> {
     if let Some(room) = state.rooms.open_anywhere(&player.row.game.id) {
-        room.decline_rematch(player.color).await;
+        room.tell(crate::room::Request::RematchDecline { by: player.color })
+            .await;
     }
     Json(Okay { ok: true })
 }

@@ -394,7 +394,12 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
     }
     let bots = crate::bot::Bots::new(config.uci_engine.clone());
     let permits = bots.permits();
-    let mut rooms = Rooms::new(store.clone(), EventWriter::start(store.clone()), bots);
+    let mut rooms = Rooms::new(
+        store.clone(),
+        EventWriter::start(store.clone()),
+        bots.clone(),
+    );
+    let mut cluster = None;
     if let Some(url) = &config.cluster {
         if store.backend() != crate::store::Backend::Postgres {
             return Err(
@@ -407,8 +412,12 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
             .node_id
             .clone()
             .unwrap_or_else(|| format!("node-{}", crate::ids::game_id()));
-        let cluster = crate::cluster::Cluster::join(url, node, store.clone()).await?;
-        rooms = rooms.with_cluster(cluster);
+        let node = crate::cluster::Cluster::join(url, node, store.clone()).await?;
+        // The cluster plugs itself in where the rooms, the bots and the pools leave room.
+        rooms = rooms.placed_by(std::sync::Arc::new(node.clone()));
+        bots.think_elsewhere_through(std::sync::Arc::new(node.clone()));
+        node.think_for_others(bots);
+        cluster = Some(node);
     }
     let recovered = rooms.recover().await.map_err(|e| e.to_string())?;
     tracing::info!(games = recovered, "live games loaded back into rooms");
@@ -422,10 +431,10 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
     let mut limits = serve::Limits::new(config.max_connections_per_address);
     limits.header_timeout = seconds(config.header_timeout, "--header-timeout")?;
     limits.request_timeout = seconds(config.request_timeout, "--request-timeout")?;
-    let pools = match rooms.cluster() {
+    let pools = match &cluster {
         Some(cluster) => {
             cluster.start_pairing(rooms.clone());
-            crate::pools::Desk::Cluster(cluster.clone())
+            crate::pools::Desk::Remote(std::sync::Arc::new(cluster.clone()))
         }
         None => crate::pools::Desk::Local(crate::pools::Pools::start(rooms.clone())),
     };
@@ -436,8 +445,8 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
         config.analysis_nodes.max(1),
         config.uci_engine.clone(),
         // The jobs a node claims are claimed under its name (one lone node: "local").
-        rooms
-            .cluster()
+        cluster
+            .as_ref()
             .map_or_else(|| "local".to_owned(), |c| c.node().to_owned()),
     )
     .await
@@ -461,7 +470,7 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
         trust_proxy: config.trust_proxy,
         online: crate::presence::Online::default(),
     };
-    if let Some(cluster) = state.rooms.cluster() {
+    if let Some(cluster) = &cluster {
         cluster.gossip(state.rooms.lobby().clone(), state.online.clone());
         cluster.relay_events(state.rooms.events().clone());
     }
@@ -495,7 +504,7 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
             );
             let _ = drain.send(true);
         }
-        if let Some(cluster) = handing_over.cluster() {
+        if let Some(cluster) = &cluster {
             // Other nodes take this node's games at once; its sockets on them reconnect.
             cluster
                 .hand_over(&handing_over, std::time::Duration::from_secs(5))

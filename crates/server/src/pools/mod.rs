@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use futures_util::future::BoxFuture;
 use rookery_core::Color;
 use rookery_core::clock::TimeControl;
 use tokio::sync::watch;
@@ -330,11 +331,35 @@ pub(crate) fn grid_counts(
     out
 }
 
-/// The pools as the HTTP calls reach them: here, or at the cluster's pairing authority.
+/// The pools as the HTTP calls reach them: here, or at a pairing authority elsewhere
+/// (cluster mode: the cluster plugs one in).
 #[derive(Debug, Clone)]
 pub(crate) enum Desk {
     Local(Pools),
-    Cluster(crate::cluster::Cluster),
+    Remote(Arc<dyn Authority>),
+}
+
+/// A pairing authority on another node.
+pub(crate) trait Authority: Send + Sync + std::fmt::Debug {
+    /// Joins a pool: the ticket.
+    fn join(
+        &self,
+        pool: PoolId,
+        holder: Holder,
+        waiter: Waiter,
+    ) -> BoxFuture<'_, Result<String, Unreachable>>;
+
+    /// A long poll: see [`Pools::wait`].
+    fn wait<'a>(
+        &'a self,
+        ticket: &'a str,
+        within: Duration,
+    ) -> BoxFuture<'a, Result<Option<(PoolId, TicketState)>, Unreachable>>;
+
+    fn leave<'a>(&'a self, ticket: &'a str) -> BoxFuture<'a, ()>;
+
+    /// How many wait in each grid cell: (rated, casual).
+    fn counts(&self) -> HashMap<String, (usize, usize)>;
 }
 
 /// The pairing authority could not be reached in time (cluster mode).
@@ -350,7 +375,7 @@ impl Desk {
     ) -> Result<String, Unreachable> {
         match self {
             Desk::Local(pools) => Ok(pools.join(pool, holder, waiter)),
-            Desk::Cluster(cluster) => cluster.pool_join(pool, holder, waiter).await,
+            Desk::Remote(authority) => authority.join(pool, holder, waiter).await,
         }
     }
 
@@ -362,7 +387,7 @@ impl Desk {
     ) -> Result<Option<(PoolId, TicketState)>, Unreachable> {
         match self {
             Desk::Local(pools) => Ok(pools.wait(ticket, within).await),
-            Desk::Cluster(cluster) => cluster.pool_wait(ticket, within).await,
+            Desk::Remote(authority) => authority.wait(ticket, within).await,
         }
     }
 
@@ -371,7 +396,7 @@ impl Desk {
             Desk::Local(pools) => {
                 pools.leave(ticket);
             }
-            Desk::Cluster(cluster) => cluster.pool_leave(ticket).await,
+            Desk::Remote(authority) => authority.leave(ticket).await,
         }
     }
 
@@ -379,7 +404,7 @@ impl Desk {
     pub(crate) fn counts(&self) -> HashMap<String, (usize, usize)> {
         match self {
             Desk::Local(pools) => pools.counts(),
-            Desk::Cluster(cluster) => cluster.pool_counts(),
+            Desk::Remote(authority) => authority.counts(),
         }
     }
 }

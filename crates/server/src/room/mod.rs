@@ -17,7 +17,6 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use std::sync::atomic::Ordering;
 
-use crate::cluster::wire::Ask;
 use crate::lobby::{Listing, Lobby};
 use crate::metrics::METRICS;
 use crate::store::writer::{EventWriter, GameWrite};
@@ -26,8 +25,13 @@ use rematch::Rematch;
 pub(crate) use rematch::RematchAnswer;
 
 mod rematch;
+mod request;
+mod travel;
 mod view;
 mod watchers;
+
+pub(crate) use request::{Reply, Request, Transport};
+pub(crate) use travel::{Replayed, opening, rebuild};
 
 pub(crate) use view::{Can, Moment, View, opening_of};
 #[cfg(test)]
@@ -40,7 +44,7 @@ const HISTORY: usize = 128;
 const FEED: usize = 32;
 
 /// An event with the room version it was published under.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Versioned {
     pub(crate) v: u64,
     pub(crate) event: RoomEvent,
@@ -54,7 +58,7 @@ pub(crate) struct Versioned {
 }
 
 /// What a room publishes: the game's events, and players coming and going.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) enum RoomEvent {
     Game(Event),
     /// A player's last connection closed, or a first one opened. `claim_after` is how long
@@ -73,7 +77,7 @@ pub(crate) enum RoomEvent {
     Seated {
         color: Color,
         name: String,
-        title: Option<&'static str>,
+        title: Option<crate::accounts::Title>,
     },
     /// A player asks for a rematch of the finished game.
     RematchOffered {
@@ -159,62 +163,37 @@ impl std::error::Error for RoomError {
 
 /// What a subscriber gets: the version it starts from, the events it missed since the
 /// version it knew (or `None` when they are gone and it must resync), and the live feed.
-#[derive(Debug)]
+/// The feed is this node's: it does not travel (another node's subscription arrives with a
+/// closed one, and its transport puts this node's in).
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Subscription {
     pub(crate) v: u64,
     pub(crate) missed: Option<Vec<Versioned>>,
+    #[serde(skip, default = "closed_feed")]
     pub(crate) feed: broadcast::Receiver<Versioned>,
 }
 
+/// A feed that has ended.
+fn closed_feed() -> broadcast::Receiver<Versioned> {
+    broadcast::channel(1).1
+}
+
+/// What a room's task receives: a request (with where to answer, if it is answered), or
+/// word from this node that it no longer holds the game.
 pub(crate) enum RoomCmd {
-    /// A player's connection opened (`true`) or closed.
-    Presence {
-        color: Color,
-        connected: bool,
-    },
-    /// A spectator's connection opened (`true`) or closed.
-    Watcher {
-        joined: bool,
-        name: Option<String>,
-    },
-    Apply {
-        command: Command,
-        reply: oneshot::Sender<Result<u64, RoomError>>,
-    },
-    Subscribe {
-        since: u64,
-        reply: oneshot::Sender<Subscription>,
-    },
-    Snapshot {
-        reply: oneshot::Sender<Snapshot>,
-    },
-    Rematch {
-        by: Color,
-        reply: oneshot::Sender<Result<RematchAnswer, RoomError>>,
-    },
-    RematchDecline {
-        by: Color,
-    },
-    /// Someone takes the open seat: the room stores it (fenced, as a move), then tells
-    /// everyone; the answer is the version of the `Seated` event.
-    TakeSeat {
-        seat: TakeSeat,
-        reply: oneshot::Sender<Result<u64, RoomError>>,
-    },
-    RematchMade {
-        id: Option<String>,
-    },
-    Chat {
-        line: Arc<crate::store::chat::ChatLine>,
+    Request {
+        request: Request,
+        reply: Option<oneshot::Sender<Result<Reply, RoomError>>>,
     },
     /// Another node holds the game now (or this node hands it over): the room ends.
     Close,
 }
 
 /// The room as it stands: its version, its game, and the seat still open, if any.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Snapshot {
     pub(crate) v: u64,
+    #[serde(with = "travel::game")]
     pub(crate) game: Game,
     /// A seat nobody has taken yet: the game waits for its opponent.
     pub(crate) open_seat: Option<Color>,
@@ -222,38 +201,12 @@ pub(crate) struct Snapshot {
     pub(crate) bots: ByColor<bool>,
 }
 
-/// A cheap-to-clone handle to a room: its task on this node, or the game's owner on another
-/// node (cluster mode), reached over NATS.
+/// A cheap-to-clone handle to a room: its task on this node, or a transport to the game's
+/// owner on another node (cluster mode), which the cluster plugs in.
 #[derive(Debug, Clone)]
 pub(crate) enum RoomHandle {
     Local(mpsc::Sender<RoomCmd>),
-    Remote(Arc<crate::cluster::RemoteRoom>),
-}
-
-impl RoomCmd {
-    /// The command as another node's room is told it; `None` for those that are asked (and
-    /// wait for an answer) instead.
-    fn told(self) -> Option<Ask> {
-        Some(match self {
-            RoomCmd::Presence { color, connected } => Ask::Presence { color, connected },
-            RoomCmd::Watcher { joined, name } => Ask::Watcher { joined, name },
-            RoomCmd::RematchDecline { by } => Ask::RematchDecline { by },
-            RoomCmd::RematchMade { id } => Ask::RematchMade { id },
-            RoomCmd::Chat { line } => Ask::Chat(Arc::unwrap_or_clone(line)),
-            RoomCmd::Apply { .. }
-            | RoomCmd::Subscribe { .. }
-            | RoomCmd::Snapshot { .. }
-            | RoomCmd::Rematch { .. }
-            | RoomCmd::TakeSeat { .. }
-            | RoomCmd::Close => return None,
-        })
-    }
-}
-
-impl std::fmt::Debug for RoomCmd {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("RoomCmd")
-    }
+    Remote(Arc<dyn Transport>),
 }
 
 /// How a room behaves beyond its game.
@@ -362,43 +315,58 @@ impl RoomHandle {
         matches!(self, RoomHandle::Local(_))
     }
 
-    /// Whether the room's task has ended (a room on another node: never known here).
+    /// Whether the room's task has ended (a room on another node: whether its owner did not
+    /// answer the last request).
     pub(crate) fn is_closed(&self) -> bool {
         match self {
             RoomHandle::Local(tx) => tx.is_closed(),
-            RoomHandle::Remote(_) => false,
+            RoomHandle::Remote(room) => room.is_gone(),
         }
     }
 
-    /// Sends the command `make` builds around a reply channel and waits for the answer.
-    async fn ask<T>(
-        tx: &mpsc::Sender<RoomCmd>,
-        make: impl FnOnce(oneshot::Sender<T>) -> RoomCmd,
-    ) -> Result<T, RoomError> {
-        let (reply, answer) = oneshot::channel();
-        tx.send(make(reply)).await.map_err(|_| RoomError::Closed)?;
-        answer.await.map_err(|_| RoomError::Closed)
-    }
-
-    /// Sends a command that has no answer (to another node, in its wire form).
-    async fn tell(&self, cmd: RoomCmd) {
+    /// Sends `request` wherever the room is; a told request is answered [`Reply::Done`] at
+    /// once.
+    pub(crate) async fn request(&self, request: Request) -> Result<Reply, RoomError> {
         match self {
             RoomHandle::Local(tx) => {
-                let _ = tx.send(cmd).await;
-            }
-            RoomHandle::Remote(room) => {
-                if let Some(ask) = cmd.told() {
-                    room.tell(ask).await;
+                if !request.is_answered() {
+                    let _ = tx
+                        .send(RoomCmd::Request {
+                            request,
+                            reply: None,
+                        })
+                        .await;
+                    return Ok(Reply::Done);
                 }
+                let (reply, answer) = oneshot::channel();
+                let cmd = RoomCmd::Request {
+                    request,
+                    reply: Some(reply),
+                };
+                tx.send(cmd).await.map_err(|_| RoomError::Closed)?;
+                answer.await.map_err(|_| RoomError::Closed)?
             }
+            RoomHandle::Remote(room) if !request.is_answered() => {
+                room.tell(request).await;
+                Ok(Reply::Done)
+            }
+            RoomHandle::Remote(room) => room.ask(request).await,
+        }
+    }
+
+    /// A request answered with a version.
+    async fn versioned(&self, request: Request) -> Result<u64, RoomError> {
+        match self.request(request).await? {
+            Reply::Version(v) => Ok(v),
+            other => Err(unexpected(&other)),
         }
     }
 
     /// A player of the finished game asks for a rematch.
     pub(crate) async fn rematch(&self, by: Color) -> Result<RematchAnswer, RoomError> {
-        match self {
-            RoomHandle::Local(tx) => Self::ask(tx, |reply| RoomCmd::Rematch { by, reply }).await?,
-            RoomHandle::Remote(room) => room.rematch(by).await,
+        match self.request(Request::Rematch { by }).await? {
+            Reply::Rematch(answer) => Ok(answer),
+            other => Err(unexpected(&other)),
         }
     }
 
@@ -409,67 +377,44 @@ impl RoomHandle {
     /// [`RoomError::SeatsTaken`] when the seat is not open; the store's failure (nothing
     /// stored); the owner unreachable.
     pub(crate) async fn take_seat(&self, seat: TakeSeat) -> Result<u64, RoomError> {
-        match self {
-            RoomHandle::Local(tx) => {
-                Self::ask(tx, |reply| RoomCmd::TakeSeat { seat, reply }).await?
-            }
-            RoomHandle::Remote(room) => room.take_seat(seat).await,
-        }
-    }
-
-    /// Tells the room's connections of a chat line (stored already).
-    pub(crate) async fn chat(&self, line: crate::store::chat::ChatLine) {
-        let line = Arc::new(line);
-        self.tell(RoomCmd::Chat { line }).await;
-    }
-
-    /// A player declines (or withdraws) the rematch offer.
-    pub(crate) async fn decline_rematch(&self, by: Color) {
-        self.tell(RoomCmd::RematchDecline { by }).await;
-    }
-
-    /// The rematch both agreed to is game `id` (`None`: it could not be made; the offer
-    /// stands again).
-    pub(crate) async fn rematch_made(&self, id: Option<String>) {
-        self.tell(RoomCmd::RematchMade { id }).await;
+        self.versioned(Request::TakeSeat(seat)).await
     }
 
     /// Feeds a command; returns the room version after the events it caused.
     pub(crate) async fn apply(&self, command: Command) -> Result<u64, RoomError> {
-        match self {
-            RoomHandle::Local(tx) => {
-                Self::ask(tx, |reply| RoomCmd::Apply { command, reply }).await?
-            }
-            RoomHandle::Remote(room) => room.apply(command).await,
-        }
+        self.versioned(Request::Apply(command)).await
     }
 
     /// Subscribes, knowing events up to version `since`.
     pub(crate) async fn subscribe(&self, since: u64) -> Result<Subscription, RoomError> {
-        match self {
-            RoomHandle::Local(tx) => {
-                Self::ask(tx, |reply| RoomCmd::Subscribe { since, reply }).await
-            }
-            RoomHandle::Remote(room) => room.subscribe(since).await,
+        match self.request(Request::Subscribe { since }).await? {
+            Reply::Subscribed(sub) => Ok(sub),
+            other => Err(unexpected(&other)),
         }
-    }
-
-    /// A player's connection opened or closed.
-    pub(crate) async fn presence(&self, color: Color, connected: bool) {
-        self.tell(RoomCmd::Presence { color, connected }).await;
-    }
-
-    /// A spectator's connection opened or closed (with the account's name if logged in).
-    pub(crate) async fn watcher(&self, joined: bool, name: Option<String>) {
-        self.tell(RoomCmd::Watcher { joined, name }).await;
     }
 
     /// The game as it stands, with its version.
     pub(crate) async fn snapshot(&self) -> Result<Snapshot, RoomError> {
-        match self {
-            RoomHandle::Local(tx) => Self::ask(tx, |reply| RoomCmd::Snapshot { reply }).await,
-            RoomHandle::Remote(room) => room.snapshot().await,
+        match self.request(Request::Snapshot).await? {
+            Reply::Snapshot(snapshot) => Ok(*snapshot),
+            other => Err(unexpected(&other)),
         }
+    }
+
+    /// Tells the room something that has no answer.
+    pub(crate) async fn tell(&self, request: Request) {
+        debug_assert!(!request.is_answered());
+        let _ = self.request(request).await;
+    }
+
+    /// A player's connection opened or closed.
+    pub(crate) async fn presence(&self, color: Color, connected: bool) {
+        self.tell(Request::Presence { color, connected }).await;
+    }
+
+    /// A spectator's connection opened or closed (with the account's name if logged in).
+    pub(crate) async fn watcher(&self, joined: bool, name: Option<String>) {
+        self.tell(Request::Watcher { joined, name }).await;
     }
 
     /// Ends the room (this node no longer holds its game); nothing for a remote room.
@@ -478,6 +423,12 @@ impl RoomHandle {
             let _ = tx.send(RoomCmd::Close).await;
         }
     }
+}
+
+/// An answer of the wrong kind (a newer owner's?): said as the owner being unavailable.
+fn unexpected(reply: &Reply) -> RoomError {
+    tracing::warn!(?reply, "an answer of the wrong kind");
+    RoomError::Unavailable
 }
 
 struct Room {
@@ -607,86 +558,104 @@ impl Room {
     }
 
     async fn handle(&mut self, cmd: RoomCmd) {
-        if matches!(cmd, RoomCmd::Presence { .. } | RoomCmd::Watcher { .. }) && self.game.is_over()
+        match cmd {
+            RoomCmd::Request { request, reply } => {
+                let answer = self.answer(request).await;
+                if let Some(reply) = reply {
+                    let _ = reply.send(answer);
+                }
+            }
+            RoomCmd::Close => self.closing = true,
+        }
+    }
+
+    /// Does what `request` asks: the one place each request is decided.
+    async fn answer(&mut self, request: Request) -> Result<Reply, RoomError> {
+        if matches!(request, Request::Presence { .. } | Request::Watcher { .. })
+            && self.game.is_over()
         {
             // A finished game's room lingers from the last time someone came or went.
             self.last_activity = tokio::time::Instant::now();
         }
-        match cmd {
-            RoomCmd::Apply { command, reply } => {
-                let result = self.apply(command).await;
-                let _ = reply.send(result);
+        Ok(match request {
+            Request::Apply(command) => Reply::Version(self.apply(command).await?),
+            Request::Subscribe { since } => Reply::Subscribed(self.subscribe(since)),
+            Request::Presence { color, connected } => {
+                self.presence(color, connected);
+                Reply::Done
             }
-            RoomCmd::Subscribe { since, reply } => {
-                let feed = self.feed.subscribe();
-                let missed = if since == self.v {
-                    Some(Vec::new())
-                } else if since < self.v && self.history.front().is_some_and(|e| e.v <= since + 1) {
-                    Some(
-                        self.history
-                            .iter()
-                            .filter(|e| e.v > since)
-                            .cloned()
-                            .collect(),
-                    )
-                } else {
-                    None
-                };
-                let _ = reply.send(Subscription {
-                    v: self.v,
-                    missed,
-                    feed,
-                });
-            }
-            RoomCmd::Presence { color, connected } => {
-                let before = self.connections[color];
-                self.connections[color] = if connected {
-                    before + 1
-                } else {
-                    before.saturating_sub(1)
-                };
-                let now_gone = self.connections[color] == 0;
-                if (before == 0) != now_gone {
-                    self.gone_since[color] = now_gone.then(tokio::time::Instant::now);
-                    let claim_after = self.game.abandonment_wait();
-                    self.publish_room(RoomEvent::Presence {
-                        color,
-                        connected: !now_gone,
-                        claim_after,
-                    });
-                }
-            }
-            RoomCmd::Watcher { joined, name } => {
+            Request::Watcher { joined, name } => {
                 self.watchers
                     .change(joined, name, tokio::time::Instant::now());
+                Reply::Done
             }
-            RoomCmd::Snapshot { reply } => {
-                let _ = reply.send(Snapshot {
-                    v: self.v,
-                    game: self.game.clone(),
-                    open_seat: self.open_seat,
-                    bots: self.bots,
-                });
-            }
-            RoomCmd::Rematch { by, reply } => {
-                let _ = reply.send(self.rematch(by));
-            }
-            RoomCmd::RematchDecline { by } => {
+            Request::Snapshot => Reply::Snapshot(Box::new(Snapshot {
+                v: self.v,
+                game: self.game.clone(),
+                open_seat: self.open_seat,
+                bots: self.bots,
+            })),
+            Request::Rematch { by } => Reply::Rematch(self.rematch(by)?),
+            Request::RematchDecline { by } => {
                 if let Some(event) = self.rematch.decline(by) {
                     self.publish_room(event);
                 }
+                Reply::Done
             }
-            RoomCmd::RematchMade { id } => {
+            Request::RematchMade { id } => {
                 if let Some(event) = self.rematch.made(id) {
                     self.publish_room(event);
                 }
+                Reply::Done
             }
-            RoomCmd::Chat { line } => self.publish_room(RoomEvent::Chat(line)),
-            RoomCmd::Close => self.closing = true,
-            RoomCmd::TakeSeat { seat, reply } => {
-                let result = self.take_seat(seat).await;
-                let _ = reply.send(result);
+            Request::Chat(line) => {
+                self.publish_room(RoomEvent::Chat(line));
+                Reply::Done
             }
+            Request::TakeSeat(seat) => Reply::Version(self.take_seat(seat).await?),
+        })
+    }
+
+    /// The feed from now on, and what a subscriber that knew version `since` missed.
+    fn subscribe(&self, since: u64) -> Subscription {
+        let feed = self.feed.subscribe();
+        let missed = if since == self.v {
+            Some(Vec::new())
+        } else if since < self.v && self.history.front().is_some_and(|e| e.v <= since + 1) {
+            Some(
+                self.history
+                    .iter()
+                    .filter(|e| e.v > since)
+                    .cloned()
+                    .collect(),
+            )
+        } else {
+            None
+        };
+        Subscription {
+            v: self.v,
+            missed,
+            feed,
+        }
+    }
+
+    /// A player's connection opened or closed: told when the player comes or goes.
+    fn presence(&mut self, color: Color, connected: bool) {
+        let before = self.connections[color];
+        self.connections[color] = if connected {
+            before + 1
+        } else {
+            before.saturating_sub(1)
+        };
+        let now_gone = self.connections[color] == 0;
+        if (before == 0) != now_gone {
+            self.gone_since[color] = now_gone.then(tokio::time::Instant::now);
+            let claim_after = self.game.abandonment_wait();
+            self.publish_room(RoomEvent::Presence {
+                color,
+                connected: !now_gone,
+                claim_after,
+            });
         }
     }
 
@@ -710,8 +679,7 @@ impl Room {
         let title = seat
             .title
             .as_deref()
-            .and_then(crate::accounts::Title::parse)
-            .map(crate::accounts::Title::as_str);
+            .and_then(crate::accounts::Title::parse);
         // The game can begin: the event carries what each player may now do.
         let view = Arc::new(View::of(&self.game, self.open_seat.is_some(), self.bots));
         let name = seat.seat.name;
@@ -991,7 +959,10 @@ mod tests {
         assert_eq!(room.rematch(Black).await.unwrap(), RematchAnswer::Agreed);
         // While it is being made, a second agreement does not make another.
         assert_eq!(room.rematch(Black).await.unwrap(), RematchAnswer::Offered);
-        room.rematch_made(Some("next".into())).await;
+        room.tell(Request::RematchMade {
+            id: Some("next".into()),
+        })
+        .await;
         assert_eq!(
             room.rematch(White).await.unwrap(),
             RematchAnswer::Made("next".into())

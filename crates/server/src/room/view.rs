@@ -23,7 +23,7 @@ pub(crate) struct View {
 /// in the room's history (a few bytes, where a whole [`View`] would cost its legal moves), so
 /// a reconnecting client replays each missed move as it was and a reader folds events
 /// without asking for the game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Moment {
     /// Whether the last move took a piece (the page plays its sound).
     pub(crate) capture: bool,

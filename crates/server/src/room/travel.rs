@@ -1,0 +1,171 @@
+//! How a room's values travel between nodes in few words: a [`View`] as its position (the
+//! receiving node works out legal moves and material with its own core), a [`Game`] as its
+//! moves with what each was charged (replayed through the core on arrival, as a restart
+//! does).
+
+use std::time::Duration;
+
+use rookery_core::clock::TimeControl;
+use rookery_core::game::{Command, DrawOffers, Game, MoveText, MoveTiming, Termination};
+use rookery_core::pgn::GameResult;
+use rookery_core::{ByColor, Position};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::{Can, Moment, View};
+
+/// A [`View`] on the wire.
+#[derive(Debug, Serialize, Deserialize)]
+struct ViewForm {
+    fen: String,
+    /// Whether the side to move may move (not when the game is over or waits).
+    playable: bool,
+    can: ByColor<Can>,
+    moment: Moment,
+    /// The opening's ECO code and name.
+    opening: Option<(String, String)>,
+}
+
+impl Serialize for View {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        ViewForm {
+            fen: self.position.fen().to_string(),
+            playable: !self.legal.is_empty(),
+            can: self.can,
+            moment: self.moment,
+            opening: self.opening.map(|o| (o.eco.to_owned(), o.name.to_owned())),
+        }
+        .serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for View {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<View, D::Error> {
+        let form = ViewForm::deserialize(d)?;
+        let position = Position::from_fen(&form.fen).map_err(serde::de::Error::custom)?;
+        let opening = form.opening.and_then(|(eco, name)| opening(&eco, &name));
+        Ok(View {
+            legal: if form.playable {
+                position.legal_moves().to_vec()
+            } else {
+                Vec::new()
+            },
+            turn: position.turn(),
+            can: form.can,
+            moment: form.moment,
+            opening,
+            position,
+        })
+    }
+}
+
+/// An opening of the book by its ECO code and name.
+pub(crate) fn opening(eco: &str, name: &str) -> Option<&'static rookery_openings::Opening> {
+    rookery_openings::book()
+        .openings()
+        .iter()
+        .find(|o| o.eco == eco && o.name == name)
+}
+
+/// A running game, exactly: its moves with what each was charged, the rule state they do
+/// not show, and when the running clock started.
+#[derive(Debug, Serialize, Deserialize)]
+struct GameForm {
+    start: String,
+    control: String,
+    /// Each move: UCI, thinking time and credited lag (ms).
+    moves: Vec<(String, i64, i64)>,
+    offers: String,
+    end: Option<(GameResult, Termination)>,
+    turn_started: Option<u64>,
+}
+
+/// `#[serde(with = "travel::game")]`: a [`Game`] as its moves, rebuilt through the core.
+pub(crate) mod game {
+    use super::*;
+
+    pub(crate) fn serialize<S: Serializer>(game: &Game, s: S) -> Result<S::Ok, S::Error> {
+        GameForm {
+            start: game.start().fen().to_string(),
+            control: game.clock().control().to_pgn(),
+            moves: game
+                .moves()
+                .iter()
+                .map(|p| {
+                    (
+                        p.m.to_uci().to_string(),
+                        p.elapsed.as_millis() as i64,
+                        p.lag.as_millis() as i64,
+                    )
+                })
+                .collect(),
+            offers: game.draw_offers().to_text(),
+            end: game.result(),
+            turn_started: game.turn_started(),
+        }
+        .serialize(s)
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Game, D::Error> {
+        let form = GameForm::deserialize(d)?;
+        let start = Position::from_fen(&form.start).map_err(serde::de::Error::custom)?;
+        let control = TimeControl::from_pgn(&form.control).map_err(serde::de::Error::custom)?;
+        let moves = form.moves.iter().map(|(uci, elapsed_ms, lag_ms)| Replayed {
+            uci,
+            elapsed_ms: *elapsed_ms,
+            lag_ms: *lag_ms,
+        });
+        let mut game = rebuild("(from another node)", start, control, moves);
+        if let Some(offers) = DrawOffers::parse(&form.offers) {
+            game.restore_draw_offers(offers);
+        }
+        if let Some((result, termination)) = form.end {
+            game.restore_end(result, termination);
+        }
+        if let Some(at) = form.turn_started {
+            // The owner's clock start, kept as it is (nodes share the wall clock).
+            game.resume(at, at);
+        }
+        Ok(game)
+    }
+}
+
+/// A move as stored (or as another node sends it): what a replay needs.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Replayed<'a> {
+    pub(crate) uci: &'a str,
+    pub(crate) elapsed_ms: i64,
+    pub(crate) lag_ms: i64,
+}
+
+/// Replays `moves` through the core from `start`, each charged exactly the thinking time it
+/// was and credited the lag it was (which rebuilds the lag quotas, R6), on a timeline of
+/// their own; the caller restores what the moves do not show and resumes the clock.
+pub(crate) fn rebuild<'a>(
+    id: &str,
+    start: Position,
+    control: TimeControl,
+    moves: impl Iterator<Item = Replayed<'a>>,
+) -> Game {
+    let mut game = Game::new(start, control);
+    let mut t = 0u64;
+    for (i, m) in moves.enumerate() {
+        t += (m.elapsed_ms + m.lag_ms).max(0) as u64;
+        let by = game.position().turn();
+        let command = Command::Move {
+            by,
+            text: MoveText::Uci(m.uci.to_owned()),
+            offer_draw: false,
+            timing: MoveTiming {
+                think: None,
+                round_trip: Some(Duration::from_millis(m.lag_ms.max(0) as u64)),
+            },
+        };
+        if let Err(e) = game.apply(command, t) {
+            // A row the rules refuse (stored before they were checked on import): the game
+            // stands at its last good move rather than failing every page.
+            tracing::error!(game = %id, ply = i + 1, error = %e, "stored move refused");
+            break;
+        }
+    }
+    game
+}
