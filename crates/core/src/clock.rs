@@ -39,8 +39,9 @@ pub struct Period {
 }
 
 /// A time control: untimed, or one or more periods.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub enum TimeControl {
+    #[default]
     Untimed,
     /// Never empty.
     Periods(Vec<Period>),

@@ -97,9 +97,7 @@ pub(crate) async fn game_ratings(
     }
     let changes = store.rating_changes_of(&row.game.id).await?;
     let now = crate::wallclock::now_ms() as i64;
-    let speed = rookery_core::clock::TimeControl::from_pgn(&row.game.time_control)
-        .ok()
-        .and_then(|c| rookery_core::rating::Speed::of_control(&c));
+    let speed = row.game.speed();
     let mut out = [None, None];
     for (slot, user) in out
         .iter_mut()

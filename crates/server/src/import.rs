@@ -73,7 +73,7 @@ pub(crate) async fn store_record(
         id: id.clone(),
         created_at: now_ms() as i64,
         start_fen: (record.start != Position::new()).then(|| record.start.fen()),
-        time_control: game.clock().control().to_pgn(),
+        time_control: game.clock().control().clone(),
         white_name: tag("White").unwrap_or("?").to_owned(),
         black_name: tag("Black").unwrap_or("?").to_owned(),
         ..NewGame::default()

@@ -401,7 +401,7 @@ pub(crate) async fn make(rooms: &Rooms, spec: GameSpec) -> Result<Made, MakeErro
         id: id.clone(),
         created_at,
         start_fen: (spec.start != Position::new()).then(|| spec.start.fen()),
-        time_control: spec.control.to_pgn(),
+        time_control: spec.control.clone(),
         rematch_of: spec.rematch_of.clone(),
         seek: spec.listed,
         rated: spec.rated,

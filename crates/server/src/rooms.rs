@@ -7,7 +7,6 @@ use std::sync::{Arc, Mutex};
 
 use futures_util::future::BoxFuture;
 
-use rookery_core::clock::TimeControl;
 use rookery_core::game::Game;
 use rookery_core::{ByColor, Position};
 use rookery_engine::Level;
@@ -322,8 +321,7 @@ impl Rooms {
             Some(fen) => Position::from_fen(fen).map_err(|e| bad(e.to_string()))?,
             None => Position::new(),
         };
-        let control =
-            TimeControl::from_pgn(&row.game.time_control).map_err(|e| bad(e.to_string()))?;
+        let control = row.game.time_control.clone();
         let moves = self.store.moves(&row.game.id).await?;
         // When the turn now running began, on the calendar (correspondence counts from it).
         let turn_began = moves.last().map_or(row.game.created_at, |m| m.at_ms).max(0) as u64;

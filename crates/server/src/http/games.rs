@@ -120,9 +120,7 @@ pub(crate) async fn join(
     }
     let open = row.game.open_seat().ok_or_else(taken)?;
     if let Some((lo, hi)) = row.game.rating_range {
-        let speed = TimeControl::from_pgn(&row.game.time_control)
-            .ok()
-            .and_then(|c| Speed::of_control(&c));
+        let speed = row.game.speed();
         let rating = match (caller.account.as_ref().filter(|a| a.may_play()), speed) {
             (Some(a), Some(speed)) => Some(
                 state
@@ -234,7 +232,7 @@ pub(crate) async fn show(
             black: row.game.black_bot,
         },
         rematch: rematch.map(|next| next.game.id),
-        time_control: row.game.time_control,
+        time_control: row.game.time_control.to_pgn(),
         white: row.game.white_name,
         black: row.game.black_name,
         white_title: row.white_title.map(Title::as_str),
@@ -334,8 +332,7 @@ pub(crate) async fn list(
         if !(listing.joinable() || listing.watchable()) {
             continue;
         }
-        let control = TimeControl::from_pgn(&r.game.time_control).ok();
-        let speed = control.as_ref().and_then(Speed::of_control);
+        let speed = r.game.speed();
         let mut ratings = [None, None];
         for (slot, user) in ratings
             .iter_mut()
@@ -360,10 +357,7 @@ pub(crate) async fn list(
                 .filter(|_| listing.joinable())
                 .map(Color::name),
             time_control_friendly: r.game.friendly_time_control(),
-            time_control_words: control.map_or_else(
-                || r.game.friendly_time_control(),
-                |c| super::pages::describe(tr, &c),
-            ),
+            time_control_words: super::pages::describe(tr, &r.game.time_control),
             rated: r.game.rated,
             white_rating,
             black_rating,
@@ -374,7 +368,7 @@ pub(crate) async fn list(
             black: r.game.black_name,
             white_title: r.white_title.map(Title::as_str),
             black_title: r.black_title.map(Title::as_str),
-            time_control: r.game.time_control,
+            time_control: r.game.time_control.to_pgn(),
         });
     }
     Ok(Json(out))

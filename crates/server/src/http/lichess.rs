@@ -82,11 +82,8 @@ pub(crate) fn speed_key(speed: Speed) -> &'static str {
 }
 
 /// A game's speed key; `correspondence` for a game with no clock, as lichess calls it.
-pub(crate) fn speed_of(control: &str) -> &'static str {
-    TimeControl::from_pgn(control)
-        .ok()
-        .and_then(|c| Speed::of_control(&c))
-        .map_or("correspondence", speed_key)
+pub(crate) fn speed_of(control: &TimeControl) -> &'static str {
+    Speed::of_control(control).map_or("correspondence", speed_key)
 }
 
 /// An account as lichess's `User` describes it: id, name, title, dates, ratings per speed.

@@ -214,11 +214,7 @@ async fn game_full(state: &AppState, row: &GameRow, game: &Game) -> Result<Value
         match user {
             Some(id) => {
                 p["id"] = json!(id);
-                if let Some(speed) =
-                    rookery_core::clock::TimeControl::from_pgn(&row.game.time_control)
-                        .ok()
-                        .and_then(|c| rookery_core::rating::Speed::of_control(&c))
-                {
+                if let Some(speed) = row.game.speed() {
                     let r = state.store.rating_at(id, speed, now).await?;
                     p["rating"] = json!(r.rating.round() as i64);
                     if r.provisional() {

@@ -9,7 +9,6 @@ use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use rookery_core::Color;
-use rookery_core::clock::TimeControl;
 use rookery_core::pgn::GameResult;
 
 use super::AppState;
@@ -174,8 +173,7 @@ pub(crate) async fn sheet(
         Some((GameResult::Draw, _)) => ("½-½", tr.t("draw").to_owned()),
         _ => ("", String::new()),
     };
-    let limit = TimeControl::from_pgn(&row.game.time_control)
-        .map_or_else(|_| row.game.friendly_time_control(), |c| describe(tr, &c));
+    let limit = describe(tr, &row.game.time_control);
     let club = &row.game.club;
     let page = SheetPage {
         tr,

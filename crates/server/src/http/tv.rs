@@ -6,8 +6,6 @@ use askama::Template;
 use axum::Json;
 use axum::extract::{Query, State};
 use axum::response::Response;
-use rookery_core::clock::TimeControl;
-use rookery_core::rating::Speed;
 use serde::{Deserialize, Serialize};
 
 use super::AppState;
@@ -66,10 +64,7 @@ pub(crate) async fn pick(
         let Some(listing) = lobby.get(&game.id).filter(|l| l.watchable()) else {
             continue;
         };
-        let speed = TimeControl::from_pgn(&game.time_control)
-            .ok()
-            .as_ref()
-            .and_then(Speed::of_control);
+        let speed = game.speed();
         let mut ratings = [None, None];
         if game.rated {
             for (slot, user) in ratings.iter_mut().zip([&game.white_user, &game.black_user]) {

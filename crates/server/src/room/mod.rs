@@ -853,7 +853,7 @@ mod tests {
             id: "g".into(),
             created_at: 0,
             start_fen: None,
-            time_control: tc.into(),
+            time_control: TimeControl::from_pgn(tc).unwrap(),
             white_name: "w".into(),
             black_name: "b".into(),
             white_seat: None,

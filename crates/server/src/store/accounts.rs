@@ -639,3 +639,264 @@ fn prefixed(prefix: &str) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
+
+#[cfg(test)]
+pub(super) mod tests {
+    //! Accounts on both backends (run by `store::tests`).
+
+    use super::super::tests::{ended, game};
+    use super::super::writer::EventWriter;
+    use super::super::*;
+    use super::{Outcome, Whose};
+
+    /// Accounts, sessions, tokens, reset links and a player's games by account: the same
+    /// on both backends. Secrets are stored only as hashes (read back from the tables).
+    pub(in crate::store) async fn suite(store: &Store, writer: &EventWriter) {
+        use crate::accounts::{Title, tokens};
+        use crate::store::accounts::{ApiToken, Record, Revocable, Session};
+        assert!(
+            store
+                .create_user("anna", "Anna", "$argon2id$h1", false, 100)
+                .await
+                .unwrap()
+        );
+        // Unique without regard to case: the id is the lower-case name.
+        assert!(
+            !store
+                .create_user("anna", "ANNA", "$argon2id$h2", false, 101)
+                .await
+                .unwrap()
+        );
+        assert!(
+            store
+                .create_user("bo", "Bo", "$argon2id$h3", true, 102)
+                .await
+                .unwrap()
+        );
+        let anna = store.user("Anna").await.unwrap().unwrap();
+        assert_eq!(
+            (anna.name.as_str(), anna.admin, anna.title),
+            ("Anna", false, None)
+        );
+        assert!(store.user("bo").await.unwrap().unwrap().admin);
+        assert!(store.user("nobody").await.unwrap().is_none());
+        assert!(store.user("a\0b").await.unwrap().is_none());
+        assert_eq!(
+            store.password_hash("anna").await.unwrap().as_deref(),
+            Some("$argon2id$h1")
+        );
+
+        // Sessions: found by the token's hash only, until they expire or end.
+        let (token, hash) = tokens::new("rks_");
+        let session = Session {
+            id: "s1".into(),
+            user_id: "anna".into(),
+            created_at: 200,
+            used_at: 200,
+            expires_at: 1_000,
+            client: "Firefox".into(),
+        };
+        store.create_session(&session, &hash).await.unwrap();
+        let (found, user) = store.session(&hash, 500).await.unwrap().unwrap();
+        assert_eq!((found, user.id.as_str()), (session.clone(), "anna"));
+        assert!(
+            store.session(&token, 500).await.unwrap().is_none(),
+            "the clear token finds nothing"
+        );
+        assert!(
+            store.session(&hash, 1_000).await.unwrap().is_none(),
+            "expired"
+        );
+        store.touch_session("s1", "anna", 600, 5_000).await.unwrap();
+        assert!(
+            store.session(&hash, 2_000).await.unwrap().is_some(),
+            "use extends it"
+        );
+        assert_eq!(store.user("anna").await.unwrap().unwrap().seen_at, 600);
+        let stored: Vec<String> = sqlx::query_scalar("SELECT token_hash FROM sessions")
+            .fetch_all(store.pool())
+            .await
+            .unwrap();
+        assert!(stored.iter().all(|h| h.len() == 64 && !h.contains("rks_")));
+        let (_, hash2) = tokens::new("rks_");
+        let second = Session {
+            id: "s2".into(),
+            ..session.clone()
+        };
+        store.create_session(&second, &hash2).await.unwrap();
+        assert_eq!(store.sessions_of("anna", 700).await.unwrap().len(), 2);
+        assert!(
+            store
+                .revoke(Revocable::Session, "anna", "s2")
+                .await
+                .unwrap()
+        );
+        assert!(
+            !store.revoke(Revocable::Session, "bo", "s1").await.unwrap(),
+            "not bo's"
+        );
+        assert_eq!(store.end_sessions("anna", Some("s1")).await.unwrap(), 0);
+        assert_eq!(store.end_sessions("anna", None).await.unwrap(), 1);
+        assert!(store.session(&hash, 700).await.unwrap().is_none());
+
+        // API tokens.
+        let (api, api_hash) = tokens::new("rkp_");
+        let row = ApiToken {
+            id: "t1".into(),
+            user_id: "bo".into(),
+            description: "bot runner".into(),
+            scopes: "bot:play,challenge:read".into(),
+            created_at: 300,
+            used_at: None,
+        };
+        store.create_token(&row, &api_hash).await.unwrap();
+        assert_eq!(store.token(&api_hash).await.unwrap().unwrap().0, row);
+        assert!(store.token(&api).await.unwrap().is_none());
+        store.touch_token("t1", 400).await.unwrap();
+        assert_eq!(store.tokens_of("bo").await.unwrap()[0].used_at, Some(400));
+        assert!(!store.revoke(Revocable::Token, "anna", "t1").await.unwrap());
+
+        // Reset links: once, before they expire; they end every session.
+        let (_, reset_hash) = tokens::new("rkr_");
+        store
+            .create_reset("anna", &reset_hash, 5_000)
+            .await
+            .unwrap();
+        store.create_session(&session, &hash).await.unwrap();
+        assert_eq!(
+            store.reset(&reset_hash, 4_000).await.unwrap().as_deref(),
+            Some("anna")
+        );
+        assert!(store.reset(&reset_hash, 5_000).await.unwrap().is_none());
+        assert_eq!(
+            store
+                .use_reset(&reset_hash, "$argon2id$new", 4_000)
+                .await
+                .unwrap()
+                .as_deref(),
+            Some("anna")
+        );
+        assert!(
+            store
+                .use_reset(&reset_hash, "$argon2id$again", 4_000)
+                .await
+                .unwrap()
+                .is_none()
+        );
+        assert_eq!(
+            store.password_hash("anna").await.unwrap().as_deref(),
+            Some("$argon2id$new")
+        );
+        assert!(store.sessions_of("anna", 0).await.unwrap().is_empty());
+
+        // Titles show on the games of the account, as they are now.
+        assert!(store.set_title("anna", Some(Title::Wgm)).await.unwrap());
+        let played = |id: &str, at: i64, white: Option<&str>| NewGame {
+            white_user: white.map(str::to_owned),
+            black_user: Some("bo".into()),
+            white_name: white.map_or("Quiet Heron 4", |_| "Anna").into(),
+            black_name: "Bo".into(),
+            ..game(id, at)
+        };
+        store
+            .create_game(&played("a1", 1_000, Some("anna")))
+            .await
+            .unwrap();
+        store
+            .create_game(&played("a2", 1_001, Some("anna")))
+            .await
+            .unwrap();
+        store.create_game(&played("a3", 1_002, None)).await.unwrap();
+        let a1 = store.game("a1").await.unwrap().unwrap();
+        assert_eq!((a1.white_title, a1.black_title), (Some(Title::Wgm), None));
+        assert_eq!(a1.game.white_user.as_deref(), Some("anna"));
+        let end = |result| Ending {
+            result,
+            termination: Termination::Resignation,
+        };
+        writer
+            .write(ended("a1", end(GameResult::WhiteWins), 1_100))
+            .await
+            .unwrap();
+        writer
+            .write(ended("a2", end(GameResult::BlackWins), 1_101))
+            .await
+            .unwrap();
+        writer
+            .write(ended("a3", end(GameResult::BlackWins), 1_102))
+            .await
+            .unwrap();
+        assert_eq!(
+            store.record_of(Whose::Account("bo")).await.unwrap(),
+            Record {
+                won: 2,
+                drawn: 0,
+                lost: 1
+            }
+        );
+        assert_eq!(
+            store.record_of(Whose::Account("anna")).await.unwrap(),
+            Record {
+                won: 1,
+                drawn: 0,
+                lost: 1
+            }
+        );
+        let ids = |rows: Vec<GameRow>| rows.into_iter().map(|r| r.game.id).collect::<Vec<_>>();
+        let won = store
+            .games_of(Whose::Account("bo"), Outcome::Won, None, 0, 10)
+            .await
+            .unwrap();
+        assert_eq!(ids(won), ["a3", "a2"]);
+        let lost = store
+            .games_of(Whose::Account("bo"), Outcome::Lost, Some("300+3"), 0, 10)
+            .await
+            .unwrap();
+        assert_eq!(ids(lost), ["a1"]);
+        let page2 = store
+            .games_of(Whose::Account("bo"), Outcome::All, None, 1, 1)
+            .await
+            .unwrap();
+        assert_eq!(ids(page2), ["a2"]);
+        assert!(
+            store
+                .games_of(Whose::Account("bo"), Outcome::All, Some("60+0"), 0, 10)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        assert_eq!(
+            store.controls_of(Whose::Account("bo")).await.unwrap(),
+            ["300+3"]
+        );
+        let exported = store
+            .finished_games_of(Whose::Account("anna"), None, 10)
+            .await
+            .unwrap();
+        assert_eq!(ids(exported), ["a1", "a2"]);
+
+        // Closing ends sessions and tokens; the name stays taken; reopening restores it.
+        store.create_session(&session, &hash).await.unwrap();
+        assert!(store.set_closed("bo", Some(9_000)).await.unwrap());
+        assert!(store.token(&api_hash).await.unwrap().is_none());
+        assert!(
+            !store
+                .create_user("bo", "BO", "$argon2id$x", false, 9_001)
+                .await
+                .unwrap()
+        );
+        assert!(store.password_hash("bo").await.unwrap().is_none());
+        assert!(store.set_closed("bo", None).await.unwrap());
+        assert!(store.password_hash("bo").await.unwrap().is_some());
+        assert_eq!(store.users("B", 0, 10).await.unwrap().len(), 1);
+        assert_eq!(store.users("", 0, 10).await.unwrap().len(), 2);
+        store
+            .set_settings("anna", r#"{"sound":false}"#)
+            .await
+            .unwrap();
+        assert_eq!(
+            store.user("anna").await.unwrap().unwrap().settings,
+            r#"{"sound":false}"#
+        );
+    }
+}

@@ -140,3 +140,247 @@ impl Store {
         Ok(())
     }
 }
+
+#[cfg(test)]
+pub(super) mod tests {
+    //! Leases, fencing and claims, on both backends (run by `store::tests`).
+
+    use super::super::tests::game;
+    use super::super::writer::{EventWriter, GameWrite};
+    use super::super::*;
+
+    /// Leases and fencing (issue 41): a node takes a game under a new epoch; after its lease
+    /// runs out another node takes it under a higher one, and from then on the first node's
+    /// writes are refused whole while the second's go in; a write among others is refused
+    /// alone.
+    pub(in crate::store) async fn suite(store: &Store, writer: &EventWriter) {
+        store.create_game(&game("lease", 100)).await.unwrap();
+        store.create_game(&game("other", 101)).await.unwrap();
+        let at = |ply: i64, id: &str| StoredMove {
+            game_id: id.into(),
+            ply,
+            uci: "e2e4".into(),
+            san: "e4".into(),
+            clock_ms: None,
+            at_ms: ply,
+            elapsed_ms: 0,
+            lag_ms: 0,
+        };
+        let fenced = |id: &str, ply: i64, epoch: i64| GameWrite {
+            game_id: id.into(),
+            moves: vec![at(ply, id)],
+            epoch: Some(epoch),
+            ..GameWrite::default()
+        };
+        assert!(
+            store
+                .unowned_games(1_000)
+                .await
+                .unwrap()
+                .contains(&"lease".to_owned())
+        );
+        let a = store
+            .take_lease("lease", "node-a", 1_000, 6_000)
+            .await
+            .unwrap()
+            .unwrap();
+        // Held: nobody else may take it before the lease runs out; its holder renews it.
+        assert_eq!(
+            store
+                .take_lease("lease", "node-b", 5_000, 10_000)
+                .await
+                .unwrap(),
+            None
+        );
+        assert!(
+            !store
+                .unowned_games(5_000)
+                .await
+                .unwrap()
+                .contains(&"lease".to_owned())
+        );
+        assert_eq!(
+            store.renew_leases("node-a", 8_000).await.unwrap(),
+            vec![("lease".to_owned(), a)]
+        );
+        writer.write(fenced("lease", 1, a)).await.unwrap();
+        // Node A is paused past its lease; node B takes the game over.
+        assert!(
+            store
+                .unowned_games(9_000)
+                .await
+                .unwrap()
+                .contains(&"lease".to_owned())
+        );
+        let b = store
+            .take_lease("lease", "node-b", 9_000, 14_000)
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(b > a);
+        assert!(
+            store
+                .renew_leases("node-a", 20_000)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        assert_eq!(
+            store.renew_leases("node-b", 14_000).await.unwrap(),
+            vec![("lease".to_owned(), b)]
+        );
+        // A's write (with A's ending) is refused whole; B's goes in.
+        let mut late = fenced("lease", 2, a);
+        late.ending = Some((
+            Ending {
+                result: GameResult::WhiteWins,
+                termination: Termination::Resignation,
+            },
+            9_500,
+        ));
+        let refused = writer.write(late).await.unwrap_err();
+        assert_eq!(refused, StoreError::Fenced);
+        writer.write(fenced("lease", 2, b)).await.unwrap();
+        let row = store.game("lease").await.unwrap().unwrap();
+        assert_eq!(row.status, Status::Live, "A's ending was not written");
+        let moves = store.moves("lease").await.unwrap();
+        assert_eq!(moves.len(), 2);
+        // In one batch, a fenced write fails alone: the others commit.
+        let (w1, w2, w3) = tokio::join!(
+            writer.write(fenced("lease", 3, a)),
+            writer.write(fenced("lease", 3, b)),
+            writer.write(GameWrite {
+                game_id: "other".into(),
+                moves: vec![at(1, "other")],
+                ..GameWrite::default()
+            }),
+        );
+        assert!(
+            w1.is_err() && w2.is_ok() && w3.is_ok(),
+            "{w1:?} {w2:?} {w3:?}"
+        );
+        assert_eq!(store.moves("lease").await.unwrap().len(), 3);
+        // A node leaving in order releases the game: another takes it at once.
+        store.release_lease("lease", "node-b").await.unwrap();
+        assert!(
+            store
+                .take_lease("lease", "node-c", 10_000, 15_000)
+                .await
+                .unwrap()
+                .unwrap()
+                > b
+        );
+
+        // A cluster-wide role (the pairing authority): one holder at a time, by lease.
+        let r1 = store
+            .take_role("pairing", "node-a", 1_000, 6_000)
+            .await
+            .unwrap();
+        assert_eq!(r1, Some(1), "the first holder makes the row");
+        assert_eq!(
+            store
+                .take_role("pairing", "node-b", 5_000, 10_000)
+                .await
+                .unwrap(),
+            None
+        );
+        assert!(
+            store
+                .renew_role("pairing", "node-a", 1, 8_000)
+                .await
+                .unwrap()
+        );
+        // A paused past its lease: B takes the role; A's renewal then fails.
+        let r2 = store
+            .take_role("pairing", "node-b", 9_000, 14_000)
+            .await
+            .unwrap();
+        assert_eq!(r2, Some(2));
+        assert!(
+            !store
+                .renew_role("pairing", "node-a", 1, 20_000)
+                .await
+                .unwrap()
+        );
+        assert!(
+            store
+                .renew_role("pairing", "node-b", 2, 16_000)
+                .await
+                .unwrap()
+        );
+        // Released in order: taken at once.
+        store.release_role("pairing", "node-a").await.unwrap();
+        assert_eq!(
+            store
+                .take_role("pairing", "node-c", 10_000, 15_000)
+                .await
+                .unwrap(),
+            None,
+            "A released nothing it did not hold"
+        );
+        store.release_role("pairing", "node-b").await.unwrap();
+        assert_eq!(
+            store
+                .take_role("pairing", "node-c", 10_000, 15_000)
+                .await
+                .unwrap(),
+            Some(3)
+        );
+
+        // The analysis queue: claims, renewals, a claim run out, and workers claiming at once.
+        for (i, id) in ["j1", "j2", "j3", "j4", "j5", "j6"].iter().enumerate() {
+            store.create_game(&game(id, 100 + i as i64)).await.unwrap();
+            assert!(
+                store
+                    .queue_analysis(id, 1000, 100 + i as i64)
+                    .await
+                    .unwrap()
+            );
+        }
+        let claim = |w: &'static str, now: i64| {
+            let store = store.clone();
+            async move { store.claim_analysis(w, now, now + 1_000).await.unwrap() }
+        };
+        assert_eq!(
+            claim("a", 1_000).await.as_deref(),
+            Some("j1"),
+            "oldest first"
+        );
+        assert_eq!(claim("b", 1_000).await.as_deref(), Some("j2"));
+        assert!(
+            !store
+                .renew_analysis("j1", "b", 3_000, (1, 9))
+                .await
+                .unwrap()
+        );
+        assert!(
+            store
+                .renew_analysis("j2", "b", 3_000, (4, 9))
+                .await
+                .unwrap()
+        );
+        assert_eq!(
+            store.analysis("j2").await.unwrap().unwrap().progress,
+            Some((4, 9))
+        );
+        // A's claim on j1 runs out at 2,000 (A died): C claims it; A may no longer finish it.
+        assert_eq!(claim("c", 2_500).await.as_deref(), Some("j1"));
+        assert!(!store.finish_analysis("j1", "a", "[]", 2_600).await.unwrap());
+        assert!(store.finish_analysis("j1", "c", "[]", 2_600).await.unwrap());
+        assert_eq!(
+            store.analysis("j1").await.unwrap().unwrap().status,
+            analyses::AnalysisStatus::Done
+        );
+        // Eight workers claim together: the four queued jobs go to four of them, once each.
+        let claims = futures_util::future::join_all(
+            ["w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8"].map(|w| claim(w, 2_700)),
+        )
+        .await;
+        let mut got: Vec<String> = claims.into_iter().flatten().collect();
+        got.sort();
+        assert_eq!(got, ["j3", "j4", "j5", "j6"]);
+        // A node starting again frees what its name held: claimed again at once.
+        store.release_analyses_of("b").await.unwrap();
+        assert_eq!(claim("d", 2_800).await.as_deref(), Some("j2"));
+    }
+}

@@ -101,7 +101,8 @@ pub(crate) struct NewGame {
     pub(crate) id: String,
     pub(crate) created_at: i64,
     pub(crate) start_fen: Option<String>,
-    pub(crate) time_control: String,
+    /// Read once from its PGN form (a row whose control does not read is corrupt).
+    pub(crate) time_control: TimeControl,
     pub(crate) white_name: String,
     pub(crate) black_name: String,
     /// Seat tokens; `None` while the seat is open.
@@ -236,9 +237,13 @@ impl NewGame {
 
     /// The time control in the lobby's form (`10+5`, `15d5`, `untimed`), or as stored if
     /// unreadable.
+    /// The game's speed (lichess's, by its estimated duration); `None` for an untimed game.
+    pub(crate) fn speed(&self) -> Option<rookery_core::rating::Speed> {
+        rookery_core::rating::Speed::of_control(&self.time_control)
+    }
+
     pub(crate) fn friendly_time_control(&self) -> String {
-        TimeControl::from_pgn(&self.time_control)
-            .map_or_else(|_| self.time_control.clone(), |c| c.to_friendly())
+        self.time_control.to_friendly()
     }
 }
 
@@ -344,7 +349,7 @@ impl Store {
         .bind(&g.id)
         .bind(g.created_at)
         .bind(g.start_fen.clone())
-        .bind(&g.time_control)
+        .bind(g.time_control.to_pgn())
         .bind(&g.white_name)
         .bind(&g.black_name)
         .bind(g.white_seat.clone())
@@ -516,7 +521,7 @@ impl Store {
         .bind(&g.id)
         .bind(g.created_at)
         .bind(g.start_fen.clone())
-        .bind(&g.time_control)
+        .bind(g.time_control.to_pgn())
         .bind(&g.white_name)
         .bind(&g.black_name)
         .bind(Status::Over.as_str())
@@ -654,7 +659,12 @@ fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow, StoreError> {
             id: r.try_get(0)?,
             created_at: r.try_get(1)?,
             start_fen: r.try_get(2)?,
-            time_control: r.try_get(3)?,
+            time_control: {
+                let text: String = r.try_get(3)?;
+                TimeControl::from_pgn(&text).map_err(|e| {
+                    StoreError::Corrupt(format!("unreadable time control {text:?}: {e}"))
+                })?
+            },
             white_name: r.try_get(4)?,
             black_name: r.try_get(5)?,
             white_seat: r.try_get(10)?,
@@ -719,7 +729,7 @@ fn ending(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     //! One test-suite for both backends: SQLite always, PostgreSQL when
     //! `ROOKERY_TEST_POSTGRES` names a server (CI sets it), in a fresh database of its own.
 
@@ -727,7 +737,7 @@ mod tests {
     use super::writer::{EventWriter, GameWrite};
     use super::*;
 
-    fn ended(id: &str, ending: Ending, at: i64) -> GameWrite {
+    pub(super) fn ended(id: &str, ending: Ending, at: i64) -> GameWrite {
         GameWrite {
             game_id: id.into(),
             ending: Some((ending, at)),
@@ -735,12 +745,12 @@ mod tests {
         }
     }
 
-    fn game(id: &str, at: i64) -> NewGame {
+    pub(super) fn game(id: &str, at: i64) -> NewGame {
         NewGame {
             id: id.to_owned(),
             created_at: at,
             start_fen: None,
-            time_control: "300+3".into(),
+            time_control: TimeControl::from_pgn("300+3").unwrap(),
             white_name: "Anna".into(),
             black_name: "Bo".into(),
             white_seat: Some("t-white".into()),
@@ -909,494 +919,8 @@ mod tests {
             (Status::Over, Some(resigned), Some(5))
         );
 
-        accounts_suite(&store, &writer).await;
-        leases_suite(&store, &writer).await;
-    }
-
-    /// Leases and fencing (issue 41): a node takes a game under a new epoch; after its lease
-    /// runs out another node takes it under a higher one, and from then on the first node's
-    /// writes are refused whole while the second's go in; a write among others is refused
-    /// alone.
-    async fn leases_suite(store: &Store, writer: &EventWriter) {
-        store.create_game(&game("lease", 100)).await.unwrap();
-        store.create_game(&game("other", 101)).await.unwrap();
-        let at = |ply: i64, id: &str| StoredMove {
-            game_id: id.into(),
-            ply,
-            uci: "e2e4".into(),
-            san: "e4".into(),
-            clock_ms: None,
-            at_ms: ply,
-            elapsed_ms: 0,
-            lag_ms: 0,
-        };
-        let fenced = |id: &str, ply: i64, epoch: i64| GameWrite {
-            game_id: id.into(),
-            moves: vec![at(ply, id)],
-            epoch: Some(epoch),
-            ..GameWrite::default()
-        };
-        assert!(
-            store
-                .unowned_games(1_000)
-                .await
-                .unwrap()
-                .contains(&"lease".to_owned())
-        );
-        let a = store
-            .take_lease("lease", "node-a", 1_000, 6_000)
-            .await
-            .unwrap()
-            .unwrap();
-        // Held: nobody else may take it before the lease runs out; its holder renews it.
-        assert_eq!(
-            store
-                .take_lease("lease", "node-b", 5_000, 10_000)
-                .await
-                .unwrap(),
-            None
-        );
-        assert!(
-            !store
-                .unowned_games(5_000)
-                .await
-                .unwrap()
-                .contains(&"lease".to_owned())
-        );
-        assert_eq!(
-            store.renew_leases("node-a", 8_000).await.unwrap(),
-            vec![("lease".to_owned(), a)]
-        );
-        writer.write(fenced("lease", 1, a)).await.unwrap();
-        // Node A is paused past its lease; node B takes the game over.
-        assert!(
-            store
-                .unowned_games(9_000)
-                .await
-                .unwrap()
-                .contains(&"lease".to_owned())
-        );
-        let b = store
-            .take_lease("lease", "node-b", 9_000, 14_000)
-            .await
-            .unwrap()
-            .unwrap();
-        assert!(b > a);
-        assert!(
-            store
-                .renew_leases("node-a", 20_000)
-                .await
-                .unwrap()
-                .is_empty()
-        );
-        assert_eq!(
-            store.renew_leases("node-b", 14_000).await.unwrap(),
-            vec![("lease".to_owned(), b)]
-        );
-        // A's write (with A's ending) is refused whole; B's goes in.
-        let mut late = fenced("lease", 2, a);
-        late.ending = Some((
-            Ending {
-                result: GameResult::WhiteWins,
-                termination: Termination::Resignation,
-            },
-            9_500,
-        ));
-        let refused = writer.write(late).await.unwrap_err();
-        assert_eq!(refused, StoreError::Fenced);
-        writer.write(fenced("lease", 2, b)).await.unwrap();
-        let row = store.game("lease").await.unwrap().unwrap();
-        assert_eq!(row.status, Status::Live, "A's ending was not written");
-        let moves = store.moves("lease").await.unwrap();
-        assert_eq!(moves.len(), 2);
-        // In one batch, a fenced write fails alone: the others commit.
-        let (w1, w2, w3) = tokio::join!(
-            writer.write(fenced("lease", 3, a)),
-            writer.write(fenced("lease", 3, b)),
-            writer.write(GameWrite {
-                game_id: "other".into(),
-                moves: vec![at(1, "other")],
-                ..GameWrite::default()
-            }),
-        );
-        assert!(
-            w1.is_err() && w2.is_ok() && w3.is_ok(),
-            "{w1:?} {w2:?} {w3:?}"
-        );
-        assert_eq!(store.moves("lease").await.unwrap().len(), 3);
-        // A node leaving in order releases the game: another takes it at once.
-        store.release_lease("lease", "node-b").await.unwrap();
-        assert!(
-            store
-                .take_lease("lease", "node-c", 10_000, 15_000)
-                .await
-                .unwrap()
-                .unwrap()
-                > b
-        );
-
-        // A cluster-wide role (the pairing authority): one holder at a time, by lease.
-        let r1 = store
-            .take_role("pairing", "node-a", 1_000, 6_000)
-            .await
-            .unwrap();
-        assert_eq!(r1, Some(1), "the first holder makes the row");
-        assert_eq!(
-            store
-                .take_role("pairing", "node-b", 5_000, 10_000)
-                .await
-                .unwrap(),
-            None
-        );
-        assert!(
-            store
-                .renew_role("pairing", "node-a", 1, 8_000)
-                .await
-                .unwrap()
-        );
-        // A paused past its lease: B takes the role; A's renewal then fails.
-        let r2 = store
-            .take_role("pairing", "node-b", 9_000, 14_000)
-            .await
-            .unwrap();
-        assert_eq!(r2, Some(2));
-        assert!(
-            !store
-                .renew_role("pairing", "node-a", 1, 20_000)
-                .await
-                .unwrap()
-        );
-        assert!(
-            store
-                .renew_role("pairing", "node-b", 2, 16_000)
-                .await
-                .unwrap()
-        );
-        // Released in order: taken at once.
-        store.release_role("pairing", "node-a").await.unwrap();
-        assert_eq!(
-            store
-                .take_role("pairing", "node-c", 10_000, 15_000)
-                .await
-                .unwrap(),
-            None,
-            "A released nothing it did not hold"
-        );
-        store.release_role("pairing", "node-b").await.unwrap();
-        assert_eq!(
-            store
-                .take_role("pairing", "node-c", 10_000, 15_000)
-                .await
-                .unwrap(),
-            Some(3)
-        );
-
-        // The analysis queue: claims, renewals, a claim run out, and workers claiming at once.
-        for (i, id) in ["j1", "j2", "j3", "j4", "j5", "j6"].iter().enumerate() {
-            store.create_game(&game(id, 100 + i as i64)).await.unwrap();
-            assert!(
-                store
-                    .queue_analysis(id, 1000, 100 + i as i64)
-                    .await
-                    .unwrap()
-            );
-        }
-        let claim = |w: &'static str, now: i64| {
-            let store = store.clone();
-            async move { store.claim_analysis(w, now, now + 1_000).await.unwrap() }
-        };
-        assert_eq!(
-            claim("a", 1_000).await.as_deref(),
-            Some("j1"),
-            "oldest first"
-        );
-        assert_eq!(claim("b", 1_000).await.as_deref(), Some("j2"));
-        assert!(
-            !store
-                .renew_analysis("j1", "b", 3_000, (1, 9))
-                .await
-                .unwrap()
-        );
-        assert!(
-            store
-                .renew_analysis("j2", "b", 3_000, (4, 9))
-                .await
-                .unwrap()
-        );
-        assert_eq!(
-            store.analysis("j2").await.unwrap().unwrap().progress,
-            Some((4, 9))
-        );
-        // A's claim on j1 runs out at 2,000 (A died): C claims it; A may no longer finish it.
-        assert_eq!(claim("c", 2_500).await.as_deref(), Some("j1"));
-        assert!(!store.finish_analysis("j1", "a", "[]", 2_600).await.unwrap());
-        assert!(store.finish_analysis("j1", "c", "[]", 2_600).await.unwrap());
-        assert_eq!(
-            store.analysis("j1").await.unwrap().unwrap().status,
-            analyses::AnalysisStatus::Done
-        );
-        // Eight workers claim together: the four queued jobs go to four of them, once each.
-        let claims = futures_util::future::join_all(
-            ["w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8"].map(|w| claim(w, 2_700)),
-        )
-        .await;
-        let mut got: Vec<String> = claims.into_iter().flatten().collect();
-        got.sort();
-        assert_eq!(got, ["j3", "j4", "j5", "j6"]);
-        // A node starting again frees what its name held: claimed again at once.
-        store.release_analyses_of("b").await.unwrap();
-        assert_eq!(claim("d", 2_800).await.as_deref(), Some("j2"));
-    }
-
-    /// Accounts, sessions, tokens, reset links and a player's games by account: the same
-    /// on both backends. Secrets are stored only as hashes (read back from the tables).
-    async fn accounts_suite(store: &Store, writer: &EventWriter) {
-        use crate::accounts::{Title, tokens};
-        use crate::store::accounts::{ApiToken, Record, Revocable, Session};
-        assert!(
-            store
-                .create_user("anna", "Anna", "$argon2id$h1", false, 100)
-                .await
-                .unwrap()
-        );
-        // Unique without regard to case: the id is the lower-case name.
-        assert!(
-            !store
-                .create_user("anna", "ANNA", "$argon2id$h2", false, 101)
-                .await
-                .unwrap()
-        );
-        assert!(
-            store
-                .create_user("bo", "Bo", "$argon2id$h3", true, 102)
-                .await
-                .unwrap()
-        );
-        let anna = store.user("Anna").await.unwrap().unwrap();
-        assert_eq!(
-            (anna.name.as_str(), anna.admin, anna.title),
-            ("Anna", false, None)
-        );
-        assert!(store.user("bo").await.unwrap().unwrap().admin);
-        assert!(store.user("nobody").await.unwrap().is_none());
-        assert!(store.user("a\0b").await.unwrap().is_none());
-        assert_eq!(
-            store.password_hash("anna").await.unwrap().as_deref(),
-            Some("$argon2id$h1")
-        );
-
-        // Sessions: found by the token's hash only, until they expire or end.
-        let (token, hash) = tokens::new("rks_");
-        let session = Session {
-            id: "s1".into(),
-            user_id: "anna".into(),
-            created_at: 200,
-            used_at: 200,
-            expires_at: 1_000,
-            client: "Firefox".into(),
-        };
-        store.create_session(&session, &hash).await.unwrap();
-        let (found, user) = store.session(&hash, 500).await.unwrap().unwrap();
-        assert_eq!((found, user.id.as_str()), (session.clone(), "anna"));
-        assert!(
-            store.session(&token, 500).await.unwrap().is_none(),
-            "the clear token finds nothing"
-        );
-        assert!(
-            store.session(&hash, 1_000).await.unwrap().is_none(),
-            "expired"
-        );
-        store.touch_session("s1", "anna", 600, 5_000).await.unwrap();
-        assert!(
-            store.session(&hash, 2_000).await.unwrap().is_some(),
-            "use extends it"
-        );
-        assert_eq!(store.user("anna").await.unwrap().unwrap().seen_at, 600);
-        let stored: Vec<String> = sqlx::query_scalar("SELECT token_hash FROM sessions")
-            .fetch_all(store.pool())
-            .await
-            .unwrap();
-        assert!(stored.iter().all(|h| h.len() == 64 && !h.contains("rks_")));
-        let (_, hash2) = tokens::new("rks_");
-        let second = Session {
-            id: "s2".into(),
-            ..session.clone()
-        };
-        store.create_session(&second, &hash2).await.unwrap();
-        assert_eq!(store.sessions_of("anna", 700).await.unwrap().len(), 2);
-        assert!(
-            store
-                .revoke(Revocable::Session, "anna", "s2")
-                .await
-                .unwrap()
-        );
-        assert!(
-            !store.revoke(Revocable::Session, "bo", "s1").await.unwrap(),
-            "not bo's"
-        );
-        assert_eq!(store.end_sessions("anna", Some("s1")).await.unwrap(), 0);
-        assert_eq!(store.end_sessions("anna", None).await.unwrap(), 1);
-        assert!(store.session(&hash, 700).await.unwrap().is_none());
-
-        // API tokens.
-        let (api, api_hash) = tokens::new("rkp_");
-        let row = ApiToken {
-            id: "t1".into(),
-            user_id: "bo".into(),
-            description: "bot runner".into(),
-            scopes: "bot:play,challenge:read".into(),
-            created_at: 300,
-            used_at: None,
-        };
-        store.create_token(&row, &api_hash).await.unwrap();
-        assert_eq!(store.token(&api_hash).await.unwrap().unwrap().0, row);
-        assert!(store.token(&api).await.unwrap().is_none());
-        store.touch_token("t1", 400).await.unwrap();
-        assert_eq!(store.tokens_of("bo").await.unwrap()[0].used_at, Some(400));
-        assert!(!store.revoke(Revocable::Token, "anna", "t1").await.unwrap());
-
-        // Reset links: once, before they expire; they end every session.
-        let (_, reset_hash) = tokens::new("rkr_");
-        store
-            .create_reset("anna", &reset_hash, 5_000)
-            .await
-            .unwrap();
-        store.create_session(&session, &hash).await.unwrap();
-        assert_eq!(
-            store.reset(&reset_hash, 4_000).await.unwrap().as_deref(),
-            Some("anna")
-        );
-        assert!(store.reset(&reset_hash, 5_000).await.unwrap().is_none());
-        assert_eq!(
-            store
-                .use_reset(&reset_hash, "$argon2id$new", 4_000)
-                .await
-                .unwrap()
-                .as_deref(),
-            Some("anna")
-        );
-        assert!(
-            store
-                .use_reset(&reset_hash, "$argon2id$again", 4_000)
-                .await
-                .unwrap()
-                .is_none()
-        );
-        assert_eq!(
-            store.password_hash("anna").await.unwrap().as_deref(),
-            Some("$argon2id$new")
-        );
-        assert!(store.sessions_of("anna", 0).await.unwrap().is_empty());
-
-        // Titles show on the games of the account, as they are now.
-        assert!(store.set_title("anna", Some(Title::Wgm)).await.unwrap());
-        let played = |id: &str, at: i64, white: Option<&str>| NewGame {
-            white_user: white.map(str::to_owned),
-            black_user: Some("bo".into()),
-            white_name: white.map_or("Quiet Heron 4", |_| "Anna").into(),
-            black_name: "Bo".into(),
-            ..game(id, at)
-        };
-        store
-            .create_game(&played("a1", 1_000, Some("anna")))
-            .await
-            .unwrap();
-        store
-            .create_game(&played("a2", 1_001, Some("anna")))
-            .await
-            .unwrap();
-        store.create_game(&played("a3", 1_002, None)).await.unwrap();
-        let a1 = store.game("a1").await.unwrap().unwrap();
-        assert_eq!((a1.white_title, a1.black_title), (Some(Title::Wgm), None));
-        assert_eq!(a1.game.white_user.as_deref(), Some("anna"));
-        let end = |result| Ending {
-            result,
-            termination: Termination::Resignation,
-        };
-        writer
-            .write(ended("a1", end(GameResult::WhiteWins), 1_100))
-            .await
-            .unwrap();
-        writer
-            .write(ended("a2", end(GameResult::BlackWins), 1_101))
-            .await
-            .unwrap();
-        writer
-            .write(ended("a3", end(GameResult::BlackWins), 1_102))
-            .await
-            .unwrap();
-        assert_eq!(
-            store.record_of(Whose::Account("bo")).await.unwrap(),
-            Record {
-                won: 2,
-                drawn: 0,
-                lost: 1
-            }
-        );
-        assert_eq!(
-            store.record_of(Whose::Account("anna")).await.unwrap(),
-            Record {
-                won: 1,
-                drawn: 0,
-                lost: 1
-            }
-        );
-        let ids = |rows: Vec<GameRow>| rows.into_iter().map(|r| r.game.id).collect::<Vec<_>>();
-        let won = store
-            .games_of(Whose::Account("bo"), Outcome::Won, None, 0, 10)
-            .await
-            .unwrap();
-        assert_eq!(ids(won), ["a3", "a2"]);
-        let lost = store
-            .games_of(Whose::Account("bo"), Outcome::Lost, Some("300+3"), 0, 10)
-            .await
-            .unwrap();
-        assert_eq!(ids(lost), ["a1"]);
-        let page2 = store
-            .games_of(Whose::Account("bo"), Outcome::All, None, 1, 1)
-            .await
-            .unwrap();
-        assert_eq!(ids(page2), ["a2"]);
-        assert!(
-            store
-                .games_of(Whose::Account("bo"), Outcome::All, Some("60+0"), 0, 10)
-                .await
-                .unwrap()
-                .is_empty()
-        );
-        assert_eq!(
-            store.controls_of(Whose::Account("bo")).await.unwrap(),
-            ["300+3"]
-        );
-        let exported = store
-            .finished_games_of(Whose::Account("anna"), None, 10)
-            .await
-            .unwrap();
-        assert_eq!(ids(exported), ["a1", "a2"]);
-
-        // Closing ends sessions and tokens; the name stays taken; reopening restores it.
-        store.create_session(&session, &hash).await.unwrap();
-        assert!(store.set_closed("bo", Some(9_000)).await.unwrap());
-        assert!(store.token(&api_hash).await.unwrap().is_none());
-        assert!(
-            !store
-                .create_user("bo", "BO", "$argon2id$x", false, 9_001)
-                .await
-                .unwrap()
-        );
-        assert!(store.password_hash("bo").await.unwrap().is_none());
-        assert!(store.set_closed("bo", None).await.unwrap());
-        assert!(store.password_hash("bo").await.unwrap().is_some());
-        assert_eq!(store.users("B", 0, 10).await.unwrap().len(), 1);
-        assert_eq!(store.users("", 0, 10).await.unwrap().len(), 2);
-        store
-            .set_settings("anna", r#"{"sound":false}"#)
-            .await
-            .unwrap();
-        assert_eq!(
-            store.user("anna").await.unwrap().unwrap().settings,
-            r#"{"sound":false}"#
-        );
+        accounts::tests::suite(&store, &writer).await;
+        leases::tests::suite(&store, &writer).await;
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,0 +1,93 @@
+//! What every node tells the others: its lobby and who is online on it, and accounts' events.
+
+use super::*;
+
+impl Cluster {
+    /// Every second, tells the other nodes how this node's rooms list and who is online
+    /// here, and hears the same of them: the lobby, TV and "online" span the cluster.
+    pub(crate) fn gossip(&self, lobby: crate::lobby::Lobby, online: crate::presence::Online) {
+        let cluster = self.clone();
+        let (lobby_out, online_out) = (lobby.clone(), online.clone());
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(GOSSIP_EVERY);
+            loop {
+                every.tick().await;
+                let news = wire::NodeNews {
+                    node: cluster.node().to_owned(),
+                    run: cluster.inner.run.clone(),
+                    rooms: lobby_out
+                        .own()
+                        .iter()
+                        .map(|(id, l)| (id.clone(), l.into()))
+                        .collect(),
+                    online: online_out.own(),
+                };
+                let _ = cluster.inner.nats.publish(NEWS, json(&news)).await;
+            }
+        });
+        let cluster = self.clone();
+        self.hear(
+            NEWS,
+            "the other nodes' lobby",
+            move |news: wire::NodeNews| {
+                if news.node == cluster.node() {
+                    return;
+                }
+                lock(&cluster.inner.runs)
+                    .insert(news.node.clone(), (news.run, std::time::Instant::now()));
+                let rooms = news
+                    .rooms
+                    .into_iter()
+                    .map(|(id, l)| (id, l.into()))
+                    .collect();
+                lobby.heard(&news.node, rooms);
+                online.heard(&news.node, news.online);
+            },
+        );
+    }
+
+    /// Hands every message on `subject` that reads as a `T` to `f`, for as long as the node
+    /// runs (`what`: what the subject carries, for the log).
+    pub(super) fn hear<T: serde::de::DeserializeOwned>(
+        &self,
+        subject: &'static str,
+        what: &'static str,
+        mut f: impl FnMut(T) + Send + 'static,
+    ) {
+        let nats = self.inner.nats.clone();
+        tokio::spawn(async move {
+            let Ok(mut heard) = nats.subscribe(subject).await else {
+                tracing::warn!("cannot hear {what}");
+                return;
+            };
+            while let Some(msg) = heard.next().await {
+                if let Ok(value) = serde_json::from_slice::<T>(&msg.payload) {
+                    f(value);
+                }
+            }
+        });
+    }
+
+    /// Sends accounts' events round every node, and hands those heard to this node's
+    /// streams: an account's event stream may be on any node.
+    pub(crate) fn relay_events(&self, events: crate::events::Events) {
+        let Some(mut outgoing) = events.relay() else {
+            return;
+        };
+        let cluster = self.clone();
+        tokio::spawn(async move {
+            while let Some((user, event)) = outgoing.recv().await {
+                let wire = wire::WireUserEvent::of(user, &event);
+                let _ = cluster.inner.nats.publish(USER_EVENTS, json(&wire)).await;
+            }
+        });
+        self.hear(
+            USER_EVENTS,
+            "accounts' events",
+            move |wire: wire::WireUserEvent| {
+                let (user, event) = wire.into_event();
+                events.deliver(&user, event);
+            },
+        );
+    }
+}

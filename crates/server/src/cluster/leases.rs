@@ -1,0 +1,173 @@
+//! Holding games by lease: taking one (or making one held), renewing, giving up, taking over
+//! games nobody holds, handing over at SIGTERM; the rooms' [`crate::rooms::Placement`].
+
+use super::*;
+
+impl Cluster {
+    /// Takes game `id` if it is live and nobody holds it: the epoch of the new lease.
+    pub(crate) async fn take(&self, id: &str) -> Result<Option<i64>, StoreError> {
+        if self.inner.leaving.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        let now = now_ms() as i64;
+        let until = now + LEASE.as_millis() as i64;
+        let epoch = self
+            .inner
+            .store
+            .take_lease(id, &self.inner.node, now, until)
+            .await?;
+        if let Some(epoch) = epoch {
+            lock(&self.inner.leases).insert(id.to_owned(), epoch);
+        }
+        Ok(epoch)
+    }
+
+    /// Stores a new game already held by this node (its insert is its lease, so no other
+    /// node's takeover can find it unowned in between): its epoch.
+    pub(crate) async fn create_held(&self, row: &NewGame) -> Result<i64, StoreError> {
+        if self.inner.leaving.load(Ordering::Relaxed) {
+            return Err(StoreError::Failed(
+                "this node is leaving: it makes no new game".to_owned(),
+            ));
+        }
+        let until = now_ms() as i64 + LEASE.as_millis() as i64;
+        let epoch = self
+            .inner
+            .store
+            .create_game_held(row, &self.inner.node, until)
+            .await?;
+        lock(&self.inner.leases).insert(row.id.clone(), epoch);
+        Ok(epoch)
+    }
+
+    /// Renews this node's leases and takes over games nobody holds, for as long as the
+    /// node runs.
+    pub(crate) fn start(&self, rooms: Rooms) {
+        let cluster = self.clone();
+        let renewing = rooms.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(RENEW_EVERY);
+            loop {
+                every.tick().await;
+                cluster.renew(&renewing).await;
+            }
+        });
+        let cluster = self.clone();
+        tokio::spawn(async move {
+            loop {
+                // A little jitter, so nodes do not all look at once.
+                let jitter = u64::from(rand_byte()) * 2;
+                tokio::time::sleep(TAKEOVER_EVERY + Duration::from_millis(jitter)).await;
+                if cluster.inner.leaving.load(Ordering::Relaxed) {
+                    return;
+                }
+                cluster.take_over(&rooms).await;
+            }
+        });
+    }
+
+    pub(super) async fn renew(&self, rooms: &Rooms) {
+        // Judged: the leases held before the renewal (one taken meanwhile may have missed it).
+        let before: Vec<(String, i64)> = lock(&self.inner.leases)
+            .iter()
+            .map(|(id, epoch)| (id.clone(), *epoch))
+            .collect();
+        let until = now_ms() as i64 + LEASE.as_millis() as i64;
+        let held = match self.inner.store.renew_leases(self.node(), until).await {
+            Ok(held) => held,
+            Err(e) => {
+                tracing::warn!(error = %e, "leases not renewed");
+                return;
+            }
+        };
+        let held: HashMap<String, i64> = held.into_iter().collect();
+        let lost = before
+            .into_iter()
+            .filter(|(id, epoch)| held.get(id) != Some(epoch));
+        for (id, epoch) in lost {
+            // Taken by another node; unless this node took it again meanwhile.
+            {
+                let mut leases = lock(&self.inner.leases);
+                if leases.get(&id) != Some(&epoch) {
+                    continue;
+                }
+                leases.remove(&id);
+            }
+            tracing::warn!(game = %id, "another node holds the game now: the room closes");
+            if let Some(room) = rooms.running(&id) {
+                room.close().await;
+            }
+        }
+    }
+
+    pub(super) async fn take_over(&self, rooms: &Rooms) {
+        let ids = match self.inner.store.unowned_games(now_ms() as i64).await {
+            Ok(ids) => ids,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot look for games to take over");
+                return;
+            }
+        };
+        let mut taken = 0;
+        for id in ids {
+            if taken == TAKE_AT_ONCE {
+                break;
+            }
+            if rooms.running(&id).is_some() {
+                continue;
+            }
+            // Its owner was reached elsewhere; nobody holds it now: try here.
+            rooms.forget_remote(&id);
+            match rooms.get(&id).await {
+                Ok(Some(room)) if room.is_local() => {
+                    taken += 1;
+                    tracing::info!(game = %id, "game taken over");
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(game = %id, error = %e, "takeover failed"),
+            }
+        }
+    }
+
+    /// SIGTERM: takes no more games and hands over those held (each room closes and its
+    /// lease is given up, for another node to take at once), and the pairing if it pairs.
+    /// Waits at most `within`.
+    pub(crate) async fn hand_over(&self, rooms: &Rooms, within: Duration) {
+        self.inner.leaving.store(true, Ordering::Relaxed);
+        self.inner.leave_now.notify_one();
+        let held: Vec<String> = lock(&self.inner.leases).keys().cloned().collect();
+        tracing::info!(games = held.len(), "handing games over to other nodes");
+        for id in &held {
+            if let Some(room) = rooms.running(id) {
+                room.close().await;
+            }
+        }
+        let deadline = tokio::time::Instant::now() + within;
+        let _ = tokio::time::timeout_at(deadline, self.inner.pairing_released.notified()).await;
+        while !lock(&self.inner.leases).is_empty() && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+impl crate::rooms::Placement for Cluster {
+    fn create_held<'a>(&'a self, row: &'a NewGame) -> BoxFuture<'a, Result<i64, StoreError>> {
+        Box::pin(Cluster::create_held(self, row))
+    }
+
+    fn take<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<i64>, StoreError>> {
+        Box::pin(Cluster::take(self, id))
+    }
+
+    fn remote(&self, id: &str) -> RoomHandle {
+        Cluster::remote(self, id)
+    }
+
+    fn serve(&self, id: &str, room: RoomHandle, taken: bool) {
+        self.bridge(id, room, taken);
+    }
+
+    fn start(&self, rooms: Rooms) {
+        Cluster::start(self, rooms);
+    }
+}

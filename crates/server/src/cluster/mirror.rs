@@ -1,0 +1,169 @@
+//! Another node's room seen from here: [`RemoteRoom`], the rooms' transport to the owner, and
+//! the mirror that hands the owner's events to this node's connections.
+
+use super::*;
+
+impl Cluster {
+    /// The room of game `id`, held by another node.
+    pub(crate) fn remote(&self, id: &str) -> RoomHandle {
+        RoomHandle::Remote(Arc::new(RemoteRoom {
+            id: id.to_owned(),
+            cluster: self.clone(),
+            gone: AtomicBool::new(false),
+            born: std::time::Instant::now(),
+        }))
+    }
+
+    /// The events of game `id` as they reach this node, for one more connection. The
+    /// subscription to NATS is made before this returns, so nothing published after a
+    /// request that follows is missed.
+    pub(super) async fn mirror(
+        &self,
+        id: &str,
+    ) -> Result<broadcast::Receiver<Versioned>, RoomError> {
+        if let Some(tx) = lock(&self.inner.mirrors).get(id) {
+            return Ok(tx.subscribe());
+        }
+        let sub = self
+            .inner
+            .nats
+            .subscribe(ev_subject(id))
+            .await
+            .map_err(|_| RoomError::Unavailable)?;
+        let mut mirrors = lock(&self.inner.mirrors);
+        if let Some(tx) = mirrors.get(id) {
+            return Ok(tx.subscribe());
+        }
+        let (tx, rx) = broadcast::channel(MIRROR_FEED);
+        mirrors.insert(id.to_owned(), tx.clone());
+        drop(mirrors);
+        let (cluster, id) = (self.clone(), id.to_owned());
+        tokio::spawn(async move {
+            cluster.run_mirror(&id, sub, &tx).await;
+            let mut mirrors = lock(&cluster.inner.mirrors);
+            if mirrors.get(&id).is_some_and(|t| t.same_channel(&tx)) {
+                mirrors.remove(&id);
+            }
+            // Dropping the last sender ends every connection's feed: they start again.
+        });
+        Ok(rx)
+    }
+
+    pub(super) async fn run_mirror(
+        &self,
+        id: &str,
+        mut sub: async_nats::Subscriber,
+        tx: &broadcast::Sender<Versioned>,
+    ) {
+        let mut last: Option<u64> = None;
+        let remote = RemoteRoom {
+            id: id.to_owned(),
+            cluster: self.clone(),
+            gone: AtomicBool::new(false),
+            born: std::time::Instant::now(),
+        };
+        loop {
+            let msg = tokio::select! {
+                msg = sub.next() => msg,
+                () = tokio::time::sleep(Duration::from_secs(20)) => {
+                    if tx.receiver_count() == 0 {
+                        return;
+                    }
+                    continue;
+                }
+            };
+            let Some(msg) = msg else { return };
+            let event = match serde_json::from_slice::<Broadcast>(&msg.payload) {
+                Ok(Broadcast::Event(e)) => *e,
+                Ok(Broadcast::Moved) | Err(_) => {
+                    tracing::debug!(game = %id, "the game's owner changed: its connections here start again");
+                    return;
+                }
+            };
+            if let Some(l) = last {
+                if event.v <= l {
+                    continue;
+                }
+                if event.v > l + 1 {
+                    // A gap: what the owner still has fills it, else everyone resyncs.
+                    let Ok(Reply::Subscribed(Subscription {
+                        missed: Some(missed),
+                        ..
+                    })) = remote.call(Request::Subscribe { since: l }).await
+                    else {
+                        tracing::debug!(game = %id, "a gap the owner cannot fill: connections here start again");
+                        return;
+                    };
+                    for e in missed.into_iter().filter(|e| e.v < event.v) {
+                        let _ = tx.send(e);
+                    }
+                }
+            }
+            last = Some(event.v);
+            let _ = tx.send(event);
+            if tx.receiver_count() == 0 {
+                return;
+            }
+        }
+    }
+}
+
+/// A room whose game another node holds: requests go to it over NATS, as they are.
+#[derive(Debug)]
+pub(crate) struct RemoteRoom {
+    id: String,
+    cluster: Cluster,
+    /// Nobody answered the last request: no node holds the game just now.
+    gone: AtomicBool,
+    /// When this handle was made: a registry keeps it [`REMOTE_KEPT`] at most.
+    born: std::time::Instant,
+}
+
+impl RemoteRoom {
+    /// Asks the owner and waits for its answer; no answer in time (no owner just now, or
+    /// NATS down) is [`RoomError::Unavailable`], the owner's refusal [`RoomError::Remote`].
+    async fn call(&self, request: Request) -> Result<Reply, RoomError> {
+        let answer = self
+            .cluster
+            .call::<Result<Reply, Problem>>(&cmd_subject(&self.id), &request, ASK_TIMEOUT)
+            .await;
+        self.gone.store(answer.is_err(), Ordering::Relaxed);
+        answer
+            .map_err(|()| RoomError::Unavailable)?
+            .map_err(RoomError::Remote)
+    }
+}
+
+impl Transport for RemoteRoom {
+    fn ask(&self, request: Request) -> BoxFuture<'_, Result<Reply, RoomError>> {
+        Box::pin(async move {
+            if !matches!(request, Request::Subscribe { .. }) {
+                return self.call(request).await;
+            }
+            // The feed first: whatever the owner publishes after answering reaches it.
+            let feed = self.cluster.mirror(&self.id).await?;
+            match self.call(request).await? {
+                Reply::Subscribed(sub) => Ok(Reply::Subscribed(Subscription { feed, ..sub })),
+                other => Ok(other),
+            }
+        })
+    }
+
+    /// Tells the owner something that needs no answer (with this node's run, so that what
+    /// its connections said is undone if the node goes).
+    fn tell(&self, request: Request) -> BoxFuture<'_, ()> {
+        Box::pin(async move {
+            let inner = &self.cluster.inner;
+            let mut headers = async_nats::HeaderMap::new();
+            headers.insert(RUN_HEADER, inner.run.as_str());
+            let _ = inner
+                .nats
+                .publish_with_headers(cmd_subject(&self.id), headers, json(&request))
+                .await;
+        })
+    }
+
+    fn is_gone(&self) -> bool {
+        self.gone.load(Ordering::Relaxed) || self.born.elapsed() > REMOTE_KEPT
+    }
+}
