@@ -533,6 +533,10 @@ async function scenarioBytesOnAPhone(browser, base) {
   const downloaded = scripts.filter(([, status, size]) => status === 200 && size > 0);
   check(scripts.length > 0 && downloaded.length === 0,
     `a second view downloads no static file again (${scripts.length} asked, ${downloaded.map(([f]) => f).join(' ') || 'none'} sent whole)`);
+  // Named by their content and kept as immutable, the files are not even asked about.
+  const asked = scripts.filter(([, status]) => status === 304);
+  check(scripts.length > 0 && asked.length === 0,
+    `a second view asks the server about no static file (${asked.map(([f]) => f).join(' ') || 'none'} revalidated)`);
   await context.close();
   await white.context().close();
 }

@@ -166,7 +166,8 @@ fn every_answer_carries_the_security_headers() {
         let r = request_with(&s, "GET", path, &[], None).unwrap();
         let head = r.head.to_ascii_lowercase();
         for want in [
-            "content-security-policy: default-src 'self'; script-src 'self';",
+            // Files from here, and the import map by its exact hash: nothing else inline.
+            "content-security-policy: default-src 'self'; script-src 'self' 'sha256-",
             "frame-ancestors 'none'",
             "x-content-type-options: nosniff",
             "referrer-policy: same-origin",

@@ -152,6 +152,62 @@ fn a_static_file_already_held_is_not_sent_again() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// Pages name every script by its content (`?v=` its hash, through the page's import map
+/// for the scripts' own imports), and a file asked for by that name is kept a year: a second
+/// page view asks for no script at all until a new build changes one. The import map, the
+/// pages' one inline script, is allowed by its exact hash in the CSP and by nothing else.
+#[test]
+fn pages_name_scripts_by_their_content_and_browsers_keep_them() {
+    use base64::Engine as _;
+    use sha2::Digest as _;
+    let (dir, url) = temp_url("web_hashed");
+    let s = start(&url);
+    let page = raw(s.port, "GET", "/", &[]);
+    let html = String::from_utf8(page.body.clone()).unwrap();
+    let map_text = html
+        .split_once("<script type=\"importmap\">")
+        .and_then(|(_, rest)| rest.split_once("</script>"))
+        .map(|(map, _)| map)
+        .expect("an import map");
+    let map: serde_json::Value = serde_json::from_str(map_text).unwrap();
+    let imports = map["imports"].as_object().unwrap();
+    assert!(imports.len() >= 10, "{imports:?}");
+    for (plain, hashed) in imports {
+        let hashed = hashed.as_str().unwrap();
+        let plain_answer = raw(s.port, "GET", plain, &[]);
+        let tag = plain_answer.header("etag").unwrap().trim_matches('"');
+        assert_eq!(hashed, format!("{plain}?v={tag}"), "named by its content");
+        let kept = raw(s.port, "GET", hashed, &[]);
+        assert_eq!(
+            kept.header("cache-control"),
+            Some("public, max-age=31536000, immutable"),
+            "{hashed}"
+        );
+        assert_eq!(kept.body, plain_answer.body);
+    }
+    // The page's own script is named the same way.
+    let home = &imports["/static/home.js"];
+    assert!(
+        html.contains(&format!("src=\"{}\"", home.as_str().unwrap())),
+        "the entry script by its hashed name"
+    );
+    // A name of an older build is not kept: the browser asks again.
+    let stale = raw(s.port, "GET", "/static/home.js?v=0123456789ab", &[]);
+    assert_eq!(stale.header("cache-control"), Some("no-cache"));
+    let digest = sha2::Sha256::digest(map_text.as_bytes());
+    let source = format!(
+        "'sha256-{}'",
+        base64::engine::general_purpose::STANDARD.encode(digest)
+    );
+    let csp = page.header("content-security-policy").unwrap();
+    assert!(
+        csp.contains(&format!("script-src 'self' {source};")),
+        "{csp}"
+    );
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn the_token_api_answers_other_sites_and_every_answer_has_a_request_id() {
     let (dir, url) = temp_url("web_cors");

@@ -63,9 +63,9 @@ fn hostile_pgn_tags_are_shown_escaped_on_every_page() {
             "{path}: the name is shown, escaped"
         );
         assert!(
-            r.head
-                .to_ascii_lowercase()
-                .contains("content-security-policy: default-src 'self'; script-src 'self';"),
+            r.head.to_ascii_lowercase().contains(
+                "content-security-policy: default-src 'self'; script-src 'self' 'sha256-"
+            ),
             "{path}"
         );
     }
@@ -117,19 +117,24 @@ fn every_html_page_carries_the_csp() {
         let head = r.head.to_ascii_lowercase();
         assert!(head.contains("content-type: text/html"), "{path}: {head}");
         for want in [
-            "content-security-policy: default-src 'self'; script-src 'self';",
+            "content-security-policy: default-src 'self'; script-src 'self' 'sha256-",
             "frame-ancestors 'none'",
             "x-content-type-options: nosniff",
             "referrer-policy: ",
         ] {
             assert!(head.contains(want), "{path} lacks {want}: {head}");
         }
+        assert!(!head.contains("unsafe-inline"), "{path}: {head}");
         // No inline script: every <script> is data or a file.
         for tag in r.body.match_indices("<script") {
             let rest = &r.body[tag.0..];
             let open = &rest[..rest.find('>').unwrap()];
+            // The import map is the one inline script: JSON the server wrote, allowed by its
+            // hash alone (tests/web.rs checks the hash).
             assert!(
-                open.contains("type=\"application/json\"") || open.contains("src=\"/static/"),
+                open.contains("type=\"application/json\"")
+                    || open.contains("type=\"importmap\"")
+                    || open.contains("src=\"/static/"),
                 "{path}: inline script {open}"
             );
         }

@@ -18,9 +18,17 @@ use super::AppState;
 use super::error::ApiError;
 
 /// Scripts, styles and connections only from this server; no frames, no plugins. The pages'
-/// data blocks (`<script type="application/json">`) are not scripts and need no exception.
-const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
-connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+/// data blocks (`<script type="application/json">`) are not scripts and need no exception;
+/// the import map, the one inline script, is allowed by its hash.
+static CSP: std::sync::LazyLock<HeaderValue> = std::sync::LazyLock::new(|| {
+    let csp = format!(
+        "default-src 'self'; script-src 'self' {}; style-src 'self'; img-src 'self' data:; \
+         connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
+         frame-ancestors 'none'",
+        super::pages::import_map_source()
+    );
+    HeaderValue::from_str(&csp).unwrap_or(HeaderValue::from_static("default-src 'self'"))
+});
 
 /// Refuses a state-changing request from another origin, and sets the security headers on
 /// every answer.
@@ -46,10 +54,7 @@ pub(crate) async fn guard(State(state): State<AppState>, request: Request, next:
 
 fn harden(mut response: Response) -> Response {
     let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(CSP),
-    );
+    headers.insert(header::CONTENT_SECURITY_POLICY, CSP.clone());
     headers.insert(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),

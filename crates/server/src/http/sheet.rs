@@ -41,6 +41,7 @@ struct Page {
 #[template(path = "sheet.html")]
 struct SheetPage {
     tr: Tr,
+    assets: super::pages::Assets,
     id: String,
     long: bool,
     event: String,
@@ -177,6 +178,7 @@ pub(crate) async fn sheet(
     let club = &row.game.club;
     let page = SheetPage {
         tr,
+        assets: super::pages::Assets,
         id: row.game.id.clone(),
         long,
         event: club.event.clone().unwrap_or_else(|| "Rookery".to_owned()),

@@ -18,6 +18,8 @@ pub(crate) struct Chrome {
     pub(crate) me: Option<Me>,
     pub(crate) prefs: crate::http::account::Prefs,
     pub(crate) prefs_json: String,
+    /// The static files' content-hashed URLs and the import map.
+    pub(crate) assets: Assets,
 }
 
 impl Chrome {
@@ -38,6 +40,7 @@ impl Chrome {
             }),
             prefs_json: script_json(&prefs),
             prefs,
+            assets: Assets,
         }
     }
 }
