@@ -34,8 +34,6 @@ pub(crate) struct Analyses {
     queued: Arc<Notify>,
     progress: Progress,
     nodes: u64,
-    /// The bots' search permits, which analyses (and the analysis board) take too.
-    permits: Arc<Semaphore>,
 }
 
 impl std::fmt::Debug for Analyses {
@@ -114,7 +112,6 @@ impl Analyses {
             queued,
             progress,
             nodes,
-            permits,
         })
     }
 
@@ -127,11 +124,6 @@ impl Analyses {
             self.queued.notify_one();
         }
         Ok(())
-    }
-
-    /// The search permits (the bots' pool).
-    pub(crate) fn permits(&self) -> Arc<Semaphore> {
-        self.permits.clone()
     }
 
     /// Positions done and in all, while the game's analysis runs on this node.

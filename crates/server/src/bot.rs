@@ -185,6 +185,11 @@ impl Bots {
         self.permits.clone()
     }
 
+    /// How many bots wait for a search thread now (the analysis board gives way to them).
+    pub(crate) fn waiting(&self) -> Arc<AtomicUsize> {
+        self.waiting.clone()
+    }
+
     pub(crate) fn seat(&self, room: RoomHandle, color: Color, level: Level) {
         let brain = Brain {
             level,

@@ -56,6 +56,25 @@ pub(crate) struct Config {
         global = true
     )]
     pub(crate) max_connections_per_address: usize,
+    /// Open connections the whole server may hold; more are answered 503 at once. 0 (the
+    /// default): the open-file limit (raised to its hard limit at start) less an eighth
+    /// (at least 128) kept for the database, files and the log.
+    #[arg(
+        long,
+        env = "ROOKERY_MAX_CONNECTIONS",
+        default_value_t = 0,
+        global = true
+    )]
+    pub(crate) max_connections: usize,
+    /// Seconds a write to a client may wait for it to read: a client that stops reading
+    /// (its socket, stream or page) is disconnected then, and its queue goes with it.
+    #[arg(
+        long,
+        env = "ROOKERY_WRITE_TIMEOUT",
+        default_value_t = 20.0,
+        global = true
+    )]
+    pub(crate) write_timeout: f64,
     /// The address people reach the server at (`https://chess.example.org`): links and the
     /// PGN `Site` tag use it. Without it, each request's `Host` header with `http://`.
     #[arg(long, env = "ROOKERY_PUBLIC_URL", global = true)]
@@ -126,9 +145,13 @@ pub(crate) struct Config {
     )]
     pub(crate) ladder_speeds: String,
     /// Run as one node of several (docs/SCALING.md): the NATS server the nodes talk over
-    /// (`nats://127.0.0.1:4222`). Needs a PostgreSQL `--database-url` shared by every node.
+    /// (`nats://127.0.0.1:4222`; `nats://user:password@host:port` and `tls://` too). Needs a
+    /// PostgreSQL `--database-url` shared by every node. NATS must be private to the nodes
+    /// and authenticated: whoever can publish on it can act for any player.
     #[arg(long = "cluster", env = "ROOKERY_NATS_URL", global = true)]
     pub(crate) cluster: Option<String>,
+    #[command(flatten)]
+    pub(crate) nats: NatsAuth,
     /// This node's name in the cluster, unique among the nodes (it owns games' leases).
     /// Kept across restarts, a node takes its own games back at once; by default a new
     /// random name each start.
@@ -240,4 +263,42 @@ pub(crate) struct CheckArgs {
     /// PGN files to read (`-` for standard input).
     #[arg(required = true)]
     pub(crate) files: Vec<PathBuf>,
+}
+
+/// How a node proves itself to NATS (docs/SCALING.md). Secrets are never logged.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub(crate) struct NatsAuth {
+    /// NATS user name (with `--nats-password`).
+    #[arg(long, env = "ROOKERY_NATS_USER", global = true)]
+    pub(crate) nats_user: Option<String>,
+    /// NATS password (with `--nats-user`); better in the environment than on the command
+    /// line.
+    #[arg(
+        long,
+        env = "ROOKERY_NATS_PASSWORD",
+        global = true,
+        hide_env_values = true
+    )]
+    pub(crate) nats_password: Option<String>,
+    /// A NATS token.
+    #[arg(
+        long,
+        env = "ROOKERY_NATS_TOKEN",
+        global = true,
+        hide_env_values = true
+    )]
+    pub(crate) nats_token: Option<String>,
+    /// A NATS credentials file (JWT and NKey seed, as `nsc` writes them).
+    #[arg(long, env = "ROOKERY_NATS_CREDS", global = true)]
+    pub(crate) nats_creds: Option<std::path::PathBuf>,
+    /// The certificate authority to check the NATS server's TLS certificate against (TLS
+    /// is then required).
+    #[arg(long, env = "ROOKERY_NATS_TLS_CA", global = true)]
+    pub(crate) nats_tls_ca: Option<std::path::PathBuf>,
+    /// This node's client certificate for NATS (with `--nats-tls-key`).
+    #[arg(long, env = "ROOKERY_NATS_TLS_CERT", global = true)]
+    pub(crate) nats_tls_cert: Option<std::path::PathBuf>,
+    /// The key of `--nats-tls-cert`.
+    #[arg(long, env = "ROOKERY_NATS_TLS_KEY", global = true)]
+    pub(crate) nats_tls_key: Option<std::path::PathBuf>,
 }

@@ -442,6 +442,8 @@ async fn flows(url: &str) {
     assert_eq!(bad.status, 401, "{}", bad.body);
     let (ok, cli_token) = user_command(url, &["token", "bo", "--scopes", "bot:play"], "");
     assert!(ok && cli_token.trim().starts_with("rkp_"), "{cli_token}");
+    let cli_bearer = format!("Bearer {}", cli_token.trim());
+    assert_ne!(with_token(&cli_bearer).status, 401, "the new token works");
     let (ok, _) = user_command(url, &["token", "bo", "--scopes", "root"], "");
     assert!(!ok, "unknown scopes are refused");
     let ids = column(
@@ -473,6 +475,13 @@ async fn flows(url: &str) {
     let r = someone.form(&s, &path, &[("password", "bo's new password")]);
     assert_eq!(location(&r), "/login?done=reset", "{}", r.body);
     assert_eq!(bo.me(&s), None, "a reset ends every session");
+    // Issue 50: and revokes every API token (made while someone else may have known the
+    // old password).
+    assert_eq!(
+        with_token(&cli_bearer).status,
+        401,
+        "a reset revokes the account's tokens"
+    );
     let r = someone.form(&s, &path, &[("password", "another one again")]);
     assert_eq!(r.status, 410, "used once");
     assert_eq!(login(&s, &mut bo, "bo", "bo's new password").status, 303);
@@ -587,10 +596,13 @@ async fn accounts_on_postgres() {
     .unwrap();
 }
 
-/// 100 wrong passwords for one account, from ever-changing addresses: after a few, each is
-/// refused (429 with Retry-After) before the password is even checked, while another
-/// account logs in at once. A sign-up flood and a game-creation flood from one address get
-/// 429 too.
+/// Wrong passwords are slowed per account *and* address (issue 50: 15 from one address, then
+/// one every 300 s, kept the owner out from every address). 20 guesses from one address:
+/// after five, each is refused (429 with Retry-After) before the password is even checked,
+/// while the owner logs in from her own address at once; a dozen guesses from a dozen
+/// addresses are each checked (the account-wide slowing, for many addresses at once, is in
+/// `http::limits::tests`). Another account logs in at once. A sign-up flood and a
+/// game-creation flood from one address get 429 too.
 #[test]
 fn guessing_is_slowed_per_account_and_floods_get_429() {
     let (dir, url) = temp_url("limits");
@@ -600,8 +612,8 @@ fn guessing_is_slowed_per_account_and_floods_get_429() {
     let mut bo = Browser::at("10.1.0.2");
     assert_eq!(signup(&s, &mut bo, "bo", "bo's password").status, 303);
     let (mut wrong, mut slowed) = (0, 0);
-    for i in 0..100 {
-        let mut attacker = Browser::at(&format!("10.2.{}.{}", i / 200, i % 200 + 1));
+    let mut attacker = Browser::at("10.2.0.1");
+    for i in 0..20 {
         let r = login(&s, &mut attacker, "anna", &format!("guess {i}"));
         match r.status {
             401 => wrong += 1,
@@ -619,9 +631,20 @@ fn guessing_is_slowed_per_account_and_floods_get_429() {
         assert!(attacker.session().is_none());
     }
     assert!(
-        wrong <= 10 && slowed >= 90,
+        wrong <= 7 && slowed >= 13,
         "{wrong} checked, {slowed} slowed"
     );
+    let mut owner = Browser::at("10.1.0.9");
+    assert_eq!(
+        login(&s, &mut owner, "anna", "anna's password").status,
+        303,
+        "the owner is not locked out by a guesser elsewhere"
+    );
+    for i in 0..12 {
+        let mut elsewhere = Browser::at(&format!("10.4.0.{}", i + 1));
+        let r = login(&s, &mut elsewhere, "anna", &format!("other guess {i}"));
+        assert_eq!(r.status, 401, "guess from address {i}");
+    }
     // Another account is not affected.
     let mut bo_again = Browser::at("10.1.0.2");
     assert_eq!(login(&s, &mut bo_again, "bo", "bo's password").status, 303);

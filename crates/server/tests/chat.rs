@@ -80,6 +80,10 @@ async fn players_and_spectators_each_see_their_own_chat() {
     let r = post(&white, &"x".repeat(141));
     assert_eq!(r.status, 400, "{}", r.body);
     assert_eq!(post(&white, "two\nlines").status, 400);
+    // Issue 50: a right-to-left override makes a line read as something else.
+    let r = post(&white, "gg \u{202E}sseccus\u{202C}");
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("text-direction"), "{}", r.body);
     let r = call(
         &s,
         "POST",

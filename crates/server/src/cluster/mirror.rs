@@ -11,6 +11,7 @@ impl Cluster {
             cluster: self.clone(),
             gone: AtomicBool::new(false),
             born: std::time::Instant::now(),
+            answered_ms: std::sync::atomic::AtomicU64::new(0),
         }))
     }
 
@@ -61,6 +62,7 @@ impl Cluster {
             cluster: self.clone(),
             gone: AtomicBool::new(false),
             born: std::time::Instant::now(),
+            answered_ms: std::sync::atomic::AtomicU64::new(0),
         };
         loop {
             let msg = tokio::select! {
@@ -117,6 +119,8 @@ pub(crate) struct RemoteRoom {
     gone: AtomicBool,
     /// When this handle was made: a registry keeps it [`REMOTE_KEPT`] at most.
     born: std::time::Instant,
+    /// When the owner last answered, in milliseconds after `born`.
+    answered_ms: std::sync::atomic::AtomicU64,
 }
 
 impl RemoteRoom {
@@ -128,6 +132,10 @@ impl RemoteRoom {
             .call::<Result<Reply, Problem>>(&cmd_subject(&self.id), &request, ASK_TIMEOUT)
             .await;
         self.gone.store(answer.is_err(), Ordering::Relaxed);
+        if answer.is_ok() {
+            let now = self.born.elapsed().as_millis() as u64;
+            self.answered_ms.store(now, Ordering::Relaxed);
+        }
         answer
             .map_err(|()| RoomError::Unavailable)?
             .map_err(RoomError::Remote)
@@ -163,7 +171,17 @@ impl Transport for RemoteRoom {
         })
     }
 
+    /// Gone: nobody answered the last request, or nobody has answered for a while (the
+    /// owner may be dead: the registry looks again at who holds the game, and takes it
+    /// itself once its lease has run out), or the handle is old.
     fn is_gone(&self) -> bool {
-        self.gone.load(Ordering::Relaxed) || self.born.elapsed() > REMOTE_KEPT
+        let alive = self.answered_ms.load(Ordering::Relaxed);
+        let silent = self
+            .born
+            .elapsed()
+            .saturating_sub(Duration::from_millis(alive));
+        self.gone.load(Ordering::Relaxed)
+            || silent > REMOTE_FRESH
+            || self.born.elapsed() > REMOTE_KEPT
     }
 }

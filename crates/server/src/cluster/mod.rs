@@ -62,6 +62,8 @@ const RUN_GONE: Duration = Duration::from_secs(5);
 /// How long a node keeps a handle to another node's room before it looks again at who
 /// holds the game (a finished game's handle goes with it).
 const REMOTE_KEPT: Duration = Duration::from_secs(60);
+/// How long a handle to another node's room is trusted without an answer from its owner.
+const REMOTE_FRESH: Duration = Duration::from_secs(2);
 /// How often a bridge looks for gone runs.
 const GONE_LOOK: Duration = Duration::from_secs(2);
 
@@ -100,6 +102,63 @@ impl std::fmt::Debug for Cluster {
     }
 }
 
+/// `nats://user:password@host:port` as the address alone and the credentials it carried
+/// (async-nats would not use them from the URL; the address is what may be logged).
+fn split_credentials(url: &str) -> (String, Option<(String, String)>) {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return (url.to_owned(), None);
+    };
+    let host_start = rest.find('/').unwrap_or(rest.len());
+    let Some((userinfo, host)) = rest[..host_start].rsplit_once('@') else {
+        return (url.to_owned(), None);
+    };
+    let (user, password) = userinfo.split_once(':').unwrap_or((userinfo, ""));
+    let address = format!("{scheme}://{host}{}", &rest[host_start..]);
+    (address, Some((user.to_owned(), password.to_owned())))
+}
+
+/// The NATS connection's options: this node's name, retrying the first connection, and its
+/// credentials and TLS as given.
+async fn connect_options(
+    auth: &crate::cli::NatsAuth,
+    in_url: Option<(String, String)>,
+    node: &str,
+) -> Result<async_nats::ConnectOptions, String> {
+    let mut options = async_nats::ConnectOptions::new()
+        .name(format!("rookery {node}"))
+        .retry_on_initial_connect();
+    let user = match (&auth.nats_user, &auth.nats_password) {
+        (Some(user), password) => Some((user.clone(), password.clone().unwrap_or_default())),
+        (None, Some(_)) => return Err("--nats-password needs --nats-user".to_owned()),
+        (None, None) => in_url,
+    };
+    if let Some((user, password)) = user {
+        options = options.user_and_password(user, password);
+    }
+    if let Some(token) = &auth.nats_token {
+        options = options.token(token.clone());
+    }
+    if let Some(path) = &auth.nats_creds {
+        options = options
+            .credentials_file(path)
+            .await
+            .map_err(|e| format!("cannot read the NATS credentials {}: {e}", path.display()))?;
+    }
+    if let Some(ca) = &auth.nats_tls_ca {
+        options = options.add_root_certificates(ca.clone()).require_tls(true);
+    }
+    match (&auth.nats_tls_cert, &auth.nats_tls_key) {
+        (Some(cert), Some(key)) => {
+            options = options
+                .add_client_certificate(cert.clone(), key.clone())
+                .require_tls(true);
+        }
+        (None, None) => {}
+        _ => return Err("--nats-tls-cert and --nats-tls-key go together".to_owned()),
+    }
+    Ok(options)
+}
+
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
@@ -119,11 +178,16 @@ fn ev_subject(id: &str) -> String {
 impl Cluster {
     /// Joins the cluster as `node`. NATS need not be up yet: the client keeps trying, and
     /// meanwhile this node serves the games it holds to the connections it has.
-    pub(crate) async fn join(url: &str, node: String, store: Store) -> Result<Cluster, String> {
-        let nats = async_nats::ConnectOptions::new()
-            .name(format!("rookery {node}"))
-            .retry_on_initial_connect()
-            .connect(url)
+    pub(crate) async fn join(
+        url: &str,
+        auth: &crate::cli::NatsAuth,
+        node: String,
+        store: Store,
+    ) -> Result<Cluster, String> {
+        let (url, in_url) = split_credentials(url);
+        let options = connect_options(auth, in_url, &node).await?;
+        let nats = options
+            .connect(url.as_str())
             .await
             .map_err(|e| format!("cannot reach NATS at {url}: {e}"))?;
         // A node that starts again under its name holds nothing yet: what the name held
@@ -132,6 +196,7 @@ impl Cluster {
             .release_leases_of(&node)
             .await
             .map_err(|e| e.to_string())?;
+        // The address only: whatever secret came with it stays out of the log.
         tracing::info!(%node, nats = %url, "cluster node");
         Ok(Cluster {
             inner: Arc::new(Inner {
@@ -191,4 +256,24 @@ impl Cluster {
 /// A byte of randomness (for jitter).
 fn rand_byte() -> u8 {
     crate::ids::random_bytes::<1>()[0]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 50: credentials in the NATS URL are used (async-nats ignored them) and the
+    /// address that is logged no longer carries them.
+    #[test]
+    fn credentials_in_the_nats_url_are_taken_out_of_it() {
+        let (url, creds) = split_credentials("nats://rookery:s3cret@nats.internal:4222");
+        assert_eq!(url, "nats://nats.internal:4222");
+        assert_eq!(creds, Some(("rookery".to_owned(), "s3cret".to_owned())));
+        assert_eq!(
+            split_credentials("tls://nats:4222"),
+            ("tls://nats:4222".to_owned(), None)
+        );
+        let (url, _) = split_credentials("nats://u:p@a:1,nats://b:2");
+        assert!(!url.contains("p@"), "{url}");
+    }
 }

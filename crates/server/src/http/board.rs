@@ -2,16 +2,20 @@
 //! or a game's move (`?game=ID&ply=N`); pieces move freely for both sides, every move judged
 //! by the core. Its socket, `/analysis/socket`, takes the whole line on each change and
 //! answers with the position (legal moves, SAN, FEN, the line's PGN); on `go` the engine
-//! searches the line's last position on a blocking thread holding one of the bots' permits
-//! and streams each finished depth (evaluation and best line) until `stop`, a new line, 20
-//! seconds, or depth 40.
+//! searches the line's last position and streams each finished depth (evaluation and best
+//! line) until `stop`, a new line, 20 seconds, or depth 40. The board has its own small
+//! budget ([`BoardBudget`]): a few searches at once on the whole server, one per client
+//! address, each on one of the bots' threads only while no bot waits for one (a bot that
+//! starts waiting stops it). A client that does not read what it is sent is disconnected:
+//! its queue is bounded, and a socket silent past the idle time (pings unanswered) closes.
 //!
 //! Frames: `{"t": "line", "d": {"fen": "...", "moves": ["e2e4", ...]}}`, `{"t": "load", "d":
 //! {"text": FEN or PGN}}`, `{"t": "go"}`, `{"t": "stop"}`; answers `line`, `loaded` (the
 //! pasted text as a start and moves), `eval`, `done` and `error` (`{"code", "message"}`).
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use askama::Template;
@@ -39,6 +43,82 @@ const SEARCH_TIME: Duration = Duration::from_secs(20);
 const SEARCH_DEPTH: u32 = 40;
 /// The board's search table, MiB.
 const TABLE_MIB: usize = 8;
+/// Frames a connection may have waiting to be sent; a client that lets more pile up does
+/// not read, and is disconnected.
+const QUEUE: usize = 64;
+/// Board searches at once on the whole server.
+const SEARCHES: usize = 2;
+
+/// What the analysis board may use of the machine (issue 50: four anonymous boards made a
+/// bot lose on time): [`SEARCHES`] at once, one per client address, each on one of the
+/// bots' threads only while no bot waits for one.
+#[derive(Debug, Clone)]
+pub(crate) struct BoardBudget {
+    /// The bots' search threads.
+    threads: Arc<tokio::sync::Semaphore>,
+    /// Bots waiting for a thread now: while any does, no board search starts, and those
+    /// running stop.
+    bots_waiting: Arc<AtomicUsize>,
+    /// The board's own share.
+    searches: Arc<tokio::sync::Semaphore>,
+    /// Searches running or waiting, by client address.
+    by_address: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+impl BoardBudget {
+    pub(crate) fn new(bots: &crate::bot::Bots) -> BoardBudget {
+        BoardBudget {
+            threads: bots.permits(),
+            bots_waiting: bots.waiting(),
+            searches: Arc::new(tokio::sync::Semaphore::new(SEARCHES)),
+            by_address: Arc::default(),
+        }
+    }
+
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, usize>> {
+        self.by_address
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A place for one more search from `address`, if it has none going.
+    fn claim(&self, address: &str) -> Option<AddressSearch> {
+        let mut map = self.map();
+        let n = map.entry(address.to_owned()).or_insert(0);
+        if *n > 0 {
+            return None;
+        }
+        *n += 1;
+        Some(AddressSearch {
+            budget: self.clone(),
+            address: address.to_owned(),
+        })
+    }
+}
+
+/// A client address's search; dropping it gives the place back.
+struct AddressSearch {
+    budget: BoardBudget,
+    address: String,
+}
+
+impl Drop for AddressSearch {
+    fn drop(&mut self) {
+        let mut map = self.budget.map();
+        if let Some(n) = map.get_mut(&self.address) {
+            *n -= 1;
+            if *n == 0 {
+                map.remove(&self.address);
+            }
+        }
+    }
+}
+
+/// Queues a frame for the client: `false` when the client does not read (its queue is
+/// full) or is gone, and the connection should end.
+fn put(out: &mpsc::Sender<String>, frame: String) -> bool {
+    out.try_send(frame).is_ok()
+}
 
 #[derive(Debug, Deserialize)]
 pub(crate) struct BoardQuery {
@@ -232,36 +312,54 @@ fn eval_frame(pos: &Position, found: &rookery_engine::Found) -> String {
 /// `GET /analysis/socket`.
 pub(crate) async fn socket(
     State(state): State<AppState>,
+    address: super::limits::ClientAddr,
     place: Option<axum::Extension<super::serve::Place>>,
     ws: WebSocketUpgrade,
 ) -> Response {
-    let permits = state.analyses.permits();
+    let budget = state.board.clone();
     let open = state.socket_open.clone();
+    let idle = state.socket_idle;
     ws.max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
         .write_buffer_size(0)
         .on_upgrade(move |socket| async move {
-            connection(socket, permits).await;
+            connection(socket, budget, address.0, idle).await;
             drop(open);
             drop(place);
         })
 }
 
-async fn connection(socket: WebSocket, permits: Arc<tokio::sync::Semaphore>) {
+async fn connection(socket: WebSocket, budget: BoardBudget, address: String, idle: Duration) {
     let (mut sink, mut stream) = socket.split();
-    let (out, mut outgoing) = mpsc::unbounded_channel::<String>();
+    let (out, mut outgoing) = mpsc::channel::<String>(QUEUE);
     let writer = tokio::spawn(async move {
-        while let Some(text) = outgoing.recv().await {
-            if sink.send(Message::Text(text.into())).await.is_err() {
+        // A ping every third of the idle time: a live client answers, a dead one does not.
+        let every = idle / 3;
+        let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+        loop {
+            let message = tokio::select! {
+                text = outgoing.recv() => match text {
+                    Some(text) => Message::Text(text.into()),
+                    None => break,
+                },
+                _ = ping.tick() => Message::Ping(axum::body::Bytes::new()),
+            };
+            if sink.send(message).await.is_err() {
                 return;
             }
         }
+        let _ = sink.close().await;
     });
     let mut line: Option<Line> = None;
     let mut stop: Option<Arc<AtomicBool>> = None;
     let mut window = std::time::Instant::now();
     let mut frames = 0u32;
-    while let Some(Ok(msg)) = stream.next().await {
+    loop {
+        let msg = match tokio::time::timeout(idle, stream.next()).await {
+            Ok(Some(Ok(msg))) => msg,
+            // Silent past the idle time (pings unanswered), closed, or broken.
+            Err(_) | Ok(None | Some(Err(_))) => break,
+        };
         let Message::Text(text) = msg else {
             if matches!(msg, Message::Close(_)) {
                 break;
@@ -274,12 +372,18 @@ async fn connection(socket: WebSocket, permits: Arc<tokio::sync::Semaphore>) {
         }
         frames += 1;
         if frames > 20 {
-            let _ = out.send(error_frame("slow_down", "too many frames: slow down"));
+            if !put(&out, error_frame("slow_down", "too many frames: slow down")) {
+                break;
+            }
             continue;
         }
+        let mut sent = true;
         match serde_json::from_str::<BoardFrame>(text.as_str()) {
             Err(e) => {
-                let _ = out.send(error_frame("malformed", &format!("unreadable frame: {e}")));
+                sent = put(
+                    &out,
+                    error_frame("malformed", &format!("unreadable frame: {e}")),
+                );
             }
             Ok(BoardFrame::Line(data)) => {
                 if let Some(flag) = stop.take() {
@@ -287,12 +391,10 @@ async fn connection(socket: WebSocket, permits: Arc<tokio::sync::Semaphore>) {
                 }
                 match read_line(&data) {
                     Ok(read) => {
-                        let _ = out.send(line_frame(&read));
+                        sent = put(&out, line_frame(&read));
                         line = Some(read);
                     }
-                    Err((code, message)) => {
-                        let _ = out.send(error_frame(code, &message));
-                    }
+                    Err((code, message)) => sent = put(&out, error_frame(code, &message)),
                 }
             }
             Ok(BoardFrame::Load(data)) => {
@@ -303,13 +405,10 @@ async fn connection(socket: WebSocket, permits: Arc<tokio::sync::Semaphore>) {
                     Ok((read, data)) => {
                         let loaded =
                             json!({ "t": "loaded", "d": { "fen": data.fen, "moves": data.moves } });
-                        let _ = out.send(loaded.to_string());
-                        let _ = out.send(line_frame(&read));
+                        sent = put(&out, loaded.to_string()) && put(&out, line_frame(&read));
                         line = Some(read);
                     }
-                    Err((code, message)) => {
-                        let _ = out.send(error_frame(code, &message));
-                    }
+                    Err((code, message)) => sent = put(&out, error_frame(code, &message)),
                 }
             }
             Ok(BoardFrame::Stop) => {
@@ -319,22 +418,29 @@ async fn connection(socket: WebSocket, permits: Arc<tokio::sync::Semaphore>) {
             }
             Ok(BoardFrame::Go) => {
                 let Some(current) = &line else {
-                    let _ = out.send(error_frame("waiting", "send a line first"));
+                    if !put(&out, error_frame("waiting", "send a line first")) {
+                        break;
+                    }
                     continue;
                 };
                 if let Some(flag) = stop.take() {
                     flag.store(true, Ordering::Relaxed);
                 }
+                // One search per client address: a new `go` waits for the last one's place.
                 let flag = Arc::new(AtomicBool::new(false));
                 stop = Some(flag.clone());
-                tokio::spawn(search(
-                    permits.clone(),
-                    current.end,
-                    current.history.clone(),
-                    flag,
-                    out.clone(),
-                ));
+                let job = Job {
+                    pos: current.end,
+                    history: current.history.clone(),
+                    stop: flag,
+                    out: out.clone(),
+                };
+                tokio::spawn(search(budget.clone(), address.clone(), job));
             }
+        }
+        if !sent {
+            // The client does not read what it is sent.
+            break;
         }
     }
     if let Some(flag) = stop {
@@ -344,26 +450,68 @@ async fn connection(socket: WebSocket, permits: Arc<tokio::sync::Semaphore>) {
     let _ = writer.await;
 }
 
-/// One search of `pos`, waiting for a permit first (a stop meanwhile cancels it).
-async fn search(
-    permits: Arc<tokio::sync::Semaphore>,
+/// A search the client asked for: the line's last position and what it repeats, its stop
+/// flag, and where its frames go.
+struct Job {
     pos: Position,
     history: Vec<u64>,
     stop: Arc<AtomicBool>,
-    out: mpsc::UnboundedSender<String>,
-) {
+    out: mpsc::Sender<String>,
+}
+
+/// How often a waiting or running board search looks at whether a bot waits.
+const GIVE_WAY_EVERY: Duration = Duration::from_millis(20);
+
+/// One search of `pos` within the board's budget (a stop meanwhile cancels it): the
+/// address's place, a place in the board's share, then a bots' thread once no bot waits for
+/// one; a bot that starts waiting stops it.
+async fn search(budget: BoardBudget, address: String, job: Job) {
+    let Job {
+        pos,
+        history,
+        stop,
+        out,
+    } = job;
     if pos.legal_moves().is_empty() {
-        let _ = out.send(json!({ "t": "done" }).to_string());
+        let _ = out.try_send(json!({ "t": "done" }).to_string());
         return;
     }
-    let Ok(permit) = permits.acquire_owned().await else {
+    // The address's one place; its last search is stopping, so wait for it a moment.
+    let mut mine = budget.claim(&address);
+    while mine.is_none() && !stop.load(Ordering::Relaxed) {
+        tokio::time::sleep(GIVE_WAY_EVERY).await;
+        mine = budget.claim(&address);
+    }
+    let Some(mine) = mine else { return };
+    let Ok(share) = budget.searches.clone().acquire_owned().await else {
         return;
     };
-    if stop.load(Ordering::Relaxed) {
-        return;
-    }
+    let permit = loop {
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        if budget.bots_waiting.load(Ordering::Relaxed) == 0
+            && let Ok(permit) = budget.threads.clone().try_acquire_owned()
+        {
+            break permit;
+        }
+        tokio::time::sleep(GIVE_WAY_EVERY).await;
+    };
+    // While it runs, a bot that starts waiting stops it.
+    let watch = {
+        let (stop, waiting) = (stop.clone(), budget.bots_waiting.clone());
+        tokio::spawn(async move {
+            while !stop.load(Ordering::Relaxed) {
+                if waiting.load(Ordering::Relaxed) > 0 {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                tokio::time::sleep(GIVE_WAY_EVERY).await;
+            }
+        })
+    };
+    let done = stop.clone();
     let _ = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
+        let _held = (permit, share, mine);
         let limits = Limits {
             depth: Some(SEARCH_DEPTH),
             time: Some(SEARCH_TIME),
@@ -372,12 +520,15 @@ async fn search(
             ..Limits::default()
         };
         let mut search = Search::new(TABLE_MIB);
+        // A progress frame the client has no room for is dropped: it does not read.
         search.run_reporting(&pos, &history, &limits, &mut |found| {
-            let _ = out.send(eval_frame(&pos, found));
+            let _ = out.try_send(eval_frame(&pos, found));
         });
-        let _ = out.send(json!({ "t": "done" }).to_string());
+        let _ = out.try_send(json!({ "t": "done" }).to_string());
     })
     .await;
+    done.store(true, Ordering::Relaxed);
+    let _ = watch.await;
 }
 
 #[cfg(test)]

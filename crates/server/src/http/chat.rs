@@ -23,6 +23,14 @@ use crate::wallclock::now_ms;
 /// The longest line.
 const MAX_CHARS: usize = 140;
 
+/// Unicode's explicit text-direction controls (embeddings, overrides, isolates, marks).
+fn is_bidi_control(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+    )
+}
+
 /// Checks, stores and announces a line.
 async fn write(
     state: &AppState,
@@ -37,6 +45,13 @@ async fn write(
         return Err(ApiError::new(
             Code::BadRequest,
             format!("a chat line has 1 to {MAX_CHARS} characters, on one line"),
+        ));
+    }
+    if text.chars().any(is_bidi_control) {
+        // They reorder what the reader sees (a line that seems to say something else).
+        return Err(ApiError::new(
+            Code::BadRequest,
+            "a chat line may not hold text-direction controls",
         ));
     }
     let (user, name) = who;

@@ -39,6 +39,7 @@ pub(super) fn seated(
     name: String,
     token: &str,
     status: StatusCode,
+    secure: bool,
 ) -> Response {
     let body = Seated {
         url: format!("/game/{id}"),
@@ -46,7 +47,7 @@ pub(super) fn seated(
         color: color.name(),
         name,
     };
-    (status, [seat_cookie(&id, token)], Json(body)).into_response()
+    (status, [seat_cookie(&id, token, secure)], Json(body)).into_response()
 }
 
 /// `POST /api/games`: creates a game; the creator takes a seat, the other stays open for
@@ -85,7 +86,14 @@ pub(crate) async fn create(
     };
     let made = make(&state.rooms, spec).await?;
     let token = made.tokens[color].clone().unwrap_or_default();
-    Ok(seated(made.id, color, name, &token, StatusCode::CREATED))
+    Ok(seated(
+        made.id,
+        color,
+        name,
+        &token,
+        StatusCode::CREATED,
+        state.secure(),
+    ))
 }
 
 /// The name a new seat is taken under, and its account: the account's name when the caller
@@ -188,7 +196,14 @@ pub(crate) async fn join(
         Color::Black => (started.black_seat, started.black_user) = (Some(token.clone()), user),
     }
     state.rooms.announce_start(&started);
-    Ok(seated(id, open, name, &token, StatusCode::OK))
+    Ok(seated(
+        id,
+        open,
+        name,
+        &token,
+        StatusCode::OK,
+        state.secure(),
+    ))
 }
 
 /// `GET /api/games/{id}`.
@@ -296,7 +311,7 @@ pub(crate) async fn rematch(
             } else {
                 StatusCode::OK
             };
-            Ok(seated(id, !color, name, &token, status))
+            Ok(seated(id, !color, name, &token, status, state.secure()))
         }
     }
 }

@@ -78,24 +78,36 @@ fn same_origin(headers: &HeaderMap, public_url: Option<&str>) -> bool {
     let Some(origin) = headers.get(header::ORIGIN) else {
         return true;
     };
-    let Some(from) = origin.to_str().ok().and_then(authority) else {
+    let Some((scheme, from)) = origin.to_str().ok().and_then(authority) else {
         // "null" (a sandboxed frame, a file) or nonsense.
         return false;
     };
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    let ours = public_url.and_then(authority);
-    host.is_some_and(|h| h.eq_ignore_ascii_case(from))
-        || ours.is_some_and(|o| o.eq_ignore_ascii_case(from))
+    match public_url.and_then(authority) {
+        // Known: the origin must be it, scheme included (an http page of our host is not
+        // ours when we are served over https).
+        Some((our_scheme, ours)) => {
+            scheme == our_scheme
+                && (ours.eq_ignore_ascii_case(from)
+                    || headers
+                        .get(header::HOST)
+                        .and_then(|h| h.to_str().ok())
+                        .is_some_and(|h| h.eq_ignore_ascii_case(from)))
+        }
+        None => headers
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .is_some_and(|h| h.eq_ignore_ascii_case(from)),
+    }
 }
 
-/// `host[:port]` of `scheme://host[:port][/...]`.
-fn authority(url: &str) -> Option<&str> {
+/// The scheme and `host[:port]` of `scheme://host[:port][/...]`.
+fn authority(url: &str) -> Option<(&str, &str)> {
     let (scheme, rest) = url.split_once("://")?;
     if !matches!(scheme, "http" | "https") {
         return None;
     }
     let end = rest.find('/').unwrap_or(rest.len());
-    Some(&rest[..end]).filter(|a| !a.is_empty())
+    Some((scheme, &rest[..end])).filter(|(_, a)| !a.is_empty())
 }
 
 #[cfg(test)]
@@ -108,6 +120,22 @@ mod tests {
             h.insert(*k, HeaderValue::from_static(v));
         }
         h
+    }
+
+    /// Issue 50: with an https public address, a page of our host served over plain http
+    /// (a network in the middle can make one) is not ours.
+    #[test]
+    fn the_scheme_counts_when_the_public_address_is_known() {
+        let ours = Some("https://chess.example.org");
+        let host = ("host", "chess.example.org");
+        assert!(same_origin(
+            &headers(&[host, ("origin", "https://chess.example.org")]),
+            ours
+        ));
+        assert!(!same_origin(
+            &headers(&[host, ("origin", "http://chess.example.org")]),
+            ours
+        ));
     }
 
     #[test]

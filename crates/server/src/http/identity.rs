@@ -230,8 +230,14 @@ pub(crate) fn set_cookie(value: &str) -> (axum::http::HeaderName, HeaderValue) {
 
 /// The `Set-Cookie` header that gives a browser the seat `token` of game `id`: HttpOnly (no
 /// script reads it), SameSite=Lax (no other site's form acts with it), for a year.
-pub(crate) fn seat_cookie(id: &str, token: &str) -> (axum::http::HeaderName, HeaderValue) {
-    let value = format!("rk_{id}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000");
+pub(crate) fn seat_cookie(
+    id: &str,
+    token: &str,
+    secure: bool,
+) -> (axum::http::HeaderName, HeaderValue) {
+    let secure = if secure { "; Secure" } else { "" };
+    let value =
+        format!("rk_{id}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000{secure}");
     // Game ids and tokens are ASCII letters and digits.
     set_cookie(&value)
 }
@@ -359,7 +365,7 @@ mod tests {
             gone.to_str().unwrap().starts_with("rk-session=; ")
                 && gone.to_str().unwrap().contains("Max-Age=0")
         );
-        let (name, value) = seat_cookie("g1", "aaaa");
+        let (name, value) = seat_cookie("g1", "aaaa", false);
         assert_eq!(name, SET_COOKIE);
         let value = value.to_str().unwrap();
         for flag in ["HttpOnly", "SameSite=Lax", "Path=/"] {

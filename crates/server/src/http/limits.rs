@@ -133,10 +133,16 @@ impl Door {
     }
 }
 
-/// Failed log-ins an account is allowed before it is slowed down.
+/// Failed log-ins one client address has for an account before it is slowed down there.
 const FREE_FAILURES: u32 = 5;
-/// The longest an account waits between password checks.
+/// The longest one address waits between password checks of an account.
 const MAX_WAIT: Duration = Duration::from_secs(300);
+/// Failed log-ins an account has from all addresses together before every address is slowed
+/// (many addresses guessing at once).
+const FREE_ACCOUNT_FAILURES: u32 = 100;
+/// The longest anyone waits between password checks of an account under such an attack: the
+/// owner is never locked out longer than this, whoever guesses.
+const MAX_ACCOUNT_WAIT: Duration = Duration::from_secs(30);
 
 #[derive(Debug, Clone, Copy)]
 struct Failures {
@@ -226,41 +232,58 @@ impl RateLimits {
         Ok(())
     }
 
-    /// Whether account `id` may have a password checked now; `Err` says how long to wait.
-    pub(crate) fn may_try_password(&self, id: &str) -> Result<(), TooMany> {
+    /// Whether account `id` may have a password checked now for a client at `address`;
+    /// `Err` says how long to wait. Failures are counted per account *and* address, so a
+    /// guesser slows itself, not the owner elsewhere (issue 50: 15 wrong passwords from one
+    /// address kept the right one out from every address); and per account from all
+    /// addresses together, far more loosely and never past [`MAX_ACCOUNT_WAIT`].
+    pub(crate) fn may_try_password(&self, id: &str, address: &str) -> Result<(), TooMany> {
         let Some(inner) = &self.inner else {
             return Ok(());
         };
         let failures = lock(&inner.failures);
-        match failures.get(id) {
-            Some(f) if f.not_before > Instant::now() => Err(TooMany(f.not_before - Instant::now())),
-            _ => Ok(()),
+        let now = Instant::now();
+        let wait = [pair_key(id, address), account_key(id)]
+            .iter()
+            .filter_map(|k| failures.get(k))
+            .filter(|f| f.not_before > now)
+            .map(|f| f.not_before - now)
+            .max();
+        match wait {
+            Some(wait) => Err(TooMany(wait)),
+            None => Ok(()),
         }
     }
 
-    /// Records a failed log-in of account `id`: past `FREE_FAILURES`, each one doubles the
-    /// account's wait (1 s, 2 s, 4 s, ... up to 5 minutes).
-    pub(crate) fn failed_password(&self, id: &str) {
+    /// Records a failed log-in of account `id` from `address`: past [`FREE_FAILURES`] from
+    /// that address, each one doubles its wait (1 s, 2 s, 4 s, ... up to 5 minutes); past
+    /// [`FREE_ACCOUNT_FAILURES`] from all addresses, everyone's (up to 30 s).
+    pub(crate) fn failed_password(&self, id: &str, address: &str) {
         let Some(inner) = &self.inner else {
             return;
         };
         let mut failures = lock(&inner.failures);
-        let entry = failures.entry(id.to_owned()).or_insert(Failures {
-            count: 0,
-            not_before: Instant::now(),
-        });
-        entry.count += 1;
-        if entry.count > FREE_FAILURES {
-            let doublings = (entry.count - FREE_FAILURES - 1).min(16);
-            let wait = Duration::from_secs(1 << doublings).min(MAX_WAIT);
-            entry.not_before = Instant::now() + wait;
+        let now = Instant::now();
+        for (key, free, most) in [
+            (pair_key(id, address), FREE_FAILURES, MAX_WAIT),
+            (account_key(id), FREE_ACCOUNT_FAILURES, MAX_ACCOUNT_WAIT),
+        ] {
+            let entry = failures.entry(key).or_insert(Failures {
+                count: 0,
+                not_before: now,
+            });
+            entry.count += 1;
+            if entry.count > free {
+                let doublings = (entry.count - free - 1).min(16);
+                entry.not_before = now + Duration::from_secs(1 << doublings).min(most);
+            }
         }
     }
 
-    /// A successful log-in clears the account's failures.
-    pub(crate) fn good_password(&self, id: &str) {
+    /// A successful log-in clears the failures of its address (those of others stand).
+    pub(crate) fn good_password(&self, id: &str, address: &str) {
         if let Some(inner) = &self.inner {
-            lock(&inner.failures).remove(id);
+            lock(&inner.failures).remove(&pair_key(id, address));
         }
     }
 
@@ -277,6 +300,16 @@ impl RateLimits {
         let now = Instant::now();
         lock(&inner.failures).retain(|_, f| f.not_before + MAX_WAIT * 2 > now);
     }
+}
+
+/// The failures of account `id` from one client address.
+fn pair_key(id: &str, address: &str) -> String {
+    format!("{id} {address}")
+}
+
+/// The failures of account `id` from every address together (account ids have no space).
+fn account_key(id: &str) -> String {
+    id.to_owned()
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -304,9 +337,13 @@ impl ClientAddr {
                 .filter_map(|a| a.trim().parse::<IpAddr>().ok())
                 .next_back()
         {
-            return ClientAddr(ip.to_string());
+            return ClientAddr(super::serve::client(ip).to_string());
         }
-        let ip = parts.extensions.get::<Peer>().map(|p| p.0);
+        // An IPv6 client is its /64, as the connection cap counts it.
+        let ip = parts
+            .extensions
+            .get::<Peer>()
+            .map(|p| super::serve::client(p.0));
         ClientAddr(ip.map_or_else(|| "unknown".to_owned(), |ip| ip.to_string()))
     }
 }
@@ -477,21 +514,48 @@ mod tests {
     #[test]
     fn failed_passwords_slow_one_account_only() {
         let limits = RateLimits::new(true);
+        let at = "10.0.0.1";
         for _ in 0..FREE_FAILURES {
-            assert!(limits.may_try_password("anna").is_ok());
-            limits.failed_password("anna");
+            assert!(limits.may_try_password("anna", at).is_ok());
+            limits.failed_password("anna", at);
         }
-        assert!(limits.may_try_password("anna").is_ok());
-        limits.failed_password("anna");
-        let wait = limits.may_try_password("anna").unwrap_err();
+        assert!(limits.may_try_password("anna", at).is_ok());
+        limits.failed_password("anna", at);
+        let wait = limits.may_try_password("anna", at).unwrap_err();
         assert!(wait.0 <= Duration::from_secs(1));
-        assert!(limits.may_try_password("bo").is_ok());
+        assert!(limits.may_try_password("bo", at).is_ok());
         for _ in 0..40 {
-            limits.failed_password("anna");
+            limits.failed_password("anna", at);
         }
-        let wait = limits.may_try_password("anna").unwrap_err();
+        let wait = limits.may_try_password("anna", at).unwrap_err();
         assert!(wait.0 > Duration::from_secs(200) && wait.0 <= MAX_WAIT);
-        limits.good_password("anna");
-        assert!(limits.may_try_password("anna").is_ok());
+        limits.good_password("anna", at);
+        assert!(limits.may_try_password("anna", at).is_ok());
+    }
+
+    /// Issue 50: 15 wrong passwords from one address, then one every 300 s, kept the owner
+    /// out from any address. Now the guesser slows only itself; many addresses guessing
+    /// together slow everyone, but never for more than [`MAX_ACCOUNT_WAIT`].
+    #[test]
+    fn a_guesser_cannot_lock_the_owner_out() {
+        let limits = RateLimits::new(true);
+        for _ in 0..50 {
+            limits.failed_password("anna", "6.6.6.6");
+        }
+        assert!(limits.may_try_password("anna", "6.6.6.6").is_err());
+        assert!(
+            limits.may_try_password("anna", "10.0.0.7").is_ok(),
+            "the owner at another address is not slowed"
+        );
+        // A thousand addresses, a few guesses each: past the account's free failures every
+        // address waits, the owner too, but at most half a minute.
+        for i in 0..1000 {
+            let at = format!("7.7.{}.{}", i / 256, i % 256);
+            for _ in 0..3 {
+                limits.failed_password("anna", &at);
+            }
+        }
+        let wait = limits.may_try_password("anna", "10.0.0.7").unwrap_err();
+        assert!(wait.0 <= MAX_ACCOUNT_WAIT, "{:?}", wait.0);
     }
 }

@@ -67,8 +67,20 @@ pub(crate) struct AppState {
     pub(crate) pools: crate::pools::Desk,
     /// Computer analyses, queued and running.
     pub(crate) analyses: crate::analysis::Analyses,
+    /// What the analysis board may use of the machine.
+    pub(crate) board: board::BoardBudget,
     /// Challenges waiting for an answer (lichess's challenge API).
     pub(crate) challenges: crate::challenges::Challenges,
+}
+
+impl AppState {
+    /// Whether the site is served over https (`--public-url https://...`): cookies then
+    /// carry `Secure`.
+    pub(crate) fn secure(&self) -> bool {
+        self.public_url
+            .as_deref()
+            .is_some_and(|u| u.starts_with("https://"))
+    }
 }
 
 /// Where people reach this server (`https://chess.example.org`): `--public-url`, else the
@@ -394,6 +406,7 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
     }
     let bots = crate::bot::Bots::new(config.uci_engine.clone());
     let permits = bots.permits();
+    let board = board::BoardBudget::new(&bots);
     let mut rooms = Rooms::new(
         store.clone(),
         EventWriter::start(store.clone()),
@@ -412,7 +425,7 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
             .node_id
             .clone()
             .unwrap_or_else(|| format!("node-{}", crate::ids::game_id()));
-        let node = crate::cluster::Cluster::join(url, node, store.clone()).await?;
+        let node = crate::cluster::Cluster::join(url, &config.nats, node, store.clone()).await?;
         // The cluster plugs itself in where the rooms, the bots and the pools leave room.
         rooms = rooms.placed_by(std::sync::Arc::new(node.clone()));
         bots.think_elsewhere_through(std::sync::Arc::new(node.clone()));
@@ -429,6 +442,11 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
     };
     let drain_for = seconds(config.drain_seconds, "--drain-seconds")?;
     let mut limits = serve::Limits::new(config.max_connections_per_address);
+    limits.total = match config.max_connections {
+        0 => serve::total_from_file_limit(),
+        n => n,
+    };
+    limits.write_timeout = seconds(config.write_timeout, "--write-timeout")?;
     limits.header_timeout = seconds(config.header_timeout, "--header-timeout")?;
     limits.request_timeout = seconds(config.request_timeout, "--request-timeout")?;
     let pools = match &cluster {
@@ -457,6 +475,7 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
         rooms,
         pools,
         analyses,
+        board,
         shutdown,
         draining,
         socket_open,
@@ -581,6 +600,7 @@ mod tests {
         let store = Store::open(&url).await.unwrap();
         let bots = crate::bot::Bots::new(None);
         let permits = bots.permits();
+        let board = board::BoardBudget::new(&bots);
         let rooms = Rooms::new(store.clone(), EventWriter::start(store.clone()), bots);
         let analyses = crate::analysis::Analyses::start(
             store.clone(),
@@ -601,6 +621,7 @@ mod tests {
             store,
             rooms,
             analyses,
+            board,
             shutdown,
             draining,
             socket_open,

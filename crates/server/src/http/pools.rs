@@ -135,6 +135,7 @@ pub(crate) async fn poll(
             name,
             &token,
             StatusCode::OK,
+            state.secure(),
         )),
         TicketState::Failed(why) => Err(ApiError::new(Code::NotSaved, why)),
     }

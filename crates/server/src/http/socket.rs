@@ -209,15 +209,24 @@ async fn serve_socket(
                     }
                     Message::Ping(_) => continue,
                     Message::Binary(_) => {
-                        let _ = out.send(protocol::error(&Problem::new(Code::Malformed, "binary frames are not understood"), None)).await;
+                        if out.send(protocol::error(&Problem::new(Code::Malformed, "binary frames are not understood"), None)).await.is_err() {
+                            // The writer is gone: the client stopped reading (or left).
+                            break;
+                        }
                         continue;
                     }
                 };
                 if !limiter.allow() {
-                    let _ = out.send(protocol::error(&Problem::new(Code::SlowDown, "too many messages: slow down"), None)).await;
+                    if out.send(protocol::error(&Problem::new(Code::SlowDown, "too many messages: slow down"), None)).await.is_err() {
+                        // The writer is gone: the client stopped reading (or left).
+                        break;
+                    }
                     continue;
                 }
-                let _ = out.send(handle(&room, seat, &text, round_trip.estimate).await).await;
+                if out.send(handle(&room, seat, &text, round_trip.estimate).await).await.is_err() {
+                    // The writer is gone: the client stopped reading (or left).
+                    break;
+                }
             }
             event = feed.recv() => match event {
                 Ok(e) if e.v > v => {
@@ -225,7 +234,10 @@ async fn serve_socket(
                     // Game events carry the state after them (worked out once by the room);
                     // spectators need no destinations but do see checks and running clocks.
                     if let Some(frame) = protocol::event(&e, seat, e.view.as_deref()) {
-                        let _ = out.send(frame).await;
+                        if out.send(frame).await.is_err() {
+                            // The writer is gone: the client stopped reading (or left).
+                            break;
+                        }
                     }
                 }
                 Ok(_) => {}
@@ -233,7 +245,10 @@ async fn serve_socket(
                     // Too far behind for the feed: a full state puts the client right.
                     if let Ok(snapshot) = room.snapshot().await {
                         v = snapshot.v;
-                        let _ = out.send(protocol::state(&snapshot, seat)).await;
+                        if out.send(protocol::state(&snapshot, seat)).await.is_err() {
+                            // The writer is gone: the client stopped reading (or left).
+                            break;
+                        }
                     }
                 }
                 Err(broadcast::error::RecvError::Closed) => {

@@ -178,8 +178,32 @@ impl Store {
         Ok(row.map(|r| r.try_get(0)).transpose()?)
     }
 
-    pub(crate) async fn set_password(&self, id: &str, hash: &str) -> Result<bool, StoreError> {
-        self.set_user(id, "password_hash", hash.to_owned()).await
+    /// A password changed by its owner: the new hash, and every session but `keep` ended
+    /// and every API token revoked, in one transaction (whoever knew the old password may
+    /// have made them).
+    pub(crate) async fn change_password(
+        &self,
+        id: &str,
+        hash: &str,
+        keep: &str,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool().begin().await?;
+        sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
+            .bind(hash)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND id <> $2")
+            .bind(id)
+            .bind(keep)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM api_tokens WHERE user_id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     /// Accounts whose name contains `text` (any case), by name: `limit` from `offset`.
@@ -482,8 +506,8 @@ impl Store {
         Ok(row.map(|r| r.try_get(0)).transpose()?)
     }
 
-    /// Uses a reset link once: sets the password, removes every reset link and session of
-    /// the account, all in one transaction. `None` if the link was expired or already used.
+    /// Uses a reset link once: sets the password, removes every reset link, session and API
+    /// token of the account, all in one transaction. `None` if the link was expired or already used.
     pub(crate) async fn use_reset(
         &self,
         token_hash: &str,
@@ -511,6 +535,7 @@ impl Store {
         for sql in [
             "DELETE FROM password_resets WHERE user_id = $1",
             "DELETE FROM sessions WHERE user_id = $1",
+            "DELETE FROM api_tokens WHERE user_id = $1",
         ] {
             sqlx::query(sql).bind(&user_id).execute(&mut *tx).await?;
         }

@@ -37,13 +37,15 @@ a move acknowledged in the last 20 s of the run).
            owner goes on serving its games to the sockets it holds, the other sockets are
            refused ("unavailable") or reconnect, and play resumes by itself; nothing
            acknowledged is lost.
+  natsauth NATS with a password: nodes connect with it (in the URL, or in the environment)
+           and play across nodes; a client without it is refused; no log shows it.
   outage   the nodes reach PostgreSQL through a TCP proxy that cuts it for 10 s: moves
            are refused meanwhile ("cannot be saved"), none acknowledged is lost, and play
            resumes by itself.
 
 Usage: cluster_test.py --binary target/release/rookery --loadgen target/release/rookery-loadgen
                        --postgres postgres://postgres@127.0.0.1:5432/test
-                       [--nats nats://127.0.0.1:4222] [--test kills,rolling,fencing,pools,analysis,bots,lobby,nats,outage]
+                       [--nats nats://127.0.0.1:4222] [--test kills,rolling,fencing,pools,analysis,bots,lobby,nats,natsauth,outage]
 """
 import argparse
 import json
@@ -909,6 +911,57 @@ def test_nats(args, tmp, errors):
     server.wait()
 
 
+def test_nats_auth(args, tmp, errors):
+    """NATS with a password (issue 50): the nodes connect with it and play across nodes; a
+    client without it is refused by NATS, so it cannot forge a room request; the password
+    is in no node's log."""
+    url = fresh_database(args.postgres, "natsauth")
+    port = free_port()
+    secret = "s3cret-" + str(os.getpid())
+    nats_log = open(os.path.join(tmp, "nats-auth-server.log"), "ab")
+    server = subprocess.Popen([args.nats_server, "-a", "127.0.0.1", "-p", str(port),
+                               "--user", "rookery", "--pass", secret],
+                              stdout=nats_log, stderr=subprocess.STDOUT)
+    time.sleep(0.5)
+    # One node with the password in the URL, one with it in the environment.
+    first = Node(args, "auth1", url, tmp, nats=f"nats://rookery:{secret}@127.0.0.1:{port}")
+    env = dict(os.environ, ROOKERY_NATS_USER="rookery", ROOKERY_NATS_PASSWORD=secret)
+    second = Node(args, "auth2", url, tmp, nats=f"nats://127.0.0.1:{port}")
+    first.start()
+    second.start(env=env)
+    nodes = [first, second]
+    record = os.path.join(tmp, "nats-auth.txt")
+    gen = loadgen(args, nodes, 25, 40, record)
+    # A client without the password: NATS refuses it before any message.
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as raw:
+        raw.recv(4096)  # INFO
+        raw.sendall(b'CONNECT {"verbose":false,"pedantic":false}\r\n'
+                    b"PUB game.x.cmd 2\r\nhi\r\nPING\r\n")
+        answer = b""
+        deadline = time.time() + 5
+        while b"\r\n" not in answer and time.time() < deadline:
+            chunk = raw.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+    refused = b"Authorization Violation" in answer
+    print(f"nats auth: a client without the password got {answer.strip()!r}", flush=True)
+    if not refused:
+        errors.append(f"nats auth: a client without credentials was not refused ({answer!r})")
+    finish(args, nodes, gen, record, errors, "NATS with a password")
+    for node in nodes:
+        node.stop()
+        node.log.flush()
+    for name in ("auth1", "auth2"):
+        with open(os.path.join(tmp, f"{name}.log"), "rb") as log:
+            if secret.encode() in log.read():
+                errors.append(f"nats auth: {name}'s log shows the NATS password")
+    print("nats auth: the nodes played through an authenticated NATS; no log shows the password",
+          flush=True)
+    server.send_signal(signal.SIGKILL)
+    server.wait()
+
+
 def moves_stored(url):
     return int(psql(url, "SELECT count(*) FROM moves") or 0)
 
@@ -944,7 +997,7 @@ def main():
     ap.add_argument("--nats-server", default="nats-server",
                     help="the NATS server the nats test starts and kills (its own port)")
     ap.add_argument("--test",
-                    default="kills,rolling,fencing,seats,pools,analysis,bots,lobby,nats,outage")
+                    default="kills,rolling,fencing,seats,pools,analysis,bots,lobby,nats,natsauth,outage")
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seconds", type=int, default=180)
     ap.add_argument("--every", type=int, default=20)
@@ -952,7 +1005,8 @@ def main():
     tmp = tempfile.mkdtemp()
     errors = []
     tests = {"kills": test_kills, "rolling": test_rolling, "fencing": test_fencing, "seats": test_seats,
-             "pools": test_pools, "analysis": test_analysis, "bots": test_bots, "lobby": test_lobby, "nats": test_nats, "outage": test_outage}
+             "pools": test_pools, "analysis": test_analysis, "bots": test_bots, "lobby": test_lobby, "nats": test_nats,
+             "natsauth": test_nats_auth, "outage": test_outage}
     try:
         for name in args.test.split(","):
             print(f"\n--- cluster test: {name} ---", flush=True)

@@ -55,10 +55,7 @@ fn local_path(next: Option<&str>) -> &str {
 
 /// Whether session cookies carry `Secure`: the site is served over https.
 fn secure(state: &AppState) -> bool {
-    state
-        .public_url
-        .as_deref()
-        .is_some_and(|u| u.starts_with("https://"))
+    state.secure()
 }
 
 // Sign up and log in.
@@ -222,16 +219,22 @@ fn wrong_password() -> ApiError {
     ApiError::new(Code::WrongPassword, "wrong username or password")
 }
 
-/// Checks a password for account `id`, slowed per account after failures: the same
-/// refusal whether the account exists or not.
-async fn check_password(state: &AppState, id: &str, password: &str) -> Result<(), ApiError> {
-    state.limits.may_try_password(id)?;
+/// Checks a password for account `id` from a client at `address`, slowed after failures
+/// (per account and address, and per account far more loosely): the same refusal whether
+/// the account exists or not.
+async fn check_password(
+    state: &AppState,
+    id: &str,
+    address: &str,
+    password: &str,
+) -> Result<(), ApiError> {
+    state.limits.may_try_password(id, address)?;
     let hash = state.store.password_hash(id).await?;
     if state.passwords.verify(password, hash).await {
-        state.limits.good_password(id);
+        state.limits.good_password(id, address);
         Ok(())
     } else {
-        state.limits.failed_password(id);
+        state.limits.failed_password(id, address);
         Err(wrong_password())
     }
 }
@@ -252,7 +255,7 @@ pub(crate) async fn login(
         if !crate::store::storable(&id) || id.len() > 40 {
             return Err(wrong_password());
         }
-        check_password(&state, &id, &form.password).await?;
+        check_password(&state, &id, &address.0, &form.password).await?;
         let user = state.store.user(&id).await?.ok_or_else(wrong_password)?;
         open_session(&state, &headers, &user, &next).await
     };

@@ -178,6 +178,7 @@ pub(crate) struct PasswordChange {
 /// ends.
 pub(crate) async fn change_password(
     State(state): State<AppState>,
+    address: crate::http::limits::ClientAddr,
     caller: Caller,
     Form(form): Form<PasswordChange>,
 ) -> Result<Response, ApiError> {
@@ -185,15 +186,18 @@ pub(crate) async fn change_password(
         Ok(found) => found,
         Err(denied) => return Ok(denied.into_response()),
     };
-    if let Err(e) = check_password(&state, &user.id, &form.current).await {
+    if let Err(e) = check_password(&state, &user.id, &address.0, &form.current).await {
         return Ok(refused(&e));
     }
     if let Err((code, message)) = password::check_new(&form.new) {
         return Ok(refused(&ApiError::new(code, message)));
     }
     let hash = state.passwords.hash(&form.new).await;
-    state.store.set_password(&user.id, &hash).await?;
-    state.store.end_sessions(&user.id, Some(&session)).await?;
+    // Sessions elsewhere end and API tokens are revoked with the old password.
+    state
+        .store
+        .change_password(&user.id, &hash, &session)
+        .await?;
     tracing::info!(user = %user.id, "password changed");
     Ok(see_other("/account?done=password", Vec::new()))
 }
@@ -329,6 +333,7 @@ pub(crate) struct Confirm {
 /// `POST /account/close`: with the password; games stay, the name is never taken again.
 pub(crate) async fn close(
     State(state): State<AppState>,
+    address: crate::http::limits::ClientAddr,
     caller: Caller,
     Form(form): Form<Confirm>,
 ) -> Result<Response, ApiError> {
@@ -336,7 +341,7 @@ pub(crate) async fn close(
         Ok(found) => found,
         Err(denied) => return Ok(denied.into_response()),
     };
-    if let Err(e) = check_password(&state, &user.id, &form.password).await {
+    if let Err(e) = check_password(&state, &user.id, &address.0, &form.password).await {
         return Ok(refused(&e));
     }
     state.store.set_closed(&user.id, Some(now())).await?;

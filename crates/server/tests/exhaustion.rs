@@ -1,0 +1,213 @@
+//! Holding under exhaustion (issue 50): a client that never reads is disconnected with its
+//! queue bounded, the server refuses connections past its cap with 503 before it runs out of
+//! files and serves a fresh address again once some leave, and an IPv6 client counts by its
+//! /64 (unit-tested in `http/serve.rs`).
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use futures_util::SinkExt;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_tungstenite::tungstenite::Message;
+
+use common::{start_with, temp_url};
+
+/// A long legal line (random moves through the core), as the analysis board's `line` frame:
+/// each answer to it is several kilobytes.
+fn long_line() -> String {
+    let mut pos = rookery_core::Position::new();
+    let mut moves = Vec::new();
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    while moves.len() < 400 {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let m = legal[(seed % legal.len() as u64) as usize];
+        moves.push(format!("\"{}\"", m.to_uci()));
+        pos.play_unchecked(m);
+    }
+    format!(r#"{{"t":"line","d":{{"moves":[{}]}}}}"#, moves.join(","))
+}
+
+/// The probe of issue 50: sockets that send lines and never read took the server from 116 MB
+/// to 1.23 GB. Now the board's queue is bounded and a client that lets it fill is
+/// disconnected: the socket below (its receive buffer small, never read) is closed by the
+/// server, which an old build never did (its queue grew without end).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_board_client_that_never_reads_is_disconnected() {
+    let (dir, url) = temp_url("never_reads");
+    let s = start_with(&url, &["--write-timeout", "2"]);
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let stream = socket
+        .connect(([127, 0, 0, 1], s.port).into())
+        .await
+        .unwrap();
+    let (mut ws, _) = tokio_tungstenite::client_async(
+        format!("ws://127.0.0.1:{}/analysis/socket", s.port),
+        stream,
+    )
+    .await
+    .unwrap();
+    let line = long_line();
+    let started = Instant::now();
+    let mut sent = 0;
+    let closed = loop {
+        if started.elapsed() > Duration::from_secs(90) {
+            break false;
+        }
+        // Within the board's 20 frames a second: only the reading is missing.
+        if ws.send(Message::Text(line.clone().into())).await.is_err() {
+            break true;
+        }
+        sent += 1;
+        tokio::time::sleep(Duration::from_millis(60)).await;
+    };
+    assert!(
+        closed,
+        "the server kept a client that never reads for 90 s ({sent} lines sent)"
+    );
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// One plain request from `from` (a loopback address): the answer's head, `None` when the
+/// server closed the connection without one.
+async fn ask(port: u16, from: [u8; 4]) -> Option<String> {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind((from, 0).into()).unwrap();
+    let mut stream = socket.connect(([127, 0, 0, 1], port).into()).await.ok()?;
+    stream
+        .write_all(b"GET /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        .await
+        .ok()?;
+    let mut answer = Vec::new();
+    let read = stream.read_to_end(&mut answer);
+    tokio::time::timeout(Duration::from_secs(5), read)
+        .await
+        .ok()?
+        .ok()?;
+    let text = String::from_utf8_lossy(&answer).into_owned();
+    (!text.is_empty()).then_some(text)
+}
+
+/// Opens `n` idle connections from `from` and keeps them.
+async fn hold(port: u16, from: [u8; 4], n: usize) -> Vec<tokio::net::TcpStream> {
+    let mut held = Vec::new();
+    for _ in 0..n {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind((from, 0).into()).unwrap();
+        held.push(socket.connect(([127, 0, 0, 1], port).into()).await.unwrap());
+    }
+    // The server admits them in the order they came.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    held
+}
+
+/// File handles ran out from ~80 addresses (20,000 streams), and the server stopped
+/// accepting. Now the server holds at most its cap (here 8) and tells everyone past it 503
+/// with `Retry-After`, so accepting never fails; a fresh address is served as soon as others
+/// leave; one address past its own share is dropped at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn past_its_cap_the_server_answers_503_and_serves_again_once_others_leave() {
+    let (dir, url) = temp_url("cap");
+    let s = start_with(
+        &url,
+        &[
+            "--max-connections",
+            "8",
+            "--max-connections-per-address",
+            "4",
+        ],
+    );
+    let first = hold(s.port, [127, 0, 0, 2], 4).await;
+    // The address's own share is full: the next one from it is dropped with no answer.
+    assert_eq!(ask(s.port, [127, 0, 0, 2]).await, None);
+    let second = hold(s.port, [127, 0, 0, 3], 4).await;
+    let busy = ask(s.port, [127, 0, 0, 4]).await.expect("an answer");
+    assert!(busy.starts_with("HTTP/1.1 503"), "{busy}");
+    assert!(busy.contains("Retry-After: 5"), "{busy}");
+    assert!(busy.contains(r#""code":"unavailable""#), "{busy}");
+    drop(first);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let served = loop {
+        match ask(s.port, [127, 0, 0, 4]).await {
+            Some(a) if a.starts_with("HTTP/1.1 200") => break true,
+            _ if Instant::now() > deadline => break false,
+            _ => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    };
+    assert!(served, "a fresh address is served once others leave");
+    drop(second);
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Issue 50: each `go` of the analysis board held one of the bots' search threads for up to
+/// 20 s, and four anonymous boards made a level-1 bot lose a 1+0 game on time. Now the board
+/// searches within its own budget and gives way to any bot waiting for a thread: with four
+/// boards searching from four addresses, the bot answers each move with its clock nearly
+/// whole (a bot kept behind one 20 s board search would have lost a third of its minute).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_analysis_board_never_keeps_a_bot_waiting() {
+    use common::ws::{connect, next, send};
+    let (dir, url) = temp_url("board_bot");
+    let s = common::start(&url);
+    let mut boards = Vec::new();
+    for i in 0..4u8 {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind(([127, 0, 0, 10 + i], 0).into()).unwrap();
+        let stream = socket
+            .connect(([127, 0, 0, 1], s.port).into())
+            .await
+            .unwrap();
+        let (mut ws, _) = tokio_tungstenite::client_async(
+            format!("ws://127.0.0.1:{}/analysis/socket", s.port),
+            stream,
+        )
+        .await
+        .unwrap();
+        let line = r#"{"t":"line","d":{"moves":["e2e4","e7e5","g1f3","b8c6","f1b5"]}}"#;
+        ws.send(Message::Text(line.into())).await.unwrap();
+        ws.send(Message::Text(r#"{"t":"go"}"#.into()))
+            .await
+            .unwrap();
+        boards.push(ws);
+    }
+    // Let the boards take what they may.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let (id, white, _) = common::create(&s, r#"{"time_control":"1+0","color":"white","bot":1}"#);
+    let mut w = connect(s.port, &id, Some(&white), None).await;
+    let mut least = Duration::MAX;
+    for (i, m) in ["d2d4", "c2c4", "g1f3"].iter().enumerate() {
+        send(
+            &mut w,
+            &format!(r#"{{"t":"move","d":{{"u":"{m}","a":{i}}}}}"#),
+        )
+        .await;
+        loop {
+            let f = next(&mut w).await;
+            assert_ne!(f["t"], "error", "{f}");
+            if f["t"] == "end" {
+                panic!("the game ended: {f}");
+            }
+            if f["t"] == "move" && f["d"]["by"] == "black" {
+                let left = f["d"]["clocks"]["black"].as_u64().expect("black's clock");
+                least = least.min(Duration::from_millis(left));
+                break;
+            }
+        }
+    }
+    assert!(
+        least > Duration::from_secs(50),
+        "the bot's clock fell to {least:?} of its minute behind the analysis boards"
+    );
+    drop(boards);
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}
