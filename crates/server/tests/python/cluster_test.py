@@ -931,7 +931,7 @@ def test_nats_auth(args, tmp, errors):
     second.start(env=env)
     nodes = [first, second]
     record = os.path.join(tmp, "nats-auth.txt")
-    gen = loadgen(args, nodes, 25, 40, record)
+    gen = loadgen(args, nodes, 25, 80, record)
     # A client without the password: NATS refuses it before any message.
     with socket.create_connection(("127.0.0.1", port), timeout=5) as raw:
         raw.recv(4096)  # INFO
