@@ -211,3 +211,58 @@ async fn the_analysis_board_never_keeps_a_bot_waiting() {
     drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Opens `/api/stream/event` with `token` and reads the answer's status line.
+async fn open_stream(port: u16, token: &str) -> (u16, tokio::net::TcpStream) {
+    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    let request = format!(
+        "GET /api/stream/event HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer {token}\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut head = [0u8; 12];
+    tokio::time::timeout(Duration::from_secs(10), stream.read_exact(&mut head))
+        .await
+        .unwrap()
+        .unwrap();
+    let status = String::from_utf8_lossy(&head[9..12]).parse().unwrap();
+    (status, stream)
+}
+
+/// Issue 50: 20,000 NDJSON streams opened with one token filled the open-file limit. Now an
+/// account holds at most 16 streams: the next is refused with 429, and one closed frees its
+/// place.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_account_holds_a_bounded_number_of_streams() {
+    use common::agent::user_command;
+    let (dir, url) = temp_url("streams");
+    let s = start_with(&url, &["--rate-limits", "off"]);
+    assert!(user_command(&url, &["create", "anna"], "a good password\n").0);
+    let (ok, out) = user_command(&url, &["token", "anna", "--scopes", "board:play"], "");
+    assert!(ok, "{out}");
+    let token = out.trim().to_owned();
+    let mut open = Vec::new();
+    for i in 0..16 {
+        let (status, stream) = open_stream(s.port, &token).await;
+        assert_eq!(status, 200, "stream {i}");
+        open.push(stream);
+    }
+    let (status, _) = open_stream(s.port, &token).await;
+    assert_eq!(status, 429, "the 17th stream");
+    drop(open.pop());
+    // The server notices the closed stream at its next write (a keep-alive line).
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (status, stream) = open_stream(s.port, &token).await;
+        if status == 200 {
+            open.push(stream);
+            break;
+        }
+        assert!(Instant::now() < deadline, "a closed stream's place never came back");
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    drop(open);
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}

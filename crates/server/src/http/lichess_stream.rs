@@ -263,6 +263,21 @@ async fn game_full(state: &AppState, row: &GameRow, game: &Game) -> Result<Value
     Ok(v)
 }
 
+/// A place for one more of `user`'s open streams: 429 past
+/// [`super::limits::STREAMS_PER_ACCOUNT`] (issue 50: 20,000 streams from one token filled the
+/// server's open files).
+fn stream_place(state: &AppState, user: &str) -> Result<super::limits::Place, ApiError> {
+    state.streams.take(user).ok_or_else(|| {
+        ApiError::new(
+            Code::RateLimited,
+            format!(
+                "this account has {} streams open already: close one first",
+                super::limits::STREAMS_PER_ACCOUNT
+            ),
+        )
+    })
+}
+
 /// `GET /api/stream/event`: the account's events, beginning with a `gameStart` for each of
 /// its games under way.
 pub(crate) async fn event_stream(
@@ -270,6 +285,7 @@ pub(crate) async fn event_stream(
     caller: Caller,
 ) -> Result<Response, ApiError> {
     let user = need_user(&caller)?;
+    let place = stream_place(&state, &user)?;
     // Listen first, so that nothing between the listing and the listening is missed.
     let mut hub = state.rooms.events().subscribe(&user);
     let (tx, rx) = mpsc::channel::<String>(64);
@@ -282,6 +298,7 @@ pub(crate) async fn event_stream(
         .collect();
     let pending = state.challenges.pending_for(&user).await?;
     tokio::spawn(async move {
+        let _place = place;
         // While the stream is open the account is online (lichess: how bots show as online).
         let _here = state.online.enter(&user);
         for row in live {
@@ -423,6 +440,7 @@ pub(crate) async fn game_stream(
         .ok_or_else(|| ApiError::not_found("game"))?;
     let color = seat_of(&row, &user)
         .ok_or_else(|| ApiError::new(Code::NoSeat, "you do not play in this game"))?;
+    let place = stream_place(&state, &user)?;
     let (tx, rx) = mpsc::channel::<String>(64);
     let Some(room) = state.rooms.get(&id).await? else {
         // A finished game: its whole state, and the stream ends.
@@ -441,6 +459,7 @@ pub(crate) async fn game_stream(
         .map_err(|_| ApiError::not_found("game"))?;
     let full = game_full(&state, &row, &snapshot.game).await?;
     tokio::spawn(async move {
+        let _place = place;
         let (mut room, mut sub) = (room, sub);
         if tx.send(full.to_string()).await.is_err() || snapshot.game.is_over() {
             return;

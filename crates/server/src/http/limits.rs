@@ -489,6 +489,59 @@ impl Routes {
     }
 }
 
+/// Streams (NDJSON) one account may hold open at once, on this node.
+pub(crate) const STREAMS_PER_ACCOUNT: usize = 16;
+
+/// Places held by key, at most `cap` each (an account's open streams): cheap to clone; a
+/// std `Mutex` guards a map update, never held across `.await`.
+#[derive(Debug, Clone)]
+pub(crate) struct Places {
+    held: Arc<Mutex<HashMap<String, usize>>>,
+    cap: usize,
+}
+
+/// One place; dropping it gives it back.
+#[derive(Debug)]
+pub(crate) struct Place {
+    places: Places,
+    key: String,
+}
+
+impl Places {
+    pub(crate) fn new(cap: usize) -> Places {
+        Places {
+            held: Arc::default(),
+            cap,
+        }
+    }
+
+    /// A place for `key`, or `None` when it holds its cap already.
+    pub(crate) fn take(&self, key: &str) -> Option<Place> {
+        let mut held = lock(&self.held);
+        let n = held.entry(key.to_owned()).or_insert(0);
+        if *n >= self.cap {
+            return None;
+        }
+        *n += 1;
+        Some(Place {
+            places: self.clone(),
+            key: key.to_owned(),
+        })
+    }
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        let mut held = lock(&self.places.held);
+        if let Some(n) = held.get_mut(&self.key) {
+            *n -= 1;
+            if *n == 0 {
+                held.remove(&self.key);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -69,6 +69,8 @@ pub(crate) struct AppState {
     pub(crate) analyses: crate::analysis::Analyses,
     /// What the analysis board may use of the machine.
     pub(crate) board: board::BoardBudget,
+    /// The NDJSON streams each account holds open.
+    pub(crate) streams: limits::Places,
     /// Challenges waiting for an answer (lichess's challenge API).
     pub(crate) challenges: crate::challenges::Challenges,
 }
@@ -476,6 +478,7 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
         pools,
         analyses,
         board,
+        streams: limits::Places::new(limits::STREAMS_PER_ACCOUNT),
         shutdown,
         draining,
         socket_open,
@@ -622,6 +625,7 @@ mod tests {
             rooms,
             analyses,
             board,
+            streams: limits::Places::new(limits::STREAMS_PER_ACCOUNT),
             shutdown,
             draining,
             socket_open,
