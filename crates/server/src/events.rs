@@ -1,5 +1,6 @@
 //! What happens to an account, for its event streams (lichess's `/api/stream/event`): a game
-//! of theirs started, a challenge came, was cancelled or declined. A broadcast channel per
+//! of theirs started, a challenge came, was cancelled or declined; and, for every socket and
+//! stream opened with one of its credentials, that the credential was revoked. A broadcast channel per
 //! account with a stream open; an event for an account nobody listens for is dropped (a
 //! stream that opens later is told of the games and challenges as they stand then). In
 //! cluster mode an account's streams may be on any node: every event goes round the nodes
@@ -11,16 +12,59 @@ use std::sync::{Arc, Mutex, OnceLock};
 use tokio::sync::{broadcast, mpsc};
 
 /// Events on their way to every node (cluster mode).
-pub(crate) type Relay = mpsc::UnboundedReceiver<(String, UserEvent)>;
+pub(crate) type Relay = mpsc::Receiver<(String, UserEvent)>;
 
-/// One event for an account.
-#[derive(Debug, Clone, PartialEq)]
+/// Events waiting to go round the nodes; past this many (NATS stuck) the newest are dropped.
+const RELAY_QUEUE: usize = 4096;
+
+/// One event for an account (it travels between nodes as it is).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) enum UserEvent {
     /// A game of theirs began (both seats taken): its id.
     GameStart(String),
     /// A challenge event, ready to send (`challenge`, `challengeCanceled`,
     /// `challengeDeclined`).
     Challenge(Arc<serde_json::Value>),
+    /// Credentials of the account were revoked: the sockets and streams opened with them
+    /// close.
+    Revoked(Revoked),
+}
+
+/// What an account's socket or stream was opened with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Credential {
+    /// A session (its public id).
+    Session(String),
+    /// An API token (its public id).
+    Token(String),
+}
+
+/// Which of an account's credentials were revoked.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) enum Revoked {
+    /// One session (log-out, or revoked from the account page).
+    Session(String),
+    /// One API token.
+    Token(String),
+    /// Every session but `except` (log-out everywhere; a password change keeps its own).
+    Sessions { except: Option<String> },
+    /// Every API token.
+    Tokens,
+}
+
+impl Revoked {
+    /// Whether a socket or stream opened with `credential` must close.
+    pub(crate) fn covers(&self, credential: &Credential) -> bool {
+        match (self, credential) {
+            (Revoked::Session(id), Credential::Session(mine))
+            | (Revoked::Token(id), Credential::Token(mine)) => id == mine,
+            (Revoked::Sessions { except }, Credential::Session(mine)) => {
+                except.as_deref() != Some(mine.as_str())
+            }
+            (Revoked::Tokens, Credential::Token(_)) => true,
+            _ => false,
+        }
+    }
 }
 
 /// The hub: a cheap-to-clone handle. The std `Mutex` guards map updates only.
@@ -28,7 +72,7 @@ pub(crate) enum UserEvent {
 pub(crate) struct Events {
     by_user: Arc<Mutex<HashMap<String, broadcast::Sender<UserEvent>>>>,
     /// Cluster mode: where events go to reach every node.
-    relay: Arc<OnceLock<mpsc::UnboundedSender<(String, UserEvent)>>>,
+    relay: Arc<OnceLock<mpsc::Sender<(String, UserEvent)>>>,
 }
 
 impl Events {
@@ -50,7 +94,9 @@ impl Events {
     pub(crate) fn send(&self, user: &str, event: UserEvent) {
         match self.relay.get() {
             Some(relay) => {
-                let _ = relay.send((user.to_owned(), event));
+                if relay.try_send((user.to_owned(), event)).is_err() {
+                    tracing::warn!(%user, "an account's event dropped: the nodes cannot be told");
+                }
             }
             None => self.deliver(user, event),
         }
@@ -59,7 +105,7 @@ impl Events {
     /// From now on events go to every node through what this returns (cluster mode), and
     /// come back through [`Events::deliver`]. `None` if that was done already.
     pub(crate) fn relay(&self) -> Option<Relay> {
-        let (tx, rx) = mpsc::unbounded_channel();
+        let (tx, rx) = mpsc::channel(RELAY_QUEUE);
         self.relay.set(tx).ok().map(|()| rx)
     }
 

@@ -259,7 +259,10 @@ async fn an_account_holds_a_bounded_number_of_streams() {
             open.push(stream);
             break;
         }
-        assert!(Instant::now() < deadline, "a closed stream's place never came back");
+        assert!(
+            Instant::now() < deadline,
+            "a closed stream's place never came back"
+        );
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
     drop(open);

@@ -76,16 +76,14 @@ impl Cluster {
         };
         let cluster = self.clone();
         tokio::spawn(async move {
-            while let Some((user, event)) = outgoing.recv().await {
-                let wire = wire::WireUserEvent::of(user, &event);
-                let _ = cluster.inner.nats.publish(USER_EVENTS, json(&wire)).await;
+            while let Some(told) = outgoing.recv().await {
+                let _ = cluster.inner.nats.publish(USER_EVENTS, json(&told)).await;
             }
         });
         self.hear(
             USER_EVENTS,
             "accounts' events",
-            move |wire: wire::WireUserEvent| {
-                let (user, event) = wire.into_event();
+            move |(user, event): (String, crate::events::UserEvent)| {
                 events.deliver(&user, event);
             },
         );

@@ -2,11 +2,8 @@
 //! room's own serde types, `room::Request`, `room::Reply`, `room::Versioned`): a takeover's
 //! word to the mirrors, each node's lobby and who is online on it, accounts' events.
 
-use std::sync::Arc;
-
 use serde::{Deserialize, Serialize};
 
-use crate::events::UserEvent;
 use crate::lobby::Listing;
 use crate::room::Versioned;
 
@@ -67,37 +64,5 @@ impl From<WireListing> for Listing {
                 .and_then(|(eco, name)| crate::room::opening(&eco, &name)),
             watchers: l.watchers,
         }
-    }
-}
-
-/// An account's event (`events.rs`) on its way round the nodes.
-#[derive(Debug, Serialize, Deserialize)]
-pub(crate) struct WireUserEvent {
-    user: String,
-    /// A game of theirs began: its id.
-    game_start: Option<String>,
-    /// Else a challenge event, ready to send.
-    challenge: Option<serde_json::Value>,
-}
-
-impl WireUserEvent {
-    pub(crate) fn of(user: String, event: &UserEvent) -> WireUserEvent {
-        let (game_start, challenge) = match event {
-            UserEvent::GameStart(id) => (Some(id.clone()), None),
-            UserEvent::Challenge(v) => (None, Some(serde_json::Value::clone(v))),
-        };
-        WireUserEvent {
-            user,
-            game_start,
-            challenge,
-        }
-    }
-
-    pub(crate) fn into_event(self) -> (String, UserEvent) {
-        let event = match self.game_start {
-            Some(id) => UserEvent::GameStart(id),
-            None => UserEvent::Challenge(Arc::new(self.challenge.unwrap_or_default())),
-        };
-        (self.user, event)
     }
 }

@@ -44,6 +44,14 @@ pub(crate) enum Via {
 }
 
 impl Account {
+    /// What the request was made with, as a revocation names it.
+    pub(crate) fn credential(&self) -> crate::events::Credential {
+        match &self.via {
+            Via::Session(id) => crate::events::Credential::Session(id.clone()),
+            Via::Token { id, .. } => crate::events::Credential::Token(id.clone()),
+        }
+    }
+
     /// Whether the request may play the account's games: a browser session may; a token
     /// needs lichess's `board:play` or `bot:play` scope.
     pub(crate) fn may_play(&self) -> bool {

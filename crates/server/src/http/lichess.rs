@@ -66,6 +66,7 @@ pub(crate) async fn revoke_token(
         .store
         .revoke(crate::store::accounts::Revocable::Token, &user.id, &id)
         .await?;
+    state.revoke(&user.id, crate::events::Revoked::Token(id));
     Ok(axum::http::StatusCode::NO_CONTENT)
 }
 

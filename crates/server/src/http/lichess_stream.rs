@@ -59,6 +59,32 @@ fn need_user(caller: &Caller) -> Result<String, ApiError> {
     super::lichess_play::account(caller).map(|a| a.user.id.clone())
 }
 
+/// What the caller's stream was opened with (closed when it is revoked).
+fn credential_of(caller: &Caller) -> Option<crate::events::Credential> {
+    caller
+        .account
+        .as_ref()
+        .map(super::identity::Account::credential)
+}
+
+/// Waits until `credential` is revoked (the stream or socket opened with it then closes);
+/// for ever if there is none.
+pub(crate) async fn revoked(
+    hub: &mut Option<broadcast::Receiver<UserEvent>>,
+    credential: Option<&crate::events::Credential>,
+) {
+    let (Some(hub), Some(credential)) = (hub.as_mut(), credential) else {
+        return std::future::pending().await;
+    };
+    loop {
+        match hub.recv().await {
+            Ok(UserEvent::Revoked(r)) if r.covers(credential) => return,
+            Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+            Err(broadcast::error::RecvError::Closed) => return std::future::pending().await,
+        }
+    }
+}
+
 /// lichess's status name of a game (`started`, `mate`, `resign`, ...).
 pub(crate) fn status_name(game: &Game) -> &'static str {
     status_of(game.result())
@@ -285,6 +311,7 @@ pub(crate) async fn event_stream(
     caller: Caller,
 ) -> Result<Response, ApiError> {
     let user = need_user(&caller)?;
+    let credential = credential_of(&caller);
     let place = stream_place(&state, &user)?;
     // Listen first, so that nothing between the listing and the listening is missed.
     let mut hub = state.rooms.events().subscribe(&user);
@@ -319,6 +346,12 @@ pub(crate) async fn event_stream(
                     }
                     Ok(UserEvent::Challenge(v)) => {
                         if tx.send(v.to_string()).await.is_err() {
+                            return;
+                        }
+                    }
+                    // Opened with a credential revoked since: the stream ends.
+                    Ok(UserEvent::Revoked(r)) => {
+                        if credential.as_ref().is_some_and(|c| r.covers(c)) {
                             return;
                         }
                     }
@@ -441,6 +474,8 @@ pub(crate) async fn game_stream(
     let color = seat_of(&row, &user)
         .ok_or_else(|| ApiError::new(Code::NoSeat, "you do not play in this game"))?;
     let place = stream_place(&state, &user)?;
+    let credential = credential_of(&caller);
+    let mut hub = Some(state.rooms.events().subscribe(&user));
     let (tx, rx) = mpsc::channel::<String>(64);
     let Some(room) = state.rooms.get(&id).await? else {
         // A finished game: its whole state, and the stream ends.
@@ -528,6 +563,7 @@ pub(crate) async fn game_stream(
                     }
                 },
                 () = tx.closed() => break,
+                () = revoked(&mut hub, credential.as_ref()) => break,
             }
         }
         room.presence(color, false).await;

@@ -76,6 +76,14 @@ pub(crate) struct AppState {
 }
 
 impl AppState {
+    /// Tells every node that `user`'s credentials in `what` are revoked: the sockets and
+    /// streams opened with them close.
+    pub(crate) fn revoke(&self, user: &str, what: crate::events::Revoked) {
+        self.rooms
+            .events()
+            .send(user, crate::events::UserEvent::Revoked(what));
+    }
+
     /// Whether the site is served over https (`--public-url https://...`): cookies then
     /// carry `Secure`.
     pub(crate) fn secure(&self) -> bool {

@@ -52,6 +52,11 @@ pub(crate) async fn upgrade(
     let open = state.socket_open.clone();
     // A logged-in spectator is listed by name among the watchers.
     let watcher_name = caller.account.as_ref().map(|a| a.user.name.clone());
+    // A socket opened with a session or token closes when it is revoked.
+    let opened_with = caller.account.as_ref().map(|a| {
+        let hub = state.rooms.events().subscribe(&a.user.id);
+        (Some(hub), a.credential())
+    });
     let here = caller.account.map(|a| state.online.enter(&a.user.id));
     Ok(ws
         .max_message_size(MAX_FRAME)
@@ -64,6 +69,7 @@ pub(crate) async fn upgrade(
             let who = Who {
                 seat,
                 name: watcher_name,
+                opened_with,
             };
             connection(socket, room, who, q.v, (shutdown, idle)).await;
             // Shutdown waits for this to go: the close frame has been sent by now.
@@ -88,16 +94,25 @@ async fn connection(
     METRICS.sockets.fetch_sub(1, Ordering::Relaxed);
 }
 
-/// Who is on the other end: a player's seat, and the account's name if logged in.
+/// Who is on the other end: a player's seat, the account's name if logged in, and what the
+/// socket was opened with (the account's events, to hear it revoked).
 struct Who {
     seat: Option<Color>,
     name: Option<String>,
+    opened_with: Option<(
+        Option<tokio::sync::broadcast::Receiver<crate::events::UserEvent>>,
+        crate::events::Credential,
+    )>,
 }
 
 async fn serve_socket(
     socket: WebSocket,
     room: Option<RoomHandle>,
-    Who { seat, name }: Who,
+    Who {
+        seat,
+        name,
+        opened_with,
+    }: Who,
     since: Option<u64>,
     (mut shutdown, idle): (tokio::sync::watch::Receiver<bool>, Duration),
 ) {
@@ -185,8 +200,20 @@ async fn serve_socket(
     let mut closing = Some(closing);
     let mut heard = tokio::time::Instant::now();
     let mut round_trip = RoundTrip::default();
+    let (mut hub, credential) = match opened_with {
+        Some((hub, credential)) => (hub, Some(credential)),
+        None => (None, None),
+    };
     loop {
         tokio::select! {
+            () = super::lichess_stream::revoked(&mut hub, credential.as_ref()) => {
+                // Logged out (here or everywhere), or the token revoked: the page reconnects
+                // as whoever it is now.
+                if let Some(c) = closing.take() {
+                    let _ = c.send("logged out");
+                }
+                break;
+            }
             () = tokio::time::sleep_until(heard + idle) => {
                 tracing::debug!("a silent socket closed");
                 break;

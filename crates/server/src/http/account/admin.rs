@@ -156,7 +156,12 @@ pub(crate) async fn admin_action(
         Err(denied) => return Ok(denied.into_response()),
     };
     let done = match action.as_str() {
-        "close" => state.store.set_closed(&id, Some(now())).await?,
+        "close" => {
+            let closed = state.store.set_closed(&id, Some(now())).await?;
+            state.revoke(&id, crate::events::Revoked::Sessions { except: None });
+            state.revoke(&id, crate::events::Revoked::Tokens);
+            closed
+        }
         "reopen" => state.store.set_closed(&id, None).await?,
         "mute" => state.store.set_chat_muted(&id, true).await?,
         "unmute" => state.store.set_chat_muted(&id, false).await?,

@@ -282,8 +282,17 @@ pub(crate) async fn login(
 /// `POST /logout`: ends this session.
 pub(crate) async fn logout(
     State(state): State<AppState>,
+    caller: super::identity::Caller,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
+    if let Some(account) = &caller.account
+        && let super::identity::Via::Session(id) = &account.via
+    {
+        state.revoke(
+            &account.user.id,
+            crate::events::Revoked::Session(id.clone()),
+        );
+    }
     if let Some(token) = super::identity::cookies(&headers)
         .find_map(|(k, v)| (k == SESSION_COOKIE).then_some(v))
         .filter(|v| crate::store::storable(v))

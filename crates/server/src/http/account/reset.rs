@@ -102,6 +102,8 @@ pub(crate) async fn reset(
     match state.store.use_reset(&hash, &new_hash, now()).await? {
         Some(id) => {
             tracing::info!(user = %id, "password reset by link");
+            state.revoke(&id, crate::events::Revoked::Sessions { except: None });
+            state.revoke(&id, crate::events::Revoked::Tokens);
             Ok(see_other("/login?done=reset", Vec::new()))
         }
         None => Ok(fail(chrome, invalid(), None, token)),

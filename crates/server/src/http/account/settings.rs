@@ -198,6 +198,13 @@ pub(crate) async fn change_password(
         .store
         .change_password(&user.id, &hash, &session)
         .await?;
+    state.revoke(
+        &user.id,
+        crate::events::Revoked::Sessions {
+            except: Some(session),
+        },
+    );
+    state.revoke(&user.id, crate::events::Revoked::Tokens);
     tracing::info!(user = %user.id, "password changed");
     Ok(see_other("/account?done=password", Vec::new()))
 }
@@ -212,6 +219,7 @@ pub(crate) async fn logout_everywhere(
         Err(denied) => return Ok(denied.into_response()),
     };
     state.store.end_sessions(&user.id, None).await?;
+    state.revoke(&user.id, crate::events::Revoked::Sessions { except: None });
     Ok(see_other("/", vec![session_cookie(None, secure(&state))]))
 }
 
@@ -239,6 +247,11 @@ pub(crate) async fn revoke(
     if !revoked {
         return Err(ApiError::not_found("session or token"));
     }
+    let what = match kind.as_str() {
+        "sessions" => crate::events::Revoked::Session(id),
+        _ => crate::events::Revoked::Token(id),
+    };
+    state.revoke(&user.id, what);
     Ok(see_other("/account?done=revoked", Vec::new()))
 }
 
@@ -345,6 +358,8 @@ pub(crate) async fn close(
         return Ok(refused(&e));
     }
     state.store.set_closed(&user.id, Some(now())).await?;
+    state.revoke(&user.id, crate::events::Revoked::Sessions { except: None });
+    state.revoke(&user.id, crate::events::Revoked::Tokens);
     tracing::info!(user = %user.id, "account closed by its owner");
     Ok(see_other("/", vec![session_cookie(None, secure(&state))]))
 }
