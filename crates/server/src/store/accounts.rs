@@ -129,7 +129,8 @@ impl Store {
     }
 
     /// Makes an account; false if the name (without regard to case) is taken, by an open or
-    /// a closed account.
+    /// a closed account, or looks like one that is (`aIice` beside `alice`, `b0ss` beside
+    /// `boss`: i, l and 1 alike, o and 0 alike).
     pub(crate) async fn create_user(
         &self,
         id: &str,
@@ -138,9 +139,13 @@ impl Store {
         admin: bool,
         now: i64,
     ) -> Result<bool, StoreError> {
+        // Refused too when an existing name looks the same (migration 0017's fold).
         let done = sqlx::query(
             "INSERT INTO users (id, name, password_hash, created_at, seen_at, admin) \
-             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING",
+             SELECT $1, $2, $3, $4, $5, $6 WHERE NOT EXISTS (SELECT 1 FROM users WHERE \
+             replace(replace(replace(lower(name), 'i', 'l'), '1', 'l'), '0', 'o') \
+             = replace(replace(replace(lower($7), 'i', 'l'), '1', 'l'), '0', 'o')) \
+             ON CONFLICT (id) DO NOTHING",
         )
         .bind(id)
         .bind(name)
@@ -148,6 +153,7 @@ impl Store {
         .bind(now)
         .bind(now)
         .bind(i64::from(admin))
+        .bind(name)
         .execute(self.pool())
         .await?;
         Ok(done.rows_affected() == 1)
@@ -692,6 +698,29 @@ pub(super) mod tests {
                 .await
                 .unwrap()
         );
+        // Issue 50: nor a name that looks the same.
+        assert!(
+            store
+                .create_user("alice", "alice", "$argon2id$h4", false, 101)
+                .await
+                .unwrap()
+        );
+        for (id, name) in [("aiice", "aIice"), ("a1ice", "a1ice"), ("allce", "aLlce")] {
+            assert!(
+                !store
+                    .create_user(id, name, "$argon2id$h5", false, 101)
+                    .await
+                    .unwrap(),
+                "{name} looks like alice"
+            );
+        }
+        assert!(
+            store
+                .create_user("alicia", "alicia", "$argon2id$h6", false, 101)
+                .await
+                .unwrap(),
+            "a name that only starts alike is fine"
+        );
         assert!(
             store
                 .create_user("bo", "Bo", "$argon2id$h3", true, 102)
@@ -914,7 +943,11 @@ pub(super) mod tests {
         assert!(store.set_closed("bo", None).await.unwrap());
         assert!(store.password_hash("bo").await.unwrap().is_some());
         assert_eq!(store.users("B", 0, 10).await.unwrap().len(), 1);
-        assert_eq!(store.users("", 0, 10).await.unwrap().len(), 2);
+        assert_eq!(
+            store.users("", 0, 10).await.unwrap().len(),
+            4,
+            "anna, bo, alice, alicia"
+        );
         store
             .set_settings("anna", r#"{"sound":false}"#)
             .await

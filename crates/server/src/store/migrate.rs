@@ -87,6 +87,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "challenges",
         include_str!("../../../../migrations/0016_challenges.sql"),
     ),
+    (
+        17,
+        "name_folds",
+        include_str!("../../../../migrations/0017_name_folds.sql"),
+    ),
 ];
 
 /// Applies the migrations not applied yet, in order, each in its own transaction. On
