@@ -220,3 +220,45 @@ fn a_game_stream_starts_again_with_game_full() {
     drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Issue 50: a `preference:read` token read the account page (session ids, user agents,
+/// token ids), the challenges, and opened the event and game streams. Each token-reachable
+/// read now checks its lichess scope, and the account page is a session's only.
+#[test]
+fn a_token_reads_only_what_its_scopes_allow() {
+    let (dir, url) = temp_url("scopes");
+    let s = start_with(&url, &["--rate-limits", "off"]);
+    assert!(user_command(&url, &["create", "anna"], "a good password\n").0);
+    let token = |scopes: &str| {
+        let (ok, out) = user_command(&url, &["token", "anna", "--scopes", scopes], "");
+        assert!(ok, "{out}");
+        out.trim().to_owned()
+    };
+    let (narrow, reader, player) = (
+        token("preference:read"),
+        token("challenge:read"),
+        token("board:play"),
+    );
+    for path in [
+        "/api/challenge",
+        "/api/stream/event",
+        "/api/board/game/stream/nosuch",
+    ] {
+        let r = with_token(&s, "GET", path, &narrow, None);
+        assert_eq!(r.status, 403, "{path}: {}", r.body);
+        assert_eq!(json(&r)["code"], "not_allowed", "{path}");
+    }
+    assert_eq!(
+        with_token(&s, "GET", "/api/challenge", &reader, None).status,
+        200
+    );
+    // A token with the scope gets past it (this game does not exist).
+    let r = with_token(&s, "GET", "/api/board/game/stream/nosuch", &player, None);
+    assert_eq!(r.status, 404, "{}", r.body);
+    // The account page lists no sessions or tokens to a token.
+    let page = with_token(&s, "GET", "/account", &player, None);
+    assert!(!page.body.contains("revoke-session"), "{}", page.body);
+    assert!(!page.body.contains("/account/tokens/"), "{}", page.body);
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -55,8 +55,12 @@ pub(crate) fn ndjson(lines: mpsc::Receiver<String>) -> Response {
         .into_response()
 }
 
-fn need_user(caller: &Caller) -> Result<String, ApiError> {
-    super::lichess_play::account(caller).map(|a| a.user.id.clone())
+/// The caller's account id, if its session, or its token with one of `wanted` (issue 50: a
+/// `preference:read` token opened the event and game streams).
+fn need_user_with(caller: &Caller, wanted: &[&str]) -> Result<String, ApiError> {
+    let account = super::lichess_play::account(caller)?;
+    super::lichess_play::scope(account, wanted)?;
+    Ok(account.user.id.clone())
 }
 
 /// What the caller's stream was opened with (closed when it is revoked).
@@ -310,7 +314,8 @@ pub(crate) async fn event_stream(
     State(state): State<AppState>,
     caller: Caller,
 ) -> Result<Response, ApiError> {
-    let user = need_user(&caller)?;
+    // lichess: any of these scopes opens the event stream.
+    let user = need_user_with(&caller, &["challenge:read", "board:play", "bot:play"])?;
     let credential = credential_of(&caller);
     let place = stream_place(&state, &user)?;
     // Listen first, so that nothing between the listing and the listening is missed.
@@ -465,7 +470,7 @@ pub(crate) async fn game_stream(
     caller: Caller,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let user = need_user(&caller)?;
+    let user = need_user_with(&caller, &["board:play", "bot:play"])?;
     let row = state
         .store
         .game(&id)

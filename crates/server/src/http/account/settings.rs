@@ -118,7 +118,9 @@ pub(super) async fn account_page(
             .and_then(Code::parse)
             .map(|c| tr.t(&format!("err_{c}")).to_owned()),
     };
-    if let Some(account) = &caller.account {
+    // The account page is a session's: a token (even one allowed to play) sees no sessions,
+    // tokens or settings (issue 50).
+    if let Some(account) = caller.account.as_ref().filter(|a| a.session_id().is_some()) {
         let current = account.session_id().unwrap_or_default();
         page.sessions = state
             .store

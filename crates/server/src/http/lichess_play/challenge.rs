@@ -162,6 +162,8 @@ pub(crate) async fn challenges(
     crate::http::Origin(origin): crate::http::Origin,
 ) -> Result<Json<Value>, ApiError> {
     let me = account(&caller)?;
+    // Issue 50: a token reads challenges only with lichess's scope for it.
+    super::scope(me, &["challenge:read"])?;
     let (incoming, outgoing) = state.challenges.of(&me.user.id, now_ms() as i64).await?;
     Ok(Json(json!({
         "in": incoming.iter().map(|c| c.json(&origin, Some("in"))).collect::<Vec<_>>(),

@@ -65,7 +65,9 @@ pub(crate) fn fields(
     }
 }
 
-fn scope(account: &Account, wanted: &[&str]) -> Result<(), ApiError> {
+/// Whether the caller may do what needs one of `wanted`: a session may do anything, a token
+/// needs one of those scopes (lichess's names).
+pub(crate) fn scope(account: &Account, wanted: &[&str]) -> Result<(), ApiError> {
     let ok = match &account.via {
         Via::Session(_) => true,
         Via::Token { scopes, .. } => scopes.split(',').any(|s| wanted.contains(&s)),
