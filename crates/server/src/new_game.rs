@@ -289,7 +289,18 @@ pub(crate) enum SpecError {
     Listing,
     /// A club field is too long, or not on one line.
     ClubField(&'static str),
+    /// The account plays as many games at once as it may ([`MAX_LIVE_GAMES`]), or as many
+    /// against bots ([`MAX_LIVE_BOT_GAMES`]).
+    TooManyGames {
+        bots: bool,
+    },
 }
+
+/// Games under way one account may play at once (issue 50: 6,000 never-ending games between
+/// two accounts in 37 s, all reloaded at every restart).
+pub(crate) const MAX_LIVE_GAMES: i64 = 100;
+/// Of those, games against a bot (3,000 level-8 bot games in 4 s).
+pub(crate) const MAX_LIVE_BOT_GAMES: i64 = 10;
 
 impl SpecError {
     /// The refusal's stable code (`protocol::CODES`).
@@ -302,6 +313,7 @@ impl SpecError {
             | SpecError::RatingRange(_)
             | SpecError::Listing
             | SpecError::ClubField(_) => Code::BadRequest,
+            SpecError::TooManyGames { .. } => Code::RateLimited,
         }
     }
 }
@@ -332,6 +344,14 @@ impl fmt::Display for SpecError {
                 f.write_str("untimed games have no rating to range over")
             }
             SpecError::Listing => f.write_str("a public seek leaves one seat open"),
+            SpecError::TooManyGames { bots: false } => write!(
+                f,
+                "you play {MAX_LIVE_GAMES} games already: finish one before starting another"
+            ),
+            SpecError::TooManyGames { bots: true } => write!(
+                f,
+                "you play {MAX_LIVE_BOT_GAMES} games against bots already: finish one first"
+            ),
             SpecError::ClubField(what) => {
                 write!(
                     f,
@@ -390,6 +410,26 @@ pub(crate) struct Made {
 /// The request is refused ([`SpecError`]) or could not be stored; nothing was made.
 pub(crate) async fn make(rooms: &Rooms, spec: GameSpec) -> Result<Made, MakeError> {
     spec.validate()?;
+    // Each account seated may start one more game.
+    let against_bot = spec
+        .seats
+        .iter()
+        .any(|(_, s)| matches!(s, SeatSpec::Bot(_)));
+    for (_, seat) in spec.seats.iter() {
+        if let SeatSpec::Person(Person {
+            account: Some(user),
+            ..
+        }) = seat
+        {
+            let (live, with_bots) = rooms.store().live_counts_of(user).await?;
+            if live >= MAX_LIVE_GAMES {
+                return Err(SpecError::TooManyGames { bots: false }.into());
+            }
+            if against_bot && with_bots >= MAX_LIVE_BOT_GAMES {
+                return Err(SpecError::TooManyGames { bots: true }.into());
+            }
+        }
+    }
     let game = Game::new(spec.start, spec.control.clone());
     let id = spec.id.clone().unwrap_or_else(ids::game_id);
     let created_at = now_ms() as i64;

@@ -88,6 +88,11 @@ impl Rooms {
         self
     }
 
+    /// The database the games are stored in.
+    pub(crate) fn store(&self) -> &Store {
+        &self.store
+    }
+
     /// The accounts' event hub.
     pub(crate) fn events(&self) -> &crate::events::Events {
         &self.events

@@ -269,3 +269,51 @@ async fn an_account_holds_a_bounded_number_of_streams() {
     drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Issue 50: 3,000 level-8 bot games in 4 s, 6,000 never-ending games between two accounts
+/// in 37 s (all reloaded at every restart). An account now plays at most 10 games against
+/// bots and 100 in all at once: past them, 429 `rate_limited` with the reason, and nothing is
+/// stored.
+#[test]
+fn an_account_plays_a_bounded_number_of_games_at_once() {
+    use common::agent::user_command;
+    let (dir, url) = temp_url("live_caps");
+    let s = start_with(&url, &["--rate-limits", "off"]);
+    assert!(user_command(&url, &["create", "anna"], "a good password\n").0);
+    let (ok, out) = user_command(&url, &["token", "anna", "--scopes", "board:play"], "");
+    assert!(ok, "{out}");
+    let bearer = format!("Bearer {}", out.trim());
+    let create = |body: &str| {
+        common::request_with(
+            &s,
+            "POST",
+            "/api/games",
+            &[
+                ("Authorization", bearer.as_str()),
+                ("Content-Type", "application/json"),
+            ],
+            Some(body),
+        )
+        .unwrap()
+    };
+    let against_bot = r#"{"time_control":"untimed","color":"white","bot":1}"#;
+    for i in 0..10 {
+        assert_eq!(create(against_bot).status, 201, "bot game {i}");
+    }
+    let r = create(against_bot);
+    assert_eq!(r.status, 429, "{}", r.body);
+    assert!(
+        r.body.contains("rate_limited") && r.body.contains("bots"),
+        "{}",
+        r.body
+    );
+    let open = r#"{"time_control":"untimed","color":"white"}"#;
+    for i in 10..100 {
+        assert_eq!(create(open).status, 201, "game {i}");
+    }
+    let r = create(open);
+    assert_eq!(r.status, 429, "{}", r.body);
+    assert!(r.body.contains("100 games"), "{}", r.body);
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -321,12 +321,13 @@ pub(crate) async fn event_stream(
     // Listen first, so that nothing between the listing and the listening is missed.
     let mut hub = state.rooms.events().subscribe(&user);
     let (tx, rx) = mpsc::channel::<String>(64);
+    // The account's own games (not every live game on the server, issue 50).
     let live: Vec<GameRow> = state
         .store
-        .live_games()
+        .live_games_of(&user)
         .await?
         .into_iter()
-        .filter(|r| seat_of(r, &user).is_some() && r.game.open_seat().is_none())
+        .filter(|r| r.game.open_seat().is_none())
         .collect();
     let pending = state.challenges.pending_for(&user).await?;
     tokio::spawn(async move {

@@ -562,6 +562,20 @@ impl Store {
         Ok(readable(&rows))
     }
 
+    /// How many games under way an account plays: all of them, and those against a bot.
+    pub(crate) async fn live_counts_of(&self, user_id: &str) -> Result<(i64, i64), StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN white_bot IS NOT NULL OR black_bot IS NOT \
+             NULL THEN 1 ELSE 0 END), 0) FROM games \
+             WHERE status = $1 AND (white_user = $2 OR black_user = $2)",
+        )
+        .bind(Status::Live.as_str())
+        .bind(user_id)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok((row.try_get(0)?, row.try_get(1)?))
+    }
+
     /// The games not finished in which an account holds a seat, oldest first.
     pub(crate) async fn live_games_of(&self, user_id: &str) -> Result<Vec<GameRow>, StoreError> {
         let rows = sqlx::query(concat!(
