@@ -262,3 +262,23 @@ fn a_token_reads_only_what_its_scopes_allow() {
     drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Issue 50: `POST /api/token/test` looked up 1,000 tokens a request, no account needed.
+/// Each hundred tokens asked now costs one charge of the account door (30, then one a
+/// second): a few requests of 900 tokens (as many as a 64 KiB body holds) spend it, and the
+/// next is refused with 429.
+#[test]
+fn testing_many_tokens_costs_as_many_requests() {
+    let (dir, url) = temp_url("token_test");
+    let s = start_with(&url, &[]);
+    let many: String = (0..900)
+        .map(|i| format!("rkp_{i:064}"))
+        .collect::<Vec<_>>()
+        .join(",");
+    let ask = || request_with(&s, "POST", "/api/token/test", &[], Some(&many)).unwrap();
+    let statuses: Vec<u16> = (0..6).map(|_| ask().status).collect();
+    assert_eq!(statuses[0], 200);
+    assert!(statuses[3..].contains(&429), "{statuses:?}");
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}
