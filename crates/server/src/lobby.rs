@@ -93,6 +93,17 @@ impl<T> Others<T> {
         );
     }
 
+    /// Everything the nodes said lately, each through `f`.
+    pub(crate) fn each(&self, mut f: impl FnMut(&T)) {
+        let map = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for heard in map.values().filter(|heard| heard.fresh()) {
+            f(&heard.what);
+        }
+    }
+
     /// The first answer `f` finds in what a node said lately.
     pub(crate) fn find_map<R>(&self, f: impl Fn(&T) -> Option<R>) -> Option<R> {
         let map = self
@@ -135,6 +146,35 @@ impl Lobby {
     }
 
     /// This node's rooms as they list (what it tells the other nodes).
+    /// What the lobby lists, on every node: public seeks whose creator is there, then the
+    /// games under way with the most spectators, at most `most` in all (issue 50: the list
+    /// read every live game from the database at every poll).
+    pub(crate) fn listed(&self, most: usize) -> Vec<(String, Listing)> {
+        let mut all: Vec<(String, Listing)> = self
+            .own()
+            .into_iter()
+            .filter(|(_, l)| l.joinable() || l.watchable())
+            .collect();
+        self.others.each(|rooms| {
+            all.extend(
+                rooms
+                    .iter()
+                    .filter(|(_, l)| l.joinable() || l.watchable())
+                    .map(|(id, l)| (id.clone(), *l)),
+            );
+        });
+        all.sort_by(|(a_id, a), (b_id, b)| {
+            b.joinable()
+                .cmp(&a.joinable())
+                .then(b.watchers.cmp(&a.watchers))
+                .then(b.moves.cmp(&a.moves))
+                .then(a_id.cmp(b_id))
+        });
+        all.dedup_by(|a, b| a.0 == b.0);
+        all.truncate(most);
+        all
+    }
+
     pub(crate) fn own(&self) -> Vec<(String, Listing)> {
         self.map().iter().map(|(id, l)| (id.clone(), *l)).collect()
     }
@@ -148,6 +188,46 @@ impl Lobby {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 50: the list is at most its cap, seeks first, then the most watched games, and
+    /// what does not list (a friend's game, a game with no move) is left out.
+    #[test]
+    fn the_list_is_capped_seeks_first_then_the_most_watched() {
+        let lobby = Lobby::default();
+        let game = |watchers| Listing {
+            seek: false,
+            open: false,
+            creator_here: false,
+            moves: 3,
+            opening: None,
+            watchers,
+        };
+        for i in 0..10 {
+            lobby.set(&format!("g{i}"), Some(game(i)));
+        }
+        let seek = Listing {
+            seek: true,
+            open: true,
+            creator_here: true,
+            moves: 0,
+            ..game(0)
+        };
+        lobby.set("seek", Some(seek));
+        lobby.set(
+            "friend",
+            Some(Listing {
+                seek: false,
+                ..seek
+            }),
+        );
+        let listed: Vec<String> = lobby.listed(4).into_iter().map(|(id, _)| id).collect();
+        assert_eq!(listed, ["seek", "g9", "g8", "g7"]);
+        assert_eq!(
+            lobby.listed(100).len(),
+            11,
+            "the friend's game is not listed"
+        );
+    }
 
     #[test]
     fn a_seek_lists_while_its_creator_is_there_and_a_game_once_it_has_a_move() {

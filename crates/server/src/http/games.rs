@@ -328,19 +328,32 @@ pub(crate) async fn decline_rematch(State(state): State<AppState>, player: Playe
 
 /// `GET /api/games`: what can be joined or watched now: public seeks whose creator's page is
 /// open, and games under way.
+/// The most games the lobby's list shows: the seeks first, then the most watched games.
+const LOBBY_LIST: usize = 100;
+
 pub(crate) async fn list(
     State(state): State<AppState>,
     headers: axum::http::HeaderMap,
 ) -> Result<Json<Vec<Listed>>, ApiError> {
     let tr = super::pages::Tr::new(super::pages::Lang::of(&headers));
-    let rows = state.store.live_games().await?;
     let lobby = state.rooms.lobby();
+    // The listed games only, at most LOBBY_LIST of them: a poll's cost does not grow with
+    // every live game on the server.
+    let ids: Vec<String> = lobby
+        .listed(LOBBY_LIST)
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
+    let rows = state.store.games(&ids).await?;
     let now = now_ms() as i64;
     // Each account's rating, looked up once per request however many games it is in.
     let mut known: std::collections::HashMap<(String, Speed), String> =
         std::collections::HashMap::new();
     let mut out = Vec::new();
     for r in rows {
+        if r.status != crate::store::Status::Live {
+            continue;
+        }
         let Some(listing) = lobby.get(&r.game.id) else {
             continue;
         };

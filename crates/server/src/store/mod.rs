@@ -449,6 +449,27 @@ impl Store {
         Ok(false)
     }
 
+    /// The games of `ids` that exist, oldest first.
+    pub(crate) async fn games(&self, ids: &[String]) -> Result<Vec<GameRow>, StoreError> {
+        let ids: Vec<&String> = ids.iter().filter(|id| storable(id)).collect();
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let marks: Vec<String> = (1..=ids.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "SELECT {} {} WHERE g.id IN ({}) ORDER BY g.created_at, g.id",
+            game_columns!(),
+            games_from!(),
+            marks.join(", ")
+        );
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for id in ids {
+            query = query.bind(id.as_str());
+        }
+        let rows = query.fetch_all(&self.pool).await?;
+        Ok(readable(&rows))
+    }
+
     pub(crate) async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
         if !storable(id) {
             return Ok(None);
