@@ -67,6 +67,29 @@ impl Revoked {
     }
 }
 
+/// What a socket or stream opened with `credential` listens to, to close when it is revoked.
+#[derive(Debug)]
+pub(crate) struct Watch {
+    hub: broadcast::Receiver<UserEvent>,
+    credential: Credential,
+}
+
+impl Watch {
+    /// Waits until the credential is revoked; for ever if there is no watch.
+    pub(crate) async fn revoked(watch: &mut Option<Watch>) {
+        let Some(Watch { hub, credential }) = watch else {
+            return std::future::pending().await;
+        };
+        loop {
+            match hub.recv().await {
+                Ok(UserEvent::Revoked(r)) if r.covers(credential) => return,
+                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+                Err(broadcast::error::RecvError::Closed) => return std::future::pending().await,
+            }
+        }
+    }
+}
+
 /// The hub: a cheap-to-clone handle. The std `Mutex` guards map updates only.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Events {
@@ -88,6 +111,14 @@ impl Events {
             .entry(user.to_owned())
             .or_insert_with(|| broadcast::channel(64).0)
             .subscribe()
+    }
+
+    /// A watch for the revocation of `user`'s `credential`.
+    pub(crate) fn watch(&self, user: &str, credential: Credential) -> Watch {
+        Watch {
+            hub: self.subscribe(user),
+            credential,
+        }
     }
 
     /// Tells `user`'s open streams, on every node.

@@ -71,24 +71,6 @@ fn credential_of(caller: &Caller) -> Option<crate::events::Credential> {
         .map(super::identity::Account::credential)
 }
 
-/// Waits until `credential` is revoked (the stream or socket opened with it then closes);
-/// for ever if there is none.
-pub(crate) async fn revoked(
-    hub: &mut Option<broadcast::Receiver<UserEvent>>,
-    credential: Option<&crate::events::Credential>,
-) {
-    let (Some(hub), Some(credential)) = (hub.as_mut(), credential) else {
-        return std::future::pending().await;
-    };
-    loop {
-        match hub.recv().await {
-            Ok(UserEvent::Revoked(r)) if r.covers(credential) => return,
-            Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
-            Err(broadcast::error::RecvError::Closed) => return std::future::pending().await,
-        }
-    }
-}
-
 /// lichess's status name of a game (`started`, `mate`, `resign`, ...).
 pub(crate) fn status_name(game: &Game) -> &'static str {
     status_of(game.result())
@@ -480,8 +462,10 @@ pub(crate) async fn game_stream(
     let color = seat_of(&row, &user)
         .ok_or_else(|| ApiError::new(Code::NoSeat, "you do not play in this game"))?;
     let place = stream_place(&state, &user)?;
-    let credential = credential_of(&caller);
-    let mut hub = Some(state.rooms.events().subscribe(&user));
+    let mut watch = caller
+        .account
+        .as_ref()
+        .map(|a| state.rooms.events().watch(&user, a.credential()));
     let (tx, rx) = mpsc::channel::<String>(64);
     let Some(room) = state.rooms.get(&id).await? else {
         // A finished game: its whole state, and the stream ends.
@@ -569,7 +553,7 @@ pub(crate) async fn game_stream(
                     }
                 },
                 () = tx.closed() => break,
-                () = revoked(&mut hub, credential.as_ref()) => break,
+                () = crate::events::Watch::revoked(&mut watch) => break,
             }
         }
         room.presence(color, false).await;

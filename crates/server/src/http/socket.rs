@@ -53,10 +53,10 @@ pub(crate) async fn upgrade(
     // A logged-in spectator is listed by name among the watchers.
     let watcher_name = caller.account.as_ref().map(|a| a.user.name.clone());
     // A socket opened with a session or token closes when it is revoked.
-    let opened_with = caller.account.as_ref().map(|a| {
-        let hub = state.rooms.events().subscribe(&a.user.id);
-        (Some(hub), a.credential())
-    });
+    let opened_with = caller
+        .account
+        .as_ref()
+        .map(|a| state.rooms.events().watch(&a.user.id, a.credential()));
     let here = caller.account.map(|a| state.online.enter(&a.user.id));
     Ok(ws
         .max_message_size(MAX_FRAME)
@@ -99,10 +99,7 @@ async fn connection(
 struct Who {
     seat: Option<Color>,
     name: Option<String>,
-    opened_with: Option<(
-        Option<tokio::sync::broadcast::Receiver<crate::events::UserEvent>>,
-        crate::events::Credential,
-    )>,
+    opened_with: Option<crate::events::Watch>,
 }
 
 async fn serve_socket(
@@ -111,7 +108,7 @@ async fn serve_socket(
     Who {
         seat,
         name,
-        opened_with,
+        mut opened_with,
     }: Who,
     since: Option<u64>,
     (mut shutdown, idle): (tokio::sync::watch::Receiver<bool>, Duration),
@@ -200,13 +197,9 @@ async fn serve_socket(
     let mut closing = Some(closing);
     let mut heard = tokio::time::Instant::now();
     let mut round_trip = RoundTrip::default();
-    let (mut hub, credential) = match opened_with {
-        Some((hub, credential)) => (hub, Some(credential)),
-        None => (None, None),
-    };
     loop {
         tokio::select! {
-            () = super::lichess_stream::revoked(&mut hub, credential.as_ref()) => {
+            () = crate::events::Watch::revoked(&mut opened_with) => {
                 // Logged out (here or everywhere), or the token revoked: the page reconnects
                 // as whoever it is now.
                 if let Some(c) = closing.take() {
