@@ -13,9 +13,8 @@
 //! {"text": FEN or PGN}}`, `{"t": "go"}`, `{"t": "stop"}`; answers `line`, `loaded` (the
 //! pasted text as a start and moves), `eval`, `done` and `error` (`{"code", "message"}`).
 
-use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use askama::Template;
@@ -61,8 +60,8 @@ pub(crate) struct BoardBudget {
     bots_waiting: Arc<AtomicUsize>,
     /// The board's own share.
     searches: Arc<tokio::sync::Semaphore>,
-    /// Searches running or waiting, by client address.
-    by_address: Arc<Mutex<HashMap<String, usize>>>,
+    /// Searches running, by client address: one each.
+    by_address: super::limits::Places,
 }
 
 impl BoardBudget {
@@ -71,45 +70,7 @@ impl BoardBudget {
             threads: bots.permits(),
             bots_waiting: bots.waiting(),
             searches: Arc::new(tokio::sync::Semaphore::new(SEARCHES)),
-            by_address: Arc::default(),
-        }
-    }
-
-    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, usize>> {
-        self.by_address
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// A place for one more search from `address`, if it has none going.
-    fn claim(&self, address: &str) -> Option<AddressSearch> {
-        let mut map = self.map();
-        let n = map.entry(address.to_owned()).or_insert(0);
-        if *n > 0 {
-            return None;
-        }
-        *n += 1;
-        Some(AddressSearch {
-            budget: self.clone(),
-            address: address.to_owned(),
-        })
-    }
-}
-
-/// A client address's search; dropping it gives the place back.
-struct AddressSearch {
-    budget: BoardBudget,
-    address: String,
-}
-
-impl Drop for AddressSearch {
-    fn drop(&mut self) {
-        let mut map = self.budget.map();
-        if let Some(n) = map.get_mut(&self.address) {
-            *n -= 1;
-            if *n == 0 {
-                map.remove(&self.address);
-            }
+            by_address: super::limits::Places::new(1),
         }
     }
 }
@@ -477,10 +438,10 @@ async fn search(budget: BoardBudget, address: String, job: Job) {
         return;
     }
     // The address's one place; its last search is stopping, so wait for it a moment.
-    let mut mine = budget.claim(&address);
+    let mut mine = budget.by_address.take(&address);
     while mine.is_none() && !stop.load(Ordering::Relaxed) {
         tokio::time::sleep(GIVE_WAY_EVERY).await;
-        mine = budget.claim(&address);
+        mine = budget.by_address.take(&address);
     }
     let Some(mine) = mine else { return };
     let Ok(share) = budget.searches.clone().acquire_owned().await else {

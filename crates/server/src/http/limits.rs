@@ -492,7 +492,8 @@ impl Routes {
 /// Streams (NDJSON) one account may hold open at once, on this node.
 pub(crate) const STREAMS_PER_ACCOUNT: usize = 16;
 
-/// Places held by key, at most `cap` each (an account's open streams): cheap to clone; a
+/// Places held by key, at most `cap` each (an account's open streams, a client address's
+/// analysis-board search): cheap to clone; a
 /// std `Mutex` guards a map update, never held across `.await`.
 #[derive(Debug, Clone)]
 pub(crate) struct Places {

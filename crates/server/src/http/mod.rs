@@ -401,10 +401,16 @@ async fn ready(
 pub(crate) async fn serve(config: Config) -> Result<(), String> {
     // Each WebSocket is an open file: allow as many as the system lets this process have
     // (the usual default of 1,024 would cap the server near a thousand connections).
-    match rlimit::increase_nofile_limit(u64::MAX) {
-        Ok(limit) => tracing::info!(limit, "open files allowed"),
-        Err(e) => tracing::warn!(error = %e, "cannot raise the open-file limit"),
-    }
+    let open_files = match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => {
+            tracing::info!(limit, "open files allowed");
+            limit
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot raise the open-file limit");
+            1024
+        }
+    };
     let ladder_speeds = config.ladder_speeds()?;
     let store = Store::open(&config.database_url)
         .await
@@ -453,7 +459,7 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
     let drain_for = seconds(config.drain_seconds, "--drain-seconds")?;
     let mut limits = serve::Limits::new(config.max_connections_per_address);
     limits.total = match config.max_connections {
-        0 => serve::total_from_file_limit(),
+        0 => serve::total_from_file_limit(open_files),
         n => n,
     };
     limits.write_timeout = seconds(config.write_timeout, "--write-timeout")?;

@@ -113,10 +113,9 @@ pub(crate) fn client(address: IpAddr) -> IpAddr {
     }
 }
 
-/// The connections a server may hold by default: the open-file limit, raised to its hard
-/// limit, less an eighth (at least 128 files) for the database, the log and the rest.
-pub(crate) fn total_from_file_limit() -> usize {
-    let limit = rlimit::increase_nofile_limit(u64::MAX).unwrap_or(1024);
+/// The connections a server may hold by default: the open-file `limit` (raised at start to
+/// its hard limit) less an eighth (at least 128 files) for the database, the log and the rest.
+pub(crate) fn total_from_file_limit(limit: u64) -> usize {
     let limit = usize::try_from(limit).unwrap_or(usize::MAX);
     let total = limit.saturating_sub((limit / 8).max(128)).max(16);
     tracing::info!(open_files = limit, connections = total, "connection cap");
