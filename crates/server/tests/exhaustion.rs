@@ -42,18 +42,7 @@ fn long_line() -> String {
 async fn a_board_client_that_never_reads_is_disconnected() {
     let (dir, url) = temp_url("never_reads");
     let s = start_with(&url, &["--write-timeout", "2"]);
-    let socket = tokio::net::TcpSocket::new_v4().unwrap();
-    socket.set_recv_buffer_size(4096).unwrap();
-    let stream = socket
-        .connect(([127, 0, 0, 1], s.port).into())
-        .await
-        .unwrap();
-    let (mut ws, _) = tokio_tungstenite::client_async(
-        format!("ws://127.0.0.1:{}/analysis/socket", s.port),
-        stream,
-    )
-    .await
-    .unwrap();
+    let mut ws = common::ws::board_socket(s.port, [127, 0, 0, 1], Some(4096)).await;
     let line = long_line();
     let started = Instant::now();
     let mut sent = 0;
@@ -160,18 +149,7 @@ async fn the_analysis_board_never_keeps_a_bot_waiting() {
     let s = common::start(&url);
     let mut boards = Vec::new();
     for i in 0..4u8 {
-        let socket = tokio::net::TcpSocket::new_v4().unwrap();
-        socket.bind(([127, 0, 0, 10 + i], 0).into()).unwrap();
-        let stream = socket
-            .connect(([127, 0, 0, 1], s.port).into())
-            .await
-            .unwrap();
-        let (mut ws, _) = tokio_tungstenite::client_async(
-            format!("ws://127.0.0.1:{}/analysis/socket", s.port),
-            stream,
-        )
-        .await
-        .unwrap();
+        let mut ws = common::ws::board_socket(s.port, [127, 0, 0, 10 + i], None).await;
         let line = r#"{"t":"line","d":{"moves":["e2e4","e7e5","g1f3","b8c6","f1b5"]}}"#;
         ws.send(Message::Text(line.into())).await.unwrap();
         ws.send(Message::Text(r#"{"t":"go"}"#.into()))
@@ -212,24 +190,6 @@ async fn the_analysis_board_never_keeps_a_bot_waiting() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// Opens `/api/stream/event` with `token` and reads the answer's status line.
-async fn open_stream(port: u16, token: &str) -> (u16, tokio::net::TcpStream) {
-    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port))
-        .await
-        .unwrap();
-    let request = format!(
-        "GET /api/stream/event HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer {token}\r\n\r\n"
-    );
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut head = [0u8; 12];
-    tokio::time::timeout(Duration::from_secs(10), stream.read_exact(&mut head))
-        .await
-        .unwrap()
-        .unwrap();
-    let status = String::from_utf8_lossy(&head[9..12]).parse().unwrap();
-    (status, stream)
-}
-
 /// Issue 50: 20,000 NDJSON streams opened with one token filled the open-file limit. Now an
 /// account holds at most 16 streams: the next is refused with 429, and one closed frees its
 /// place.
@@ -244,17 +204,17 @@ async fn an_account_holds_a_bounded_number_of_streams() {
     let token = out.trim().to_owned();
     let mut open = Vec::new();
     for i in 0..16 {
-        let (status, stream) = open_stream(s.port, &token).await;
+        let (status, stream) = common::ws::event_stream(s.port, &token).await;
         assert_eq!(status, 200, "stream {i}");
         open.push(stream);
     }
-    let (status, _) = open_stream(s.port, &token).await;
+    let (status, _) = common::ws::event_stream(s.port, &token).await;
     assert_eq!(status, 429, "the 17th stream");
     drop(open.pop());
     // The server notices the closed stream at its next write (a keep-alive line).
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        let (status, stream) = open_stream(s.port, &token).await;
+        let (status, stream) = common::ws::event_stream(s.port, &token).await;
         if status == 200 {
             open.push(stream);
             break;

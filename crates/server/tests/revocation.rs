@@ -9,7 +9,7 @@ mod common;
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncReadExt;
 use tokio_tungstenite::tungstenite::Message;
 
 use common::agent::{Browser, signup, user_command};
@@ -99,16 +99,8 @@ async fn a_revoked_token_ends_the_streams_opened_with_it() {
     };
     let (revoked, kept) = (token("board:play"), token("board:play"));
     let open = |token: String| async move {
-        let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", s.port))
-            .await
-            .unwrap();
-        let request = format!(
-            "GET /api/stream/event HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer {token}\r\n\r\n"
-        );
-        stream.write_all(request.as_bytes()).await.unwrap();
-        let mut head = [0u8; 12];
-        stream.read_exact(&mut head).await.unwrap();
-        assert_eq!(&head[9..12], b"200");
+        let (status, stream) = common::ws::event_stream(s.port, &token).await;
+        assert_eq!(status, 200);
         stream
     };
     let mut first = open(revoked.clone()).await;
