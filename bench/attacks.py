@@ -56,8 +56,8 @@ def ws_frame(text):
 
 
 def long_line():
-    # A legal 400-ply line: knights out and back, bishops too, never repeating five times is
-    # not needed for the board (it judges the line, not the game's end by repetition).
+    # A legal 400-ply line of knights going out and back: the board judges each move of a
+    # line (it does not end it by repetition), and each answer is several kilobytes.
     moves = []
     cycle = ["g1f3", "g8f6", "f3g1", "f6g8", "b1c3", "b8c6", "c3b1", "c6b8"]
     while len(moves) < 400:
@@ -145,22 +145,17 @@ def main():
             phase(args, port, server.pid, args.seconds // 2, "before")
             stop = threading.Event()
             counts = {"open": 0, "closed": 0}
-            threads = []
             if attack == "board":
                 # 200 sockets from 20 addresses.
                 for i in range(200):
                     source = f"127.0.1.{i % 20 + 1}"
-                    t = threading.Thread(target=board_attacker,
-                                         args=(port, source, stop, counts), daemon=True)
-                    t.start()
-                    threads.append(t)
+                    threading.Thread(target=board_attacker, args=(port, source, stop, counts),
+                                     daemon=True).start()
             else:
                 # 8,000 streams asked from 80 addresses with one token.
                 for k in range(80):
-                    t = threading.Thread(target=stream_worker, args=(port, k, token, stop, counts),
-                                         daemon=True)
-                    t.start()
-                    threads.append(t)
+                    threading.Thread(target=stream_worker, args=(port, k, token, stop, counts),
+                                     daemon=True).start()
             time.sleep(2)
             phase(args, port, server.pid, args.seconds, "during")
             print(f"  a fresh address during the attack: HTTP {fresh_address_served(port)}",
