@@ -171,7 +171,7 @@ def main():
 
 def stream_worker(port, k, token, stop, counts):
     """One attacking address: opens streams one after another and holds each (a thread per
-    stream would be 20,000 threads: this holds them as sockets)."""
+    stream would be 8,000 threads: this holds them as sockets)."""
     held = []
     # 100 a address (8,000 in all: the attacking process's own open files are bounded too).
     for _ in range(100):
