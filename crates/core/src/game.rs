@@ -375,6 +375,11 @@ impl DrawOffers {
     }
 }
 
+/// How long an untimed game between people may wait for a move ([`Game::idle_deadline`]).
+pub const IDLE_BETWEEN_PEOPLE: Duration = Duration::from_secs(21 * 24 * 3600);
+/// How long an untimed game against a bot may wait for a move.
+pub const IDLE_AGAINST_BOT: Duration = Duration::from_secs(6 * 3600);
+
 /// A game of chess: moves, clocks, offers, claims and its end.
 #[derive(Debug, Clone)]
 pub struct Game {
@@ -530,9 +535,14 @@ impl Game {
     /// without charging the time since it last ran, so nobody loses on time to downtime —
     /// except in correspondence, whose days are calendar days: there the clock runs from
     /// `turn_began`, when the last move was made, and a flag that fell meanwhile is due.
+    /// An untimed game's turn also runs from `turn_began`: it has no clock to charge, and
+    /// its idle time ([`Game::idle_deadline`]) counts on the calendar.
     pub fn resume(&mut self, now: Millis, turn_began: Millis) {
         if self.turn_started.is_some() && !self.is_over() {
-            let calendar = matches!(self.clock.control(), TimeControl::Correspondence(_));
+            let calendar = matches!(
+                self.clock.control(),
+                TimeControl::Correspondence(_) | TimeControl::Untimed
+            );
             self.turn_started = Some(if calendar { turn_began } else { now });
         }
     }
@@ -577,6 +587,34 @@ impl Game {
         // The flag waits the lag grace for a move that may be on its way (R6).
         let allowance = self.clock.allowance(turn)? + self.clock.lag_quota(turn).grace();
         Some(start + allowance.as_millis() as u64)
+    }
+
+    /// When an untimed game nobody moves in is over, abandoned: 21 days after the last move
+    /// between people, 6 hours against a bot. Not a rule of chess (docs/RULES.md has none
+    /// for a game without a clock): lichess's online decision (its `abandonedDays` and
+    /// `aiAbandonedHours`), so such a game cannot hold a seat and a room for ever. A timed
+    /// game ends by its flag instead, and one not started yet is the server's to abort.
+    pub fn idle_deadline(&self, against_bot: bool) -> Option<Millis> {
+        if self.is_over() || !matches!(self.clock.control(), TimeControl::Untimed) {
+            return None;
+        }
+        let limit = if against_bot {
+            IDLE_AGAINST_BOT
+        } else {
+            IDLE_BETWEEN_PEOPLE
+        };
+        Some(self.turn_started? + limit.as_millis() as u64)
+    }
+
+    /// Ends the game as abandoned if its [`Game::idle_deadline`] passed by `now`: a draw
+    /// (nobody won; lichess finishes it with no winner), PGN termination "Abandoned".
+    pub fn end_if_idle(&mut self, now: Millis, against_bot: bool) -> Vec<Event> {
+        match self.idle_deadline(against_bot) {
+            Some(deadline) if now >= deadline => {
+                self.end(GameResult::Draw, Termination::Abandonment)
+            }
+            _ => Vec::new(),
+        }
     }
 
     /// Applies the flag fall if it became due by `now`. Returns the events and the next

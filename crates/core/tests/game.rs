@@ -841,3 +841,42 @@ fn a_correspondence_clock_counts_calendar_days_across_a_restart() {
     g.apply(san(White, "Nf3"), began + day + 5).unwrap();
     assert_eq!(g.clock().remaining(White), Duration::from_millis(2 * day));
 }
+
+#[test]
+fn an_untimed_game_nobody_moves_in_is_abandoned_after_lichess_idle_time() {
+    use rookery_core::game::{IDLE_AGAINST_BOT, IDLE_BETWEEN_PEOPLE};
+    const DAY: u64 = 24 * 3600 * 1000;
+    // Not started: the server aborts it; the idle rule does not apply yet.
+    let mut g = game("-");
+    assert_eq!(g.idle_deadline(false), None);
+    // `play` answers the time after its last move, made a second before.
+    let t = play(&mut g, "e4 e5", 1_000) - 1000;
+    assert_eq!(g.idle_deadline(false), Some(t + 21 * DAY));
+    assert_eq!(g.idle_deadline(true), Some(t + DAY / 4));
+    assert_eq!(IDLE_BETWEEN_PEOPLE.as_millis() as u64, 21 * DAY);
+    assert_eq!(IDLE_AGAINST_BOT.as_millis() as u64, DAY / 4);
+    // A minute early nothing happens; a move starts the count again.
+    assert!(g.end_if_idle(t + 21 * DAY - 60_000, false).is_empty());
+    g.apply(san(White, "Nf3"), t + 20 * DAY).unwrap();
+    assert!(g.end_if_idle(t + 21 * DAY, false).is_empty());
+    assert!(!g.is_over());
+    // A restart counts from the last move on the calendar, not from the restart.
+    let last = t + 20 * DAY;
+    g.resume(last + 10 * DAY, last);
+    assert_eq!(g.idle_deadline(false), Some(last + 21 * DAY));
+    let events = g.end_if_idle(last + 21 * DAY, false);
+    assert_eq!(events.len(), 1);
+    assert_eq!(over(&g), (GameResult::Draw, Termination::Abandonment));
+    assert_eq!(Termination::Abandonment.pgn_tag(), "Abandoned");
+    // Over, it has no deadline; a timed game or a correspondence game never has one.
+    assert_eq!(g.idle_deadline(false), None);
+    for control in ["180+2", "1/259200"] {
+        let mut timed = game(control);
+        play(&mut timed, "e4 e5", 0);
+        assert_eq!(timed.idle_deadline(true), None, "{control}");
+        assert!(
+            timed.end_if_idle(u64::MAX / 2, true).is_empty(),
+            "{control}"
+        );
+    }
+}

@@ -277,3 +277,85 @@ fn an_account_plays_a_bounded_number_of_games_at_once() {
     drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The game's state once it is over, or after five seconds.
+fn settled(s: &common::Server, id: &str) -> serde_json::Value {
+    for _ in 0..50 {
+        let v = game_state(s, id);
+        if v["status"] != "live" {
+            return v;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    game_state(s, id)
+}
+
+fn game_state(s: &common::Server, id: &str) -> serde_json::Value {
+    let r = common::call(s, "GET", &format!("/api/games/{id}"), None, None);
+    assert_eq!(r.status, 200, "{}", r.body);
+    serde_json::from_str(&r.body).unwrap()
+}
+
+/// The probe of issue 50 made 6,000 never-ending untimed games. As lichess, an untimed game
+/// nobody moves in ends abandoned (no winner): after 6 hours against a bot, 21 days between
+/// people, counted on the calendar from the last move (a restart does not reset it).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn untimed_games_nobody_moves_in_end_abandoned_after_lichess_idle_time() {
+    const HOUR_MS: i64 = 3600 * 1000;
+    let (dir, url) = temp_url("idle_untimed");
+    let s = common::start(&url);
+    let (people, white, black) =
+        common::new_game(&s, r#"{"time_control":"untimed","color":"white"}"#);
+    assert_eq!(common::http_move(&s, &people, &white, "e4").status, 200);
+    assert_eq!(common::http_move(&s, &people, &black, "e5").status, 200);
+    let (bot, me, _) = common::create(&s, r#"{"time_control":"untimed","color":"white","bot":1}"#);
+    assert_eq!(common::http_move(&s, &bot, &me, "e4").status, 200);
+    let mut replied = false;
+    for _ in 0..100 {
+        if game_state(&s, &bot)["uci"].as_array().map_or(0, Vec::len) >= 2 {
+            replied = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(replied, "the bot answers: the game has started");
+    drop(s);
+    // Seven hours pass with no move (the last moves moved back on the calendar).
+    let back = |hours: i64, id: String| {
+        let url = url.clone();
+        async move {
+            sqlx::any::install_default_drivers();
+            let pool = sqlx::AnyPool::connect(&url).await.unwrap();
+            sqlx::query("UPDATE moves SET at_ms = at_ms - $1 WHERE game_id = $2")
+                .bind(hours * HOUR_MS)
+                .bind(&id)
+                .execute(&pool)
+                .await
+                .unwrap();
+            pool.close().await;
+        }
+    };
+    back(7, bot.clone()).await;
+    back(7, people.clone()).await;
+    let s = common::start(&url);
+    let ended = settled(&s, &bot);
+    assert_eq!(ended["result"], "1/2-1/2", "{ended}");
+    assert_eq!(ended["termination"], "abandonment", "{ended}");
+    // Between people seven hours is nothing: the game waits (and still takes a move).
+    assert_eq!(game_state(&s, &people)["status"], "live");
+    drop(s);
+    // Three weeks and a day since the last move: over on return.
+    back(21 * 24 + 1, people.clone()).await;
+    let s = common::start(&url);
+    let ended = settled(&s, &people);
+    assert_eq!(ended["result"], "1/2-1/2", "{ended}");
+    assert_eq!(ended["termination"], "abandonment", "{ended}");
+    let pgn = common::call(&s, "GET", &format!("/game/export/{people}"), None, None);
+    assert!(
+        pgn.body.contains("[Termination \"Abandoned\"]"),
+        "{}",
+        pgn.body
+    );
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -484,9 +484,14 @@ impl Room {
             });
             let abort = (!self.game.has_started() && !self.game.is_over())
                 .then(|| self.last_activity + self.idle_abort);
+            // An untimed game nobody moves in ends abandoned (the core's rule of how long).
+            let against_bot = self.bots.white || self.bots.black;
+            let idle = self.game.idle_deadline(against_bot).map(|d| {
+                tokio::time::Instant::now() + Duration::from_millis(d.saturating_sub(now_ms()))
+            });
             let close = (self.game.is_over() && self.connected() == 0)
                 .then(|| self.last_activity + self.linger);
-            let deadline = [flag, abort, close, self.watchers.due]
+            let deadline = [flag, abort, idle, close, self.watchers.due]
                 .into_iter()
                 .flatten()
                 .min();
@@ -519,6 +524,9 @@ impl Room {
                     if events.is_empty() && abort.is_some_and(|a| tokio::time::Instant::now() >= a) {
                         let by = next.position().turn();
                         events = next.apply(Command::Abort { by }, now_ms()).unwrap_or_default();
+                    }
+                    if events.is_empty() {
+                        events = next.end_if_idle(now_ms(), against_bot);
                     }
                     if !events.is_empty() {
                         let stored = self.persist(&next, &events).await;
