@@ -14,6 +14,12 @@ use crate::store::{Store, StoreError};
 
 /// How long a challenge waits for an answer.
 pub(crate) const EXPIRES_MS: i64 = 20 * 60 * 1000;
+/// The challenges one account may have waiting (lichess: `maxPlayingRealtime`, 100); a new
+/// one past it takes the place of the oldest.
+pub(crate) const MAX_OUTGOING: usize = 100;
+/// The challenges to an account that are listed (and replayed on its event stream): the
+/// newest 50, as lichess's `allFor`.
+pub(crate) const MAX_INCOMING_SHOWN: usize = 50;
 
 /// One side of a challenge, as the challenge's JSON names it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -159,10 +165,13 @@ impl Challenges {
         Challenges { store }
     }
 
-    pub(crate) async fn add(&self, challenge: &Challenge) -> Result<(), StoreError> {
+    /// Stores a challenge; answers those it replaced (the challenger's earlier one to the
+    /// same account, and the oldest past [`MAX_OUTGOING`]), now cancelled.
+    pub(crate) async fn add(&self, challenge: &Challenge) -> Result<Vec<Challenge>, StoreError> {
         let body =
             serde_json::to_string(challenge).map_err(|e| StoreError::Failed(e.to_string()))?;
-        self.store
+        let gone = self
+            .store
             .add_challenge(
                 &challenge.id,
                 &challenge.challenger.id,
@@ -170,8 +179,10 @@ impl Challenges {
                 challenge.created_at,
                 challenge.created_at - EXPIRES_MS,
                 &body,
+                MAX_OUTGOING,
             )
-            .await
+            .await?;
+        Ok(gone.iter().filter_map(|b| read(b)).collect())
     }
 
     /// Takes a challenge out (accepted, declined or cancelled): `None` if it is not waiting
@@ -186,18 +197,21 @@ impl Challenges {
         Ok(body.as_deref().and_then(read))
     }
 
-    /// Challenges to and from `user`, oldest first: (incoming, outgoing).
+    /// Challenges to `user` (the newest [`MAX_INCOMING_SHOWN`]) and from `user`, oldest
+    /// first: (incoming, outgoing).
     pub(crate) async fn of(
         &self,
         user: &str,
         now: i64,
     ) -> Result<(Vec<Challenge>, Vec<Challenge>), StoreError> {
-        let all = self.store.challenges_of(user, now - EXPIRES_MS).await?;
-        let (incoming, outgoing) = all
-            .iter()
-            .filter_map(|body| read(body))
-            .partition(|c| c.dest.id == user);
-        Ok((incoming, outgoing))
+        let (incoming, outgoing) = self
+            .store
+            .challenges_of(user, now - EXPIRES_MS, MAX_INCOMING_SHOWN, MAX_OUTGOING)
+            .await?;
+        Ok((
+            incoming.iter().filter_map(|b| read(b)).collect(),
+            outgoing.iter().filter_map(|b| read(b)).collect(),
+        ))
     }
 
     /// The `challenge` events a new event stream of `user` begins with.
@@ -271,6 +285,60 @@ mod tests {
         assert_eq!(all.take("abc", 2_000).await.unwrap(), Some(c));
         assert_eq!(all.take("abc", 2_000).await.unwrap(), None);
         assert_eq!(show_minutes(30), "½");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Issue 50: one challenger keeps at most [`MAX_OUTGOING`] challenges (the oldest go,
+    /// answered as cancelled); an account's list shows the newest [`MAX_INCOMING_SHOWN`].
+    #[tokio::test]
+    async fn a_challenger_keeps_a_hundred_and_a_list_shows_fifty() {
+        let dir =
+            std::env::temp_dir().join(format!("rookery-challenge-cap-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let url = format!("sqlite://{}", dir.join("c.db").display());
+        let all = Challenges::new(Store::open(&url).await.unwrap());
+        let to = |dest: &str, n: i64| Challenge {
+            id: format!("c{n:04}"),
+            challenger: party(&format!("from{}", n % 7)),
+            dest: party(dest),
+            rated: false,
+            clock: Some((180, 2)),
+            days: None,
+            color: "random".into(),
+            fen: None,
+            created_at: 1_000 + n,
+            speed: "blitz".into(),
+        };
+        // 120 from one challenger to 120 accounts: the 20 oldest go, one at a time.
+        let mut gone = Vec::new();
+        for n in 0..120 {
+            let mut c = to(&format!("dest{n}"), n);
+            c.challenger = party("flood");
+            gone.extend(all.add(&c).await.unwrap());
+        }
+        let ids: Vec<_> = gone.iter().map(|c| c.id.as_str()).collect();
+        let expected: Vec<_> = (0..20).map(|n| format!("c{n:04}")).collect();
+        assert_eq!(ids, expected);
+        let (_, outgoing) = all.of("flood", 2_000).await.unwrap();
+        assert_eq!(outgoing.len(), MAX_OUTGOING);
+        assert_eq!(outgoing[0].id, "c0020", "oldest first");
+        // 60 to one account from 7 challengers, several each: one from each stays.
+        for n in 200..260 {
+            all.add(&to("popular", n)).await.unwrap();
+        }
+        let (incoming, _) = all.of("popular", 2_000).await.unwrap();
+        assert_eq!(incoming.len(), 7);
+        // From 60 different challengers: the list shows the newest 50, oldest first.
+        for n in 300..360 {
+            let mut c = to("star", n);
+            c.challenger = party(&format!("fan{n}"));
+            all.add(&c).await.unwrap();
+        }
+        let (incoming, _) = all.of("star", 2_000).await.unwrap();
+        assert_eq!(incoming.len(), MAX_INCOMING_SHOWN);
+        assert_eq!(incoming[0].id, "c0310");
+        assert_eq!(incoming[49].id, "c0359");
         assert_eq!(show_minutes(90), "1.5");
         let _ = std::fs::remove_dir_all(&dir);
     }

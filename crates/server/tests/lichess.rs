@@ -282,3 +282,54 @@ fn testing_many_tokens_costs_as_many_requests() {
     drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Issue 50: 2,000 challenges from one account to another in 2.6 s made her `/api/challenge`
+/// answer 922 KB and her event stream replay all of them. As lichess, a new challenge takes
+/// the place of the challenger's earlier one to the same account (which she hears cancelled),
+/// so she sees one.
+#[test]
+fn a_second_challenge_to_the_same_account_replaces_the_first() {
+    let (dir, url) = temp_url("challenge_flood");
+    let s = start_with(&url, &["--rate-limits", "off"]);
+    for name in ["anna", "bo"] {
+        assert!(user_command(&url, &["create", name], "a good password\n").0);
+    }
+    let token = |name: &str, scopes: &str| {
+        let (ok, out) = user_command(&url, &["token", name, "--scopes", scopes], "");
+        assert!(ok, "{out}");
+        out.trim().to_owned()
+    };
+    let (anna, bo) = (
+        token("anna", "challenge:write"),
+        token("bo", "challenge:read"),
+    );
+    let mut ids = Vec::new();
+    for _ in 0..30 {
+        let r = with_token(
+            &s,
+            "POST",
+            "/api/challenge/bo",
+            &anna,
+            Some("clock.limit=300&clock.increment=3"),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        ids.push(json(&r)["id"].as_str().unwrap().to_owned());
+    }
+    let listed = json(&with_token(&s, "GET", "/api/challenge", &bo, None));
+    let incoming = listed["in"].as_array().unwrap();
+    assert_eq!(incoming.len(), 1, "{listed}");
+    assert_eq!(incoming[0]["id"], ids[29].as_str());
+    // The replaced ones cannot be accepted any more.
+    let (ok, out) = user_command(&url, &["token", "bo", "--scopes", "challenge:write"], "");
+    assert!(ok, "{out}");
+    let r = with_token(
+        &s,
+        "POST",
+        &format!("/api/challenge/{}/accept", ids[0]),
+        out.trim(),
+        None,
+    );
+    assert_eq!(r.status, 404, "{}", r.body);
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -7,7 +7,11 @@ use sqlx::Row;
 use super::{Store, StoreError};
 
 impl Store {
-    /// Stores a challenge, and deletes those made before `expired_before` (over).
+    /// Stores a challenge, and deletes those made before `expired_before` (over). As lichess
+    /// does, a challenge replaces the challenger's earlier one to the same account, and a
+    /// challenger keeps at most `max_outgoing` (the oldest go): answers the JSON of those
+    /// taken out so, for their other side to hear they are cancelled.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) async fn add_challenge(
         &self,
         id: &str,
@@ -16,11 +20,22 @@ impl Store {
         created_at: i64,
         expired_before: i64,
         body: &str,
-    ) -> Result<(), StoreError> {
+        max_outgoing: usize,
+    ) -> Result<Vec<String>, StoreError> {
         sqlx::query("DELETE FROM challenges WHERE created_at < $1")
             .bind(expired_before)
             .execute(self.pool())
             .await?;
+        let mut gone: Vec<String> = Vec::new();
+        for r in
+            sqlx::query("DELETE FROM challenges WHERE challenger = $1 AND dest = $2 RETURNING body")
+                .bind(challenger)
+                .bind(dest)
+                .fetch_all(self.pool())
+                .await?
+        {
+            gone.push(r.try_get(0)?);
+        }
         sqlx::query(
             "INSERT INTO challenges (id, challenger, dest, created_at, body) \
              VALUES ($1, $2, $3, $4, $5)",
@@ -32,7 +47,23 @@ impl Store {
         .bind(body)
         .execute(self.pool())
         .await?;
-        Ok(())
+        let outgoing = sqlx::query(
+            "SELECT id FROM challenges WHERE challenger = $1 ORDER BY created_at DESC, id DESC",
+        )
+        .bind(challenger)
+        .fetch_all(self.pool())
+        .await?;
+        for r in outgoing.iter().skip(max_outgoing) {
+            let old: String = r.try_get(0)?;
+            if let Some(r) = sqlx::query("DELETE FROM challenges WHERE id = $1 RETURNING body")
+                .bind(&old)
+                .fetch_optional(self.pool())
+                .await?
+            {
+                gone.push(r.try_get(0)?);
+            }
+        }
+        Ok(gone)
     }
 
     /// Deletes challenge `id` if it was made after `since`: its JSON, if it was there.
@@ -63,20 +94,35 @@ impl Store {
         Ok(row.map(|r| r.try_get::<String, _>(0)).transpose()?)
     }
 
-    /// The challenges from or to `user` made after `since`, oldest first.
+    /// The challenges to `user` (the newest `max_in`) and from `user` (the newest `max_out`)
+    /// made after `since`, oldest first.
     pub(crate) async fn challenges_of(
         &self,
         user: &str,
         since: i64,
-    ) -> Result<Vec<String>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT body FROM challenges WHERE (challenger = $1 OR dest = $1) \
-             AND created_at > $2 ORDER BY created_at, id",
-        )
-        .bind(user)
-        .bind(since)
-        .fetch_all(self.pool())
-        .await?;
-        rows.iter().map(|r| Ok(r.try_get(0)?)).collect()
+        max_in: usize,
+        max_out: usize,
+    ) -> Result<(Vec<String>, Vec<String>), StoreError> {
+        let mut out = (Vec::new(), Vec::new());
+        for (side, max, list) in [
+            ("dest", max_in, &mut out.0),
+            ("challenger", max_out, &mut out.1),
+        ] {
+            // Only the column's name is written into the text, from the two above.
+            let sql = format!(
+                "SELECT body FROM challenges WHERE {side} = $1 AND created_at > $2 \
+                 ORDER BY created_at DESC, id DESC LIMIT $3"
+            );
+            let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+                .bind(user)
+                .bind(since)
+                .bind(max as i64)
+                .fetch_all(self.pool())
+                .await?;
+            for r in rows.iter().rev() {
+                list.push(r.try_get(0)?);
+            }
+        }
+        Ok(out)
     }
 }

@@ -145,7 +145,11 @@ pub(crate) async fn challenge(
     };
     // The game it asks for passes every check now, as it will when it is accepted.
     c.spec()?.validate()?;
-    state.challenges.add(&c).await?;
+    // Replaced (an earlier challenge to the same account, or the oldest past the cap):
+    // their other side hears them cancelled.
+    for old in state.challenges.add(&c).await? {
+        tell_cancelled(&state, &old, &origin, &old.dest.id);
+    }
     state.rooms.events().send(
         &dest.id,
         UserEvent::Challenge(std::sync::Arc::new(
@@ -226,19 +230,12 @@ pub(crate) async fn answer(
             if state.challenges.take(&id, now).await?.is_none() {
                 return Err(ApiError::not_found("challenge"));
             }
-            let mut v = c.json(&origin, Some("in"));
-            v["status"] = json!("canceled");
             let other = if c.challenger.id == mine {
                 &c.dest.id
             } else {
                 &c.challenger.id
             };
-            state.rooms.events().send(
-                other,
-                UserEvent::Challenge(std::sync::Arc::new(
-                    json!({ "type": "challengeCanceled", "challenge": v }),
-                )),
-            );
+            tell_cancelled(&state, &c, &origin, other);
             Ok(ok())
         }
         "accept" | "decline" | "cancel" => Err(ApiError::new(
@@ -247,6 +244,18 @@ pub(crate) async fn answer(
         )),
         _ => Err(ApiError::not_found("action")),
     }
+}
+
+/// Tells `to`'s event stream that challenge `c` is cancelled.
+fn tell_cancelled(state: &AppState, c: &Challenge, origin: &str, to: &str) {
+    let mut v = c.json(origin, Some("in"));
+    v["status"] = json!("canceled");
+    state.rooms.events().send(
+        to,
+        UserEvent::Challenge(std::sync::Arc::new(
+            json!({ "type": "challengeCanceled", "challenge": v }),
+        )),
+    );
 }
 
 /// Makes the game of an accepted challenge, both seats taken, under the challenge's id; the
