@@ -145,7 +145,6 @@ impl Lobby {
         self.others.find_map(|rooms| rooms.get(id).copied())
     }
 
-    /// This node's rooms as they list (what it tells the other nodes).
     /// What the lobby lists, on every node: public seeks whose creator is there, then the
     /// games under way with the most spectators, at most `most` in all (issue 50: the list
     /// read every live game from the database at every poll).
@@ -175,6 +174,7 @@ impl Lobby {
         all
     }
 
+    /// This node's rooms as they list (what it tells the other nodes).
     pub(crate) fn own(&self) -> Vec<(String, Listing)> {
         self.map().iter().map(|(id, l)| (id.clone(), *l)).collect()
     }

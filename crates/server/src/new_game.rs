@@ -173,6 +173,9 @@ pub(crate) struct GameSpec {
     /// The game this one is the rematch of.
     pub(crate) rematch_of: Option<String>,
     pub(crate) source: Source,
+    /// The address (IPv4, or an IPv6 /64) of the guest asking, when a guest asks: guests
+    /// from one address may run only so many games at once ([`MAX_GUEST_GAMES`]).
+    pub(crate) guest_address: Option<String>,
 }
 
 impl GameSpec {
@@ -190,6 +193,7 @@ impl GameSpec {
             club: ClubRecord::default(),
             rematch_of: None,
             source,
+            guest_address: None,
         }
     }
 
@@ -294,6 +298,11 @@ pub(crate) enum SpecError {
     TooManyGames {
         bots: bool,
     },
+    /// Guests from this address play as many games at once as they may
+    /// ([`MAX_GUEST_GAMES`], [`MAX_GUEST_BOT_GAMES`]).
+    TooManyGuestGames {
+        bots: bool,
+    },
 }
 
 /// Games under way one account may play at once (issue 50: 6,000 never-ending games between
@@ -301,6 +310,11 @@ pub(crate) enum SpecError {
 pub(crate) const MAX_LIVE_GAMES: i64 = 100;
 /// Of those, games against a bot (3,000 level-8 bot games in 4 s).
 pub(crate) const MAX_LIVE_BOT_GAMES: i64 = 10;
+/// Games under way guests from one address may play at once: enough for a club's evening or
+/// a school's room behind one address, not for the thousands of the probe.
+pub(crate) const MAX_GUEST_GAMES: i64 = 50;
+/// Of those, games against bots.
+pub(crate) const MAX_GUEST_BOT_GAMES: i64 = 25;
 
 impl SpecError {
     /// The refusal's stable code (`protocol::CODES`).
@@ -313,7 +327,9 @@ impl SpecError {
             | SpecError::RatingRange(_)
             | SpecError::Listing
             | SpecError::ClubField(_) => Code::BadRequest,
-            SpecError::TooManyGames { .. } => Code::RateLimited,
+            SpecError::TooManyGames { .. } | SpecError::TooManyGuestGames { .. } => {
+                Code::RateLimited
+            }
         }
     }
 }
@@ -351,6 +367,16 @@ impl fmt::Display for SpecError {
             SpecError::TooManyGames { bots: true } => write!(
                 f,
                 "you play {MAX_LIVE_BOT_GAMES} games against bots already: finish one first"
+            ),
+            SpecError::TooManyGuestGames { bots: false } => write!(
+                f,
+                "guests from your address play {MAX_GUEST_GAMES} games already: finish one, \
+                 or log in"
+            ),
+            SpecError::TooManyGuestGames { bots: true } => write!(
+                f,
+                "guests from your address play {MAX_GUEST_BOT_GAMES} games against bots \
+                 already: finish one, or log in"
             ),
             SpecError::ClubField(what) => {
                 write!(
@@ -430,6 +456,21 @@ pub(crate) async fn make(rooms: &Rooms, spec: GameSpec) -> Result<Made, MakeErro
             }
         }
     }
+    // Guests have no account to count by: their address counts instead.
+    let guest = spec
+        .seats
+        .iter()
+        .any(|(_, s)| matches!(s, SeatSpec::Person(Person { account: None, .. })));
+    let guest_address = spec.guest_address.clone().filter(|_| guest);
+    if let Some(address) = &guest_address {
+        let (live, with_bots) = rooms.store().live_counts_from(address).await?;
+        if live >= MAX_GUEST_GAMES {
+            return Err(SpecError::TooManyGuestGames { bots: false }.into());
+        }
+        if against_bot && with_bots >= MAX_GUEST_BOT_GAMES {
+            return Err(SpecError::TooManyGuestGames { bots: true }.into());
+        }
+    }
     let game = Game::new(spec.start, spec.control.clone());
     let id = spec.id.clone().unwrap_or_else(ids::game_id);
     let created_at = now_ms() as i64;
@@ -447,6 +488,7 @@ pub(crate) async fn make(rooms: &Rooms, spec: GameSpec) -> Result<Made, MakeErro
         rated: spec.rated,
         rating_range: spec.rating_range,
         club: spec.club.clone(),
+        guest_address,
         ..NewGame::default()
     };
     for color in [Color::White, Color::Black] {

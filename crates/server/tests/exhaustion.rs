@@ -359,3 +359,62 @@ async fn untimed_games_nobody_moves_in_end_abandoned_after_lichess_idle_time() {
     drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Issue 50: guests have no account to count by, so guests from one address (an IPv6 /64
+/// counts as one) run at most 50 games at once, 25 of them against bots; another address is
+/// served, and a finished game frees its place.
+#[test]
+fn guests_from_one_address_run_only_so_many_games() {
+    let (dir, url) = temp_url("guest_caps");
+    let s = start_with(&url, &["--rate-limits", "off", "--trust-proxy"]);
+    let create = |from: &str, body: &str| {
+        common::request_with(
+            &s,
+            "POST",
+            "/api/games",
+            &[
+                ("X-Forwarded-For", from),
+                ("Content-Type", "application/json"),
+            ],
+            Some(body),
+        )
+        .unwrap()
+    };
+    let against_bot = r#"{"time_control":"untimed","color":"white","bot":1}"#;
+    let open = r#"{"time_control":"untimed","color":"white"}"#;
+    let mut first = None;
+    for i in 0..25 {
+        let r = create("203.0.113.7", against_bot);
+        assert_eq!(r.status, 201, "bot game {i}: {}", r.body);
+        first.get_or_insert((common::field(&r.body, "id").to_owned(), r.cookie.unwrap()));
+    }
+    let r = create("203.0.113.7", against_bot);
+    assert_eq!(r.status, 429, "{}", r.body);
+    assert!(r.body.contains("25 games against bots"), "{}", r.body);
+    for i in 25..50 {
+        assert_eq!(create("203.0.113.7", open).status, 201, "game {i}");
+    }
+    let r = create("203.0.113.7", open);
+    assert_eq!(r.status, 429, "{}", r.body);
+    assert!(r.body.contains("50 games"), "{}", r.body);
+    // Another address is served; a neighbour in the same IPv6 /64 is not.
+    assert_eq!(create("2001:db8:1:2::1", open).status, 201);
+    for _ in 1..50 {
+        assert_eq!(create("2001:db8:1:2::1", open).status, 201);
+    }
+    assert_eq!(create("2001:db8:1:2:ffff::9", open).status, 429);
+    assert_eq!(create("2001:db8:1:3::1", open).status, 201);
+    // A game ended (aborted) frees its place.
+    let (id, cookie) = first.unwrap();
+    let r = common::call(
+        &s,
+        "POST",
+        &format!("/api/games/{id}/abort"),
+        Some(&cookie),
+        None,
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(create("203.0.113.7", open).status, 201);
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -55,6 +55,7 @@ pub(super) fn seated(
 pub(crate) async fn create(
     State(state): State<AppState>,
     caller: Caller,
+    address: super::limits::ClientAddr,
     ApiJson(req): ApiJson<CreateGame>,
 ) -> Result<Response, ApiError> {
     let control = TimeControl::from_friendly(&req.time_control)
@@ -84,6 +85,7 @@ pub(crate) async fn create(
         round: club_field(req.round),
         table: club_field(req.table),
     };
+    spec.guest_address = Some(address.0);
     let made = make(&state.rooms, spec).await?;
     let token = made.tokens[color].clone().unwrap_or_default();
     Ok(seated(

@@ -175,8 +175,7 @@ pub(crate) async fn users_status(
     State(state): State<AppState>,
     Query(q): Query<StatusQuery>,
 ) -> Result<Json<Vec<Value>>, ApiError> {
-    let live = state.store.live_games().await?;
-    let mut out = Vec::new();
+    let mut users = Vec::new();
     for id in q
         .ids
         .split(',')
@@ -187,9 +186,16 @@ pub(crate) async fn users_status(
         if !crate::store::storable(id) {
             continue;
         }
-        let Some(user) = state.store.user(id).await? else {
-            continue;
-        };
+        if let Some(user) = state.store.user(id).await? {
+            users.push(user);
+        }
+    }
+    // One query for those asked about, whatever the number of games under way (issue 50:
+    // this read every live game).
+    let ids: Vec<String> = users.iter().map(|u| u.id.clone()).collect();
+    let playing = state.store.playing(&ids).await?;
+    let mut out = Vec::new();
+    for user in users {
         let mut v = json!({ "id": user.id, "name": user.name });
         if let Some(title) = user.title {
             v["title"] = json!(title.as_str());
@@ -197,7 +203,7 @@ pub(crate) async fn users_status(
         if state.online.is_online(&user.id) {
             v["online"] = json!(true);
         }
-        if live.iter().any(|g| seat_of(g, &user.id).is_some()) {
+        if playing.contains(&user.id) {
             v["playing"] = json!(true);
         }
         out.push(v);

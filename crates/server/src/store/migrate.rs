@@ -92,6 +92,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "name_folds",
         include_str!("../../../../migrations/0017_name_folds.sql"),
     ),
+    (
+        18,
+        "live_caps",
+        include_str!("../../../../migrations/0018_live_caps.sql"),
+    ),
 ];
 
 /// Applies the migrations not applied yet, in order, each in its own transaction. On

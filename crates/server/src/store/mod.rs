@@ -124,6 +124,8 @@ pub(crate) struct NewGame {
     pub(crate) rating_range: Option<(i64, i64)>,
     /// What a club's score sheet names (seed 003): event, round, table.
     pub(crate) club: ClubRecord,
+    /// A game a guest made: the address it came from (migration 0018), kept while it is live.
+    pub(crate) guest_address: Option<String>,
 }
 
 /// A club game's event, round and table (seed 003; PGN `Event`, `Round`, `Board`).
@@ -342,9 +344,9 @@ impl Store {
             "INSERT INTO games (id, created_at, start_fen, time_control, white_name, black_name, \
              white_seat, black_seat, white_bot, black_bot, rematch_of, status, seek, white_user, \
              black_user, rated, rating_min, rating_max, event, round, board, owner, lease_until, \
-             epoch) \
+             epoch, guest_address) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
-             $17, $18, $19, $20, $21, $22, $23, $24)",
+             $17, $18, $19, $20, $21, $22, $23, $24, $25)",
         )
         .bind(&g.id)
         .bind(g.created_at)
@@ -370,6 +372,7 @@ impl Store {
         .bind(held.map(|(node, _)| node))
         .bind(held.map_or(0, |(_, until)| until))
         .bind(if held.is_some() { HELD_EPOCH } else { 0 })
+        .bind(g.guest_address.clone())
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -597,6 +600,47 @@ impl Store {
         Ok((row.try_get(0)?, row.try_get(1)?))
     }
 
+    /// How many games under way guests made from `address`: all of them, and those against
+    /// a bot.
+    pub(crate) async fn live_counts_from(&self, address: &str) -> Result<(i64, i64), StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN white_bot IS NOT NULL OR black_bot IS NOT \
+             NULL THEN 1 ELSE 0 END), 0) FROM games \
+             WHERE status = $1 AND guest_address = $2",
+        )
+        .bind(Status::Live.as_str())
+        .bind(address)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok((row.try_get(0)?, row.try_get(1)?))
+    }
+
+    /// Which of these accounts hold a seat in a game under way.
+    pub(crate) async fn playing(
+        &self,
+        users: &[String],
+    ) -> Result<std::collections::HashSet<String>, StoreError> {
+        let mut out = std::collections::HashSet::new();
+        if users.is_empty() {
+            return Ok(out);
+        }
+        // Only placeholders are written into the text; every value is bound.
+        let marks: Vec<String> = (2..users.len() + 2).map(|i| format!("${i}")).collect();
+        let marks = marks.join(", ");
+        let sql = format!(
+            "SELECT white_user FROM games WHERE status = $1 AND white_user IN ({marks}) \
+             UNION SELECT black_user FROM games WHERE status = $1 AND black_user IN ({marks})"
+        );
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(Status::Live.as_str());
+        for user in users {
+            query = query.bind(user);
+        }
+        for r in query.fetch_all(&self.pool).await? {
+            out.insert(r.try_get(0)?);
+        }
+        Ok(out)
+    }
+
     /// The games not finished in which an account holds a seat, oldest first.
     pub(crate) async fn live_games_of(&self, user_id: &str) -> Result<Vec<GameRow>, StoreError> {
         let rows = sqlx::query(concat!(
@@ -711,6 +755,8 @@ fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow, StoreError> {
             white_user: r.try_get(17)?,
             black_user: r.try_get(18)?,
             rated: r.try_get::<i64, _>(21)? != 0,
+            // Only the caps read it, in SQL (`live_counts_from`).
+            guest_address: None,
             rating_range: match (r.try_get(22)?, r.try_get(23)?) {
                 (Some(lo), Some(hi)) => Some((lo, hi)),
                 _ => None,
@@ -953,6 +999,38 @@ pub(crate) mod tests {
             (over.status, over.ending, over.finished_at),
             (Status::Over, Some(resigned), Some(5))
         );
+
+        // The caps of issue 50: live games by guests' address and by account, counted
+        // without reading finished ones; an ended game leaves both counts.
+        for (id, bot) in [("cap1", None), ("cap2", Some(2)), ("cap3", None)] {
+            let g = NewGame {
+                guest_address: Some("203.0.113.7".into()),
+                black_bot: bot,
+                white_user: (id == "cap3").then(|| "cap-anna".to_owned()),
+                black_user: (id == "cap1").then(|| "cap-bo".to_owned()),
+                ..game(id, 30)
+            };
+            store.create_game(&g).await.unwrap();
+        }
+        assert_eq!(store.live_counts_from("203.0.113.7").await.unwrap(), (3, 1));
+        assert_eq!(store.live_counts_from("203.0.113.8").await.unwrap(), (0, 0));
+        let asked: Vec<String> = ["cap-anna", "cap-bo", "cap-cy"].map(str::to_owned).to_vec();
+        let playing = store.playing(&asked).await.unwrap();
+        assert_eq!(playing.len(), 2);
+        assert!(playing.contains("cap-anna") && playing.contains("cap-bo"));
+        writer.write(ended("cap2", resigned, 31)).await.unwrap();
+        writer.write(ended("cap3", resigned, 31)).await.unwrap();
+        assert_eq!(store.live_counts_from("203.0.113.7").await.unwrap(), (1, 0));
+        let playing = store.playing(&asked).await.unwrap();
+        assert_eq!(playing.into_iter().collect::<Vec<_>>(), ["cap-bo"]);
+        assert!(store.playing(&[]).await.unwrap().is_empty());
+        let kept: Option<String> =
+            sqlx::query_scalar("SELECT guest_address FROM games WHERE id = 'cap2'")
+                .fetch_one(store.pool())
+                .await
+                .unwrap();
+        assert_eq!(kept, None, "an ended game keeps no address");
+        writer.write(ended("cap1", resigned, 32)).await.unwrap();
 
         accounts::tests::suite(&store, &writer).await;
         leases::tests::suite(&store, &writer).await;

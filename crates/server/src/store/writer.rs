@@ -290,7 +290,7 @@ async fn update_game(
     if let Some((ending, at)) = &write.ending {
         sqlx::query(
             "UPDATE games SET status = $1, result = $2, termination = $3, finished_at = $4, \
-             draw_offers = NULL WHERE id = $5",
+             draw_offers = NULL, guest_address = NULL WHERE id = $5",
         )
         .bind(Status::Over.as_str())
         .bind(ending.result.as_str())
