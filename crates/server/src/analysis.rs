@@ -24,6 +24,49 @@ use crate::rooms::Rooms;
 use crate::store::{Store, StoreError};
 use crate::wallclock::now_ms;
 
+/// Who asks for an analysis.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Requester {
+    /// An account, by its id.
+    Account(String),
+    /// A guest, by its address (an IPv6 client by its /64).
+    Guest(String),
+}
+
+impl Requester {
+    /// As stored with the job (migration 0018).
+    fn key(&self) -> String {
+        match self {
+            Requester::Account(id) => format!("u:{id}"),
+            Requester::Guest(address) => format!("a:{address}"),
+        }
+    }
+}
+
+/// Jobs an account may have waiting (queued or running) at once (issue 50: 100 jobs from
+/// 10 addresses kept a core busy for 17 minutes).
+pub(crate) const WAITING_PER_ACCOUNT: i64 = 5;
+/// Jobs guests from one address may have waiting.
+pub(crate) const WAITING_PER_GUEST: i64 = 2;
+/// Jobs all guests together may have waiting; accounts' jobs are taken first anyway.
+pub(crate) const WAITING_GUESTS: i64 = 20;
+
+/// Why an analysis is not queued.
+#[derive(Debug)]
+pub(crate) enum RequestError {
+    /// The requester waits for this many already.
+    TooMany(i64),
+    /// Guests wait for [`WAITING_GUESTS`] already.
+    GuestsFull,
+    Store(StoreError),
+}
+
+impl From<StoreError> for RequestError {
+    fn from(e: StoreError) -> RequestError {
+        RequestError::Store(e)
+    }
+}
+
 /// Positions done and positions in all, of the jobs running now.
 type Progress = Arc<Mutex<HashMap<String, (usize, usize)>>>;
 
@@ -115,10 +158,39 @@ impl Analyses {
         })
     }
 
-    /// Queues the analysis of a finished game (once: asking again changes nothing).
-    pub(crate) async fn request(&self, store: &Store, game_id: &str) -> Result<(), StoreError> {
+    /// Queues the analysis of a finished game (once: asking again changes nothing), unless
+    /// (with `quota`) `requester` waits for as many as it may.
+    pub(crate) async fn request(
+        &self,
+        store: &Store,
+        game_id: &str,
+        requester: &Requester,
+        quota: bool,
+    ) -> Result<(), RequestError> {
+        if store.analysis(game_id).await?.is_some() {
+            return Ok(());
+        }
+        let key = requester.key();
+        let (mine, guests) = if quota {
+            store.analyses_waiting(&key).await?
+        } else {
+            (0, 0)
+        };
+        match requester {
+            Requester::Account(_) if mine >= WAITING_PER_ACCOUNT => {
+                return Err(RequestError::TooMany(WAITING_PER_ACCOUNT));
+            }
+            Requester::Guest(_) if mine >= WAITING_PER_GUEST => {
+                return Err(RequestError::TooMany(WAITING_PER_GUEST));
+            }
+            Requester::Guest(_) if guests >= WAITING_GUESTS => {
+                return Err(RequestError::GuestsFull);
+            }
+            _ => {}
+        }
+        let guest = matches!(requester, Requester::Guest(_));
         if store
-            .queue_analysis(game_id, self.nodes as i64, now_ms() as i64)
+            .queue_analysis(game_id, self.nodes as i64, now_ms() as i64, &key, guest)
             .await?
         {
             self.queued.notify_one();

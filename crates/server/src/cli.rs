@@ -56,6 +56,16 @@ pub(crate) struct Config {
         global = true
     )]
     pub(crate) max_connections_per_address: usize,
+    /// Games under way guests from one client address (an IPv6 /64) may play at once, half
+    /// of them against bots; accounts are counted by account instead. Off with
+    /// `--rate-limits off`. A venue whose guests share one address raises it.
+    #[arg(
+        long,
+        env = "ROOKERY_GUEST_GAMES_PER_ADDRESS",
+        default_value_t = 50,
+        global = true
+    )]
+    pub(crate) guest_games_per_address: u32,
     /// Open connections the whole server may hold; more are answered 503 at once. 0 (the
     /// default): the open-file limit (raised to its hard limit at start) less an eighth
     /// (at least 128) kept for the database, files and the log.

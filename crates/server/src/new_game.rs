@@ -173,9 +173,18 @@ pub(crate) struct GameSpec {
     /// The game this one is the rematch of.
     pub(crate) rematch_of: Option<String>,
     pub(crate) source: Source,
-    /// The address (IPv4, or an IPv6 /64) of the guest asking, when a guest asks: guests
-    /// from one address may run only so many games at once ([`MAX_GUEST_GAMES`]).
-    pub(crate) guest_address: Option<String>,
+    /// Where a guest asks from, and how many games guests from there may play at once.
+    pub(crate) guests: Option<GuestQuota>,
+}
+
+/// Guests have no account to count their games by: their address counts instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct GuestQuota {
+    /// The client address (IPv4, or an IPv6 /64).
+    pub(crate) address: String,
+    /// Games under way guests from it may play at once (`--guest-games-per-address`), half
+    /// of them against bots.
+    pub(crate) games: u32,
 }
 
 impl GameSpec {
@@ -193,7 +202,7 @@ impl GameSpec {
             club: ClubRecord::default(),
             rematch_of: None,
             source,
-            guest_address: None,
+            guests: None,
         }
     }
 
@@ -298,10 +307,11 @@ pub(crate) enum SpecError {
     TooManyGames {
         bots: bool,
     },
-    /// Guests from this address play as many games at once as they may
-    /// ([`MAX_GUEST_GAMES`], [`MAX_GUEST_BOT_GAMES`]).
+    /// Guests from this address play as many games at once as they may ([`GuestQuota`]):
+    /// this many (against bots, if `bots`).
     TooManyGuestGames {
         bots: bool,
+        most: u32,
     },
 }
 
@@ -310,11 +320,6 @@ pub(crate) enum SpecError {
 pub(crate) const MAX_LIVE_GAMES: i64 = 100;
 /// Of those, games against a bot (3,000 level-8 bot games in 4 s).
 pub(crate) const MAX_LIVE_BOT_GAMES: i64 = 10;
-/// Games under way guests from one address may play at once: enough for a club's evening or
-/// a school's room behind one address, not for the thousands of the probe.
-pub(crate) const MAX_GUEST_GAMES: i64 = 50;
-/// Of those, games against bots.
-pub(crate) const MAX_GUEST_BOT_GAMES: i64 = 25;
 
 impl SpecError {
     /// The refusal's stable code (`protocol::CODES`).
@@ -368,15 +373,14 @@ impl fmt::Display for SpecError {
                 f,
                 "you play {MAX_LIVE_BOT_GAMES} games against bots already: finish one first"
             ),
-            SpecError::TooManyGuestGames { bots: false } => write!(
+            SpecError::TooManyGuestGames { bots: false, most } => write!(
                 f,
-                "guests from your address play {MAX_GUEST_GAMES} games already: finish one, \
-                 or log in"
+                "guests from your address play {most} games already: finish one, or log in"
             ),
-            SpecError::TooManyGuestGames { bots: true } => write!(
+            SpecError::TooManyGuestGames { bots: true, most } => write!(
                 f,
-                "guests from your address play {MAX_GUEST_BOT_GAMES} games against bots \
-                 already: finish one, or log in"
+                "guests from your address play {most} games against bots already: finish \
+                 one, or log in"
             ),
             SpecError::ClubField(what) => {
                 write!(
@@ -461,16 +465,19 @@ pub(crate) async fn make(rooms: &Rooms, spec: GameSpec) -> Result<Made, MakeErro
         .seats
         .iter()
         .any(|(_, s)| matches!(s, SeatSpec::Person(Person { account: None, .. })));
-    let guest_address = spec.guest_address.clone().filter(|_| guest);
-    if let Some(address) = &guest_address {
+    let quota = spec.guests.clone().filter(|_| guest);
+    if let Some(GuestQuota { address, games }) = &quota {
         let (live, with_bots) = rooms.store().live_counts_from(address).await?;
-        if live >= MAX_GUEST_GAMES {
-            return Err(SpecError::TooManyGuestGames { bots: false }.into());
+        if live >= i64::from(*games) {
+            let most = *games;
+            return Err(SpecError::TooManyGuestGames { bots: false, most }.into());
         }
-        if against_bot && with_bots >= MAX_GUEST_BOT_GAMES {
-            return Err(SpecError::TooManyGuestGames { bots: true }.into());
+        if against_bot && with_bots >= i64::from(games / 2) {
+            let most = games / 2;
+            return Err(SpecError::TooManyGuestGames { bots: true, most }.into());
         }
     }
+    let guest_address = quota.map(|q| q.address);
     let game = Game::new(spec.start, spec.control.clone());
     let id = spec.id.clone().unwrap_or_else(ids::game_id);
     let created_at = now_ms() as i64;

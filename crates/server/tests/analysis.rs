@@ -222,3 +222,49 @@ fn an_external_engine_analyses_when_configured() {
     drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Issue 50: 100 analyses asked by guests from 10 addresses kept a core busy for 17 minutes.
+/// Guests from one address wait for at most two jobs at once, guests in all for twenty (and
+/// accounts' jobs are taken first: the store's suite); a job asked twice is no new job.
+#[test]
+fn guests_wait_for_only_so_many_analyses() {
+    let (dir, url) = temp_url("analysis-quota");
+    // A big budget: the jobs are still waiting when the quota is reached.
+    let s = start_with(&url, &["--analysis-nodes", "5000000", "--trust-proxy"]);
+    let from = |address: &str, method: &str, path: &str, body: Option<&str>| {
+        common::request_with(&s, method, path, &[("X-Forwarded-For", address)], body).unwrap()
+    };
+    let ask =
+        |address: &str, id: &str| from(address, "POST", &format!("/api/games/{id}/analysis"), None);
+    let mut games = Vec::new();
+    for i in 0..22 {
+        let r = from(
+            &format!("198.51.100.{i}"),
+            "POST",
+            "/api/import",
+            Some(SIXTY_MOVES),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        games.push(field(&r.body, "id").to_owned());
+    }
+    assert_eq!(ask("203.0.113.1", &games[0]).status, 202);
+    assert_eq!(ask("203.0.113.1", &games[1]).status, 202);
+    // Asked again: where it stands, not a new job.
+    assert_eq!(ask("203.0.113.1", &games[1]).status, 200);
+    let r = ask("203.0.113.1", &games[2]);
+    assert_eq!(r.status, 429, "{}", r.body);
+    assert!(r.body.contains("2 of your analyses"), "{}", r.body);
+    // Others are served, up to twenty guests' jobs in all.
+    for (i, id) in games[2..20].iter().enumerate() {
+        assert_eq!(
+            ask(&format!("203.0.113.{}", 10 + i), id).status,
+            202,
+            "job {i}"
+        );
+    }
+    let r = ask("203.0.113.99", &games[20]);
+    assert_eq!(r.status, 429, "{}", r.body);
+    assert!(r.body.contains("log in"), "{}", r.body);
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -361,15 +361,16 @@ async fn untimed_games_nobody_moves_in_end_abandoned_after_lichess_idle_time() {
 }
 
 /// Issue 50: guests have no account to count by, so guests from one address (an IPv6 /64
-/// counts as one) run at most 50 games at once, 25 of them against bots; another address is
-/// served, and a finished game frees its place.
+/// counts as one) run only so many games at once (`--guest-games-per-address`, 50 by
+/// default; 8 here), half of them against bots; another address is served, and a finished
+/// game frees its place. With `--rate-limits off` (a load test) the cap is off too.
 #[test]
 fn guests_from_one_address_run_only_so_many_games() {
     let (dir, url) = temp_url("guest_caps");
-    let s = start_with(&url, &["--rate-limits", "off", "--trust-proxy"]);
-    let create = |from: &str, body: &str| {
+    let s = start_with(&url, &["--trust-proxy", "--guest-games-per-address", "8"]);
+    let create = |s: &common::Server, from: &str, body: &str| {
         common::request_with(
-            &s,
+            s,
             "POST",
             "/api/games",
             &[
@@ -383,27 +384,26 @@ fn guests_from_one_address_run_only_so_many_games() {
     let against_bot = r#"{"time_control":"untimed","color":"white","bot":1}"#;
     let open = r#"{"time_control":"untimed","color":"white"}"#;
     let mut first = None;
-    for i in 0..25 {
-        let r = create("203.0.113.7", against_bot);
+    for i in 0..4 {
+        let r = create(&s, "203.0.113.7", against_bot);
         assert_eq!(r.status, 201, "bot game {i}: {}", r.body);
         first.get_or_insert((common::field(&r.body, "id").to_owned(), r.cookie.unwrap()));
     }
-    let r = create("203.0.113.7", against_bot);
+    let r = create(&s, "203.0.113.7", against_bot);
     assert_eq!(r.status, 429, "{}", r.body);
-    assert!(r.body.contains("25 games against bots"), "{}", r.body);
-    for i in 25..50 {
-        assert_eq!(create("203.0.113.7", open).status, 201, "game {i}");
+    assert!(r.body.contains("4 games against bots"), "{}", r.body);
+    for i in 4..8 {
+        assert_eq!(create(&s, "203.0.113.7", open).status, 201, "game {i}");
     }
-    let r = create("203.0.113.7", open);
+    let r = create(&s, "203.0.113.7", open);
     assert_eq!(r.status, 429, "{}", r.body);
-    assert!(r.body.contains("50 games"), "{}", r.body);
+    assert!(r.body.contains("8 games already"), "{}", r.body);
     // Another address is served; a neighbour in the same IPv6 /64 is not.
-    assert_eq!(create("2001:db8:1:2::1", open).status, 201);
-    for _ in 1..50 {
-        assert_eq!(create("2001:db8:1:2::1", open).status, 201);
+    for _ in 0..8 {
+        assert_eq!(create(&s, "2001:db8:1:2::1", open).status, 201);
     }
-    assert_eq!(create("2001:db8:1:2:ffff::9", open).status, 429);
-    assert_eq!(create("2001:db8:1:3::1", open).status, 201);
+    assert_eq!(create(&s, "2001:db8:1:2:ffff::9", open).status, 429);
+    assert_eq!(create(&s, "2001:db8:1:3::1", open).status, 201);
     // A game ended (aborted) frees its place.
     let (id, cookie) = first.unwrap();
     let r = common::call(
@@ -414,7 +414,16 @@ fn guests_from_one_address_run_only_so_many_games() {
         None,
     );
     assert_eq!(r.status, 200, "{}", r.body);
-    assert_eq!(create("203.0.113.7", open).status, 201);
+    assert_eq!(create(&s, "203.0.113.7", open).status, 201);
+    drop(s);
+    // Limits off: no cap.
+    let s = start_with(
+        &url,
+        &["--rate-limits", "off", "--guest-games-per-address", "8"],
+    );
+    for i in 0..12 {
+        assert_eq!(create(&s, "203.0.113.7", open).status, 201, "game {i}");
+    }
     drop(s);
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::AppState;
 use super::error::ApiError;
-use crate::analysis::GameAnalysis;
+use crate::analysis::{GameAnalysis, RequestError, Requester};
 use crate::store::Status;
 use crate::store::analyses::AnalysisStatus;
 
@@ -180,6 +180,8 @@ pub(crate) async fn show(
 /// where it stands if it was asked for before (200).
 pub(crate) async fn request(
     State(state): State<AppState>,
+    caller: super::identity::Caller,
+    address: super::limits::ClientAddr,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let Some(row) = state.store.game(&id).await? else {
@@ -192,7 +194,32 @@ pub(crate) async fn request(
         ));
     }
     let before = state.store.analysis(&id).await?;
-    state.analyses.request(&state.store, &id).await?;
+    let requester = match &caller.account {
+        Some(account) => Requester::Account(account.user.id.clone()),
+        None => Requester::Guest(address.0),
+    };
+    // The quotas go with the rate limits (off for a load test from one address).
+    let quota = state.limits.enabled();
+    match state
+        .analyses
+        .request(&state.store, &id, &requester, quota)
+        .await
+    {
+        Ok(()) => {}
+        Err(RequestError::TooMany(n)) => {
+            return Err(ApiError::new(
+                Code::RateLimited,
+                format!("{n} of your analyses are waiting already: ask again when one is done"),
+            ));
+        }
+        Err(RequestError::GuestsFull) => {
+            return Err(ApiError::new(
+                Code::RateLimited,
+                "guests' analyses are queued in full just now: log in, or ask again later",
+            ));
+        }
+        Err(RequestError::Store(e)) => return Err(e.into()),
+    }
     let v = view(&state, &id).await?;
     let status = if before.is_none() {
         StatusCode::ACCEPTED

@@ -85,7 +85,11 @@ pub(crate) async fn create(
         round: club_field(req.round),
         table: club_field(req.table),
     };
-    spec.guest_address = Some(address.0);
+    // Guests are counted by address, unless limits are off (a load test from one address).
+    spec.guests = state.limits.enabled().then(|| crate::new_game::GuestQuota {
+        address: address.0,
+        games: state.guest_games,
+    });
     let made = make(&state.rooms, spec).await?;
     let token = made.tokens[color].clone().unwrap_or_default();
     Ok(seated(

@@ -73,6 +73,8 @@ pub(crate) struct AppState {
     pub(crate) streams: limits::Places,
     /// Challenges waiting for an answer (lichess's challenge API).
     pub(crate) challenges: crate::challenges::Challenges,
+    /// `--guest-games-per-address`.
+    pub(crate) guest_games: u32,
 }
 
 impl AppState {
@@ -487,6 +489,7 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
     .map_err(|e| e.to_string())?;
     let state = AppState {
         challenges: crate::challenges::Challenges::new(store.clone()),
+        guest_games: config.guest_games_per_address,
         store,
         rooms,
         pools,
@@ -634,6 +637,7 @@ mod tests {
         let (socket_open, _) = tokio::sync::mpsc::channel(1);
         AppState {
             challenges: crate::challenges::Challenges::new(store.clone()),
+            guest_games: 50,
             pools: crate::pools::Desk::Local(crate::pools::Pools::start(rooms.clone())),
             store,
             rooms,

@@ -48,24 +48,42 @@ pub(crate) struct StoredAnalysis {
 }
 
 impl Store {
-    /// Queues an analysis of `game_id` unless one exists; true if this call queued it.
+    /// Queues an analysis of `game_id` unless one exists, asked by `requester` (stored as
+    /// [`super::analyses`]' `requester`; a guest's jobs are taken after accounts'): true if
+    /// this call queued it.
     pub(crate) async fn queue_analysis(
         &self,
         game_id: &str,
         nodes: i64,
         at: i64,
+        requester: &str,
+        guest: bool,
     ) -> Result<bool, StoreError> {
         let done = sqlx::query(
-            "INSERT INTO analyses (game_id, status, requested_at, nodes) VALUES ($1, $2, $3, $4) \
-             ON CONFLICT (game_id) DO NOTHING",
+            "INSERT INTO analyses (game_id, status, requested_at, nodes, requester, guest) \
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (game_id) DO NOTHING",
         )
         .bind(game_id)
         .bind(AnalysisStatus::Queued.as_str())
         .bind(at)
         .bind(nodes)
+        .bind(requester)
+        .bind(i64::from(guest))
         .execute(self.pool())
         .await?;
         Ok(done.rows_affected() == 1)
+    }
+
+    /// Jobs not done yet: asked by `requester`, and asked by guests in all.
+    pub(crate) async fn analyses_waiting(&self, requester: &str) -> Result<(i64, i64), StoreError> {
+        let row = sqlx::query(
+            "SELECT (SELECT COUNT(*) FROM analyses WHERE requester = $1 AND status <> 'done'), \
+             (SELECT COUNT(*) FROM analyses WHERE guest = 1 AND status <> 'done')",
+        )
+        .bind(requester)
+        .fetch_one(self.pool())
+        .await?;
+        Ok((row.try_get(0)?, row.try_get(1)?))
     }
 
     pub(crate) async fn analysis(
@@ -93,7 +111,7 @@ impl Store {
     }
 
     /// Claims the oldest job nobody works on (queued, or running under a claim that ran out
-    /// by `now`) for `worker` until `until`: its game. On PostgreSQL the row is taken with
+    /// by `now`), accounts' jobs before guests', for `worker` until `until`: its game. On PostgreSQL the row is taken with
     /// `FOR UPDATE SKIP LOCKED`, so workers of several nodes never claim the same job; an
     /// SQLite file has one writer at a time.
     pub(crate) async fn claim_analysis(
@@ -111,7 +129,7 @@ impl Store {
              done_positions = NULL, total_positions = NULL \
              WHERE game_id = (SELECT game_id FROM analyses \
              WHERE status = 'queued' OR (status = 'running' AND claimed_until < $3) \
-             ORDER BY requested_at, game_id LIMIT 1{lock}) RETURNING game_id"
+             ORDER BY guest, requested_at, game_id LIMIT 1{lock}) RETURNING game_id"
         );
         let row = sqlx::query(sqlx::AssertSqlSafe(sql))
             .bind(worker)

@@ -332,7 +332,7 @@ pub(super) mod tests {
             store.create_game(&game(id, 100 + i as i64)).await.unwrap();
             assert!(
                 store
-                    .queue_analysis(id, 1000, 100 + i as i64)
+                    .queue_analysis(id, 1000, 100 + i as i64, "u:test", false)
                     .await
                     .unwrap()
             );

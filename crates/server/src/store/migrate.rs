@@ -94,8 +94,8 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     ),
     (
         18,
-        "live_caps",
-        include_str!("../../../../migrations/0018_live_caps.sql"),
+        "caps",
+        include_str!("../../../../migrations/0018_caps.sql"),
     ),
 ];
 

@@ -1031,6 +1031,39 @@ pub(crate) mod tests {
                 .unwrap();
         assert_eq!(kept, None, "an ended game keeps no address");
         writer.write(ended("cap1", resigned, 32)).await.unwrap();
+        // Analyses: counted by requester while not done, guests' in all; accounts' first.
+        let guest = "a:203.0.113.7";
+        assert!(
+            store
+                .queue_analysis("cap1", 10, 40, guest, true)
+                .await
+                .unwrap()
+        );
+        assert!(
+            store
+                .queue_analysis("cap2", 10, 41, guest, true)
+                .await
+                .unwrap()
+        );
+        assert!(
+            store
+                .queue_analysis("cap3", 10, 42, "u:cap-anna", false)
+                .await
+                .unwrap()
+        );
+        assert_eq!(store.analyses_waiting(guest).await.unwrap(), (2, 2));
+        assert_eq!(store.analyses_waiting("u:cap-anna").await.unwrap(), (1, 2));
+        let mut order = Vec::new();
+        while let Some(id) = store.claim_analysis("w", 50, 60).await.unwrap() {
+            if id == "cap1" {
+                // A running job counts as waiting.
+                assert_eq!(store.analyses_waiting(guest).await.unwrap(), (2, 2));
+            }
+            assert!(store.finish_analysis(&id, "w", "[]", 55).await.unwrap());
+            order.push(id);
+        }
+        assert_eq!(order, ["cap3", "cap1", "cap2"], "the account's job first");
+        assert_eq!(store.analyses_waiting(guest).await.unwrap(), (0, 0));
 
         accounts::tests::suite(&store, &writer).await;
         leases::tests::suite(&store, &writer).await;
