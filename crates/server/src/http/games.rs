@@ -86,7 +86,7 @@ pub(crate) async fn create(
         table: club_field(req.table),
     };
     // Guests are counted by address, unless limits are off (a load test from one address).
-    spec.guests = state.limits.enabled().then(|| crate::new_game::GuestQuota {
+    spec.guests = state.limits.enabled().then_some(crate::new_game::GuestQuota {
         address: address.0,
         games: state.guest_games,
     });
