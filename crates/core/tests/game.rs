@@ -416,6 +416,7 @@ fn repeated_declines_never_leave_both_sides_unable_to_offer() {
 fn r5_5_a_claim_is_not_an_offer() {
     let mut g = game("-");
     play(&mut g, "e4 e5", 0);
+    let before = g.draw_offers();
     assert!(
         g.apply(
             Command::ClaimDraw {
@@ -426,7 +427,26 @@ fn r5_5_a_claim_is_not_an_offer() {
         )
         .is_err()
     );
+    // Nothing pending (an offer made on one's turn waits there for the move), nothing
+    // standing, nobody barred: the whole offer state is as it was.
+    assert_eq!(g.draw_offers(), before);
+    assert_eq!((g.draw_offers().pending, g.draw_offer()), (None, None));
+    // A wrong claim with a move: refused, the move not played, nothing pending for it.
+    let with_move = Command::ClaimDraw {
+        by: White,
+        with_move: Some(MoveText::San("Nf3".into())),
+    };
+    assert!(g.apply(with_move, 0).is_err());
+    assert_eq!(g.moves().len(), 2);
+    assert_eq!(g.draw_offers(), before);
+    // So Black has nothing to accept, and after White's move no offer stands.
+    assert_eq!(
+        g.apply(Command::AcceptDraw { by: Black }, 0),
+        Err(GameError::NoOfferToAnswer)
+    );
+    g.apply(san(White, "Nf3"), 0).unwrap();
     assert_eq!(g.draw_offer(), None);
+    assert_eq!(g.draw_offers().may_offer, before.may_offer, "nobody barred");
 }
 
 // R6: clocks.

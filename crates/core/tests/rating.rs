@@ -9,30 +9,111 @@ fn close(a: f64, b: f64, within: f64) -> bool {
     (a - b).abs() <= within
 }
 
-/// Glickman, "Example of the Glicko-2 system" (2013), section "Example calculation": a player
-/// rated 1500 (RD 200, volatility 0.06) plays 1400/30, 1550/100 and 1700/300, winning the
-/// first and losing the others, with tau = 0.5: 1464.06, RD 151.52, volatility 0.05999.
-#[test]
-fn glickmans_worked_example() {
-    let player = Glicko {
-        rating: 1500.0,
-        deviation: 200.0,
-        volatility: 0.06,
-    };
-    let opponent = |rating, deviation| Glicko {
+fn glicko(rating: f64, deviation: f64, volatility: f64) -> Glicko {
+    Glicko {
         rating,
         deviation,
-        volatility: 0.06,
-    };
+        volatility,
+    }
+}
+
+/// `after` matches the independent figures (`tests/python/glicko2_reference.py`, which prints
+/// them to 6 and 8 decimals).
+fn matches(after: Glicko, (rating, deviation, volatility): (f64, f64, f64), case: &str) {
+    assert!(close(after.rating, rating, 1e-5), "{case}: {after:?}");
+    assert!(close(after.deviation, deviation, 1e-5), "{case}: {after:?}");
+    assert!(
+        close(after.volatility, volatility, 1e-8),
+        "{case}: {after:?}"
+    );
+}
+
+/// Glickman, "Example of the Glicko-2 system" (2013), section "Example calculation": a player
+/// rated 1500 (RD 200, volatility 0.06) plays 1400/30, 1550/100 and 1700/300, winning the
+/// first and losing the others, with tau = 0.5. The paper prints 1464.06, 151.52 and
+/// 0.05999, rounded from the figures its steps give (computed from the paper alone by
+/// `tests/python/glicko2_reference.py`, case `paper`), held here to their sixth decimal:
+/// a Glicko-2 that never updates the volatility, or another tau, fails.
+#[test]
+fn glickmans_worked_example() {
+    let opponent = |rating, deviation| glicko(rating, deviation, 0.06);
     let games = [
         (opponent(1400.0, 30.0), Outcome::Win),
         (opponent(1550.0, 100.0), Outcome::Loss),
         (opponent(1700.0, 300.0), Outcome::Loss),
     ];
-    let after = player.update_with(&games, 0.5);
-    assert!(close(after.rating, 1464.06, 0.01), "{after:?}");
-    assert!(close(after.deviation, 151.52, 0.01), "{after:?}");
-    assert!(close(after.volatility, 0.05999, 0.00001), "{after:?}");
+    let after = glicko(1500.0, 200.0, 0.06).update_with(&games, 0.5);
+    assert!(
+        close(after.rating, 1464.06, 0.01),
+        "the paper's figure: {after:?}"
+    );
+    assert!(
+        close(after.deviation, 151.52, 0.01),
+        "the paper's figure: {after:?}"
+    );
+    assert!(
+        close(after.volatility, 0.05999, 0.00001),
+        "the paper's figure: {after:?}"
+    );
+    matches(after, (1464.050671, 151.516524, 0.05999598), "paper");
+}
+
+/// Cases where Glickman's step 5 (the volatility) and lichess's idle growth decide the
+/// figures, against `tests/python/glicko2_reference.py`: ten upsets in a row (each game its
+/// own rating period, as lichess rates), and a player back after a year away.
+#[test]
+fn the_volatility_step_and_idle_growth_against_independent_figures() {
+    let mut streak = glicko(1400.0, 60.0, 0.06);
+    for _ in 0..10 {
+        streak = streak.update(&[(glicko(1900.0, 60.0, 0.06), Outcome::Win)]);
+    }
+    matches(streak, (1604.586647, 65.142092, 0.06021254), "streak");
+    let back = glicko(1700.0, 50.0, 0.06)
+        .after_idle(365.0)
+        .update(&[(glicko(1500.0, 50.0, 0.06), Outcome::Loss)]);
+    matches(back, (1655.142682, 102.082368, 0.06000984), "back");
+}
+
+/// lichess's bounds (its `Glicko.scala`): one game moves a rating at most 700 points, a
+/// rating stays within 400-4000, a volatility at most 0.1, a deviation within 45-500.
+#[test]
+fn lichess_bounds_hold_against_independent_figures() {
+    let upset = [(glicko(3000.0, 45.0, 0.06), Outcome::Win)];
+    matches(
+        Glicko::default().update(&upset),
+        (2200.0, 499.851333, 0.09010037),
+        "capped",
+    );
+    // The unbounded step rises past 0.1; lichess holds it there.
+    let volatile = glicko(1500.0, 50.0, 0.1);
+    matches(
+        volatile.update_with(&upset, glicko2::TAU),
+        (1515.967705, 52.939248, 0.10013820),
+        "volatile",
+    );
+    matches(
+        volatile.update(&upset),
+        (1515.967705, 52.939248, 0.1),
+        "volatile capped",
+    );
+    let low = glicko(410.0, 300.0, 0.06);
+    matches(
+        low.update(&[(glicko(1000.0, 50.0, 0.06), Outcome::Loss)]),
+        (400.0, 286.865292, 0.05999915),
+        "floor",
+    );
+    // The ceiling: nothing goes past 4000, however strong the wins.
+    let top = glicko(3990.0, 300.0, 0.06).update(&[(glicko(3990.0, 45.0, 0.06), Outcome::Win)]);
+    assert_eq!(top.rating, glicko2::MAX_RATING, "{top:?}");
+    assert_eq!(
+        (
+            glicko2::MIN_RATING,
+            glicko2::MAX_RATING,
+            glicko2::MAX_VOLATILITY,
+            glicko2::MAX_RATING_DELTA
+        ),
+        (400.0, 4000.0, 0.1, 700.0)
+    );
 }
 
 #[test]

@@ -1,9 +1,10 @@
 //! Glicko-2 (Mark Glickman, "Example of the Glicko-2 system", 2013), with lichess's constants:
 //! a new player is 1500 with deviation 500 and volatility 0.09; the system constant tau is
-//! 0.75; the deviation stays within [45, 500]; a rating is provisional while its deviation is
-//! 110 or more (shown `1500?`). Each game is a rating period of one result, as lichess rates
-//! them; between games the deviation grows with time, 0.21436 rating periods a day (lichess's
-//! figure), applied whenever a rating is read or updated.
+//! 0.75; the deviation stays within [45, 500], the volatility at most 0.1, the rating within
+//! [400, 4000], and one game moves it at most 700 points; a rating is provisional while its
+//! deviation is 110 or more (shown `1500?`). Each game is a rating period of one result, as
+//! lichess rates them; between games the deviation grows with time, 0.21436 rating periods a
+//! day (lichess's figure), applied whenever a rating is read or updated.
 
 use std::f64::consts::PI;
 
@@ -17,6 +18,14 @@ pub const MAX_DEVIATION: f64 = 500.0;
 pub const MIN_DEVIATION: f64 = 45.0;
 /// A new player's volatility.
 pub const START_VOLATILITY: f64 = 0.09;
+/// The largest volatility (lichess: past it a rating might never settle again).
+pub const MAX_VOLATILITY: f64 = 0.1;
+/// The lowest rating.
+pub const MIN_RATING: f64 = 400.0;
+/// The highest rating.
+pub const MAX_RATING: f64 = 4000.0;
+/// The most one game moves a rating, either way.
+pub const MAX_RATING_DELTA: f64 = 700.0;
 /// lichess's system constant: how much volatility may change.
 pub const TAU: f64 = 0.75;
 /// A rating is provisional while its deviation is at least this.
@@ -113,12 +122,22 @@ impl Glicko {
     }
 
     /// The rating after one rating period with these results, with lichess's tau and
-    /// deviation bounds.
+    /// bounds: the change at most [`MAX_RATING_DELTA`], the rating within [`MIN_RATING`] and
+    /// [`MAX_RATING`], the deviation within [`MIN_DEVIATION`] and [`MAX_DEVIATION`], the
+    /// volatility at most [`MAX_VOLATILITY`].
     pub fn update(self, games: &[(Glicko, Outcome)]) -> Glicko {
         let updated = self.update_with(games, TAU);
+        let rating = updated
+            .rating
+            .clamp(
+                self.rating - MAX_RATING_DELTA,
+                self.rating + MAX_RATING_DELTA,
+            )
+            .clamp(MIN_RATING, MAX_RATING);
         Glicko {
+            rating,
             deviation: updated.deviation.clamp(MIN_DEVIATION, MAX_DEVIATION),
-            ..updated
+            volatility: updated.volatility.min(MAX_VOLATILITY),
         }
     }
 

@@ -36,6 +36,10 @@ def main() -> int:
     if not have_pgn_extract:
         print("pgn-extract: SKIPPED (not installed; apt-get install pgn-extract)")
     files = sorted(glob.glob(os.path.join(root, "**", "*.pgn"), recursive=True))
+    if not files:
+        # Nothing read is no proof: a moved folder must fail, not pass.
+        print(f"readback: no PGN files under {root}")
+        return 1
     problems = []
     games_total = 0
     with tempfile.TemporaryDirectory() as tmp:
