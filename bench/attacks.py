@@ -10,7 +10,7 @@ server's per-address caps apply to them as to anyone.
   streams  8,000 NDJSON event streams asked with one token from 80 addresses, never read
 
 Usage: bench/attacks.py --binary target/release/rookery --loadgen target/release/rookery-loadgen
-                        [--games 1000] [--seconds 60] [--attack board,streams]
+                        [--games 1000] [--seconds 60] [--around 30] [--attack board,streams]
 """
 
 import argparse
@@ -123,7 +123,10 @@ def main():
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--seconds", type=int, default=60)
     ap.add_argument("--attack", default="board,streams")
+    ap.add_argument("--around", type=int,
+                    help="seconds measured before and after each attack (default: half of --seconds)")
     args = ap.parse_args()
+    around = args.around if args.around is not None else args.seconds // 2
     tmp = tempfile.mkdtemp()
     url = f"sqlite://{tmp}/attacks.db"
     subprocess.run([args.binary, "--database-url", url, "user", "create", "mallory"],
@@ -142,7 +145,7 @@ def main():
     try:
         for attack in args.attack.split(","):
             print(f"attack: {attack}", flush=True)
-            phase(args, port, server.pid, args.seconds // 2, "before")
+            phase(args, port, server.pid, around, "before")
             stop = threading.Event()
             counts = {"open": 0, "closed": 0}
             if attack == "board":
@@ -163,7 +166,7 @@ def main():
             stop.set()
             time.sleep(3)
             print(f"  attackers: {dict(counts)}", flush=True)
-            phase(args, port, server.pid, args.seconds // 2, "after")
+            phase(args, port, server.pid, around, "after")
     finally:
         server.kill()
         server.wait()

@@ -69,6 +69,17 @@ const OUTAGE_NOISE = /ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|WebSocket conn
 let refusalsExpected = false;
 const REFUSAL_NOISE = /Failed to load resource: the server responded with a status of 4\d\d/;
 let checks = 0;
+/** A check proved by a wait: it passes when what it waits for comes, and fails (counted,
+ * without stopping the run) when the wait times out. */
+async function checkWait(wait, what) {
+  try {
+    await wait;
+    check(true, what);
+  } catch (e) {
+    check(false, `${what} (${String(e.message).split('\n')[0]})`);
+  }
+}
+
 function check(ok, what) {
   checks += 1;
   if (!ok) {
@@ -221,8 +232,8 @@ async function scenarioMate(browser, base) {
   const watcher = await open(browser, link, DESKTOP, 'spectator');
   await watcher.waitForSelector('#board .sq');
   check((await watcher.locator('#btn-join').count()) === 0, 'a full game offers no seat to a visitor');
-  await watcher.waitForFunction(() => document.getElementById('watchers').textContent.includes('1'));
-  check(true, 'the room counts the watcher');
+  await checkWait(watcher.waitForFunction(() => document.getElementById('watchers').textContent.includes('1')),
+    'the room counts the watcher');
 
   await drag(white, 'f2', 'f3');
   await plies(black, 1);
@@ -380,8 +391,8 @@ async function scenarioDrawOffer(browser, base) {
   check((await statusOf(black)).includes('offers a draw'), 'the opponent sees the offer with the move');
   // Declined: White's offer button goes, and the page says why (R5.4).
   await black.click('#btn-decline-draw');
-  await white.waitForFunction(() => document.getElementById('flash').textContent.includes('declined'));
-  check(true, 'the offerer is told "Draw declined."');
+  await checkWait(white.waitForFunction(() => document.getElementById('flash').textContent.includes('declined')),
+    'the offerer is told "Draw declined."');
   const flashGone = await white
     .waitForFunction(() => document.getElementById('flash').textContent === '', null, { timeout: 8000 })
     .then(
@@ -401,10 +412,8 @@ async function scenarioDrawOffer(browser, base) {
   await drag(black, 'g8', 'f6');
   await white.waitForSelector('#btn-accept-draw:not([hidden])');
   await white.click('#btn-accept-draw');
-  for (const p of [white, black]) {
-    await waitStatus(p, 'Draw by agreement');
-  }
-  check(true, 'both see "Draw by agreement"');
+  await checkWait(Promise.all([white, black].map((p) => waitStatus(p, 'Draw by agreement'))),
+    'both see "Draw by agreement"');
   await resultSays(black, '½–½', 'Draw by agreement', 'a draw');
   for (const p of [white, black]) await p.context().close();
 }
@@ -707,10 +716,9 @@ async function scenarioServerRestart(browser, server) {
   check(await white.isVisible('#connection'), 'a dropped connection shows "reconnecting"');
   const again = await startServer(server.port, server.dir);
   server.child = again.child;
-  await white.waitForSelector('#connection', { state: 'hidden', timeout: 20000 });
-  await black.waitForSelector('#connection', { state: 'hidden', timeout: 20000 });
+  await checkWait(Promise.all([white, black].map((p) =>
+    p.waitForSelector('#connection', { state: 'hidden', timeout: 20000 }))), 'both pages reconnect by themselves');
   outage = false;
-  check(true, 'both pages reconnect by themselves');
   await drag(black, 'e7', 'e5');
   await plies(white, 2);
   check((await movesOf(white)).join(' ') === 'e4 e5', 'and the game goes on');
@@ -1231,7 +1239,12 @@ async function scenarioBlitzComforts(browser, base) {
   await fan.press('#chat-input', 'Enter');
   await watcher.waitForFunction(() => document.querySelectorAll('#chat-lines li').length >= 1);
   check((await chatLines(watcher))[0] === 'Railbird what a game', 'the spectators\' chat reaches the other spectators');
-  await white.waitForTimeout(500);
+  // Proof by a later line: Black's, written after the spectator's reached the spectators,
+  // reaches White; the spectator's, had it gone to the players, would have come first.
+  await black.fill('#chat-input', 'your move');
+  await black.press('#chat-input', 'Enter');
+  await white.waitForFunction(() => [...document.querySelectorAll('#chat-lines li')]
+    .some((li) => li.textContent.includes('your move')));
   check(!(await chatLines(white)).some((l) => l.includes('what a game')), 'and not the players');
   await fan.screenshot({ path: path.join(shots, 'chat-spectators.png') });
 

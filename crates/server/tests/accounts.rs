@@ -469,7 +469,17 @@ async fn flows(url: &str) {
         .to_owned();
     assert!(path.starts_with("/reset/rkr_"), "{path}");
     let mut someone = Browser::at("10.0.0.10");
-    assert!(someone.get(&s, &path).body.contains("<strong>Bo</strong>"));
+    let page = someone.get(&s, &path);
+    assert!(page.body.contains("<strong>Bo</strong>"));
+    // The token in the address never leaves in a Referer (issue 51: the security headers
+    // replaced the page's own policy with `same-origin`).
+    assert!(
+        page.head.lines().any(|l| l
+            .trim()
+            .eq_ignore_ascii_case("referrer-policy: no-referrer")),
+        "{}",
+        page.head
+    );
     let r = someone.form(&s, &path, &[("password", "short")]);
     assert_eq!(r.status, 400);
     let r = someone.form(&s, &path, &[("password", "bo's new password")]);

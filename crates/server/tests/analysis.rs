@@ -51,11 +51,14 @@ fn skipped(what: &str) {
 
 /// Runs `script` with python3 and python-chess, or says SKIPPED when they are missing.
 fn python_reads(script: &str, pgn_path: &std::path::Path) -> Option<String> {
-    let out = std::process::Command::new("python3")
+    let Ok(out) = std::process::Command::new("python3")
         .args(["-c", script])
         .arg(pgn_path)
         .output()
-        .ok()?;
+    else {
+        skipped("python-chess read-back (python3 is missing)");
+        return None;
+    };
     if String::from_utf8_lossy(&out.stderr).contains("No module named 'chess'") {
         skipped("python-chess read-back (pip install chess)");
         return None;
@@ -184,22 +187,32 @@ fn a_queued_analysis_survives_a_restart() {
 /// blunder by its judgement too, and a mate it sees is written `#-1`.
 #[test]
 fn an_external_engine_analyses_when_configured() {
-    let stockfish = ["/usr/games/stockfish", "/usr/bin/stockfish"]
-        .into_iter()
-        .find(|p| std::path::Path::new(p).exists());
-    let Some(stockfish) = stockfish else {
+    let Some(stockfish) = common::stockfish() else {
         skipped("the external engine's analysis (apt-get install stockfish)");
         return;
     };
     let (dir, url) = temp_url("analysis-external");
+    // The engine's own output is copied aside: proof that it, not the built-in search, spoke.
+    let wrapper = common::recording_engine(&dir, stockfish);
     let s = start_with(
         &url,
-        &["--analysis-nodes", "50000", "--uci-engine", stockfish],
+        &[
+            "--analysis-nodes",
+            "50000",
+            "--uci-engine",
+            wrapper.to_str().unwrap(),
+        ],
     );
     let id = import(&s, HUNG_QUEEN);
     call(&s, "POST", &format!("/api/games/{id}/analysis"), None, None);
     let v = until_done(&s, &id);
     assert_eq!(v["moves"][4]["symbol"], "??", "{v}");
+    let said = std::fs::read_to_string(dir.join("engine.out")).unwrap_or_default();
+    let answers = said.lines().filter(|l| l.starts_with("bestmove ")).count();
+    assert!(
+        said.contains("id name Stockfish") && answers >= 6,
+        "each of the game's 6 positions with moves searched by the engine: {answers} answers"
+    );
     let mated = import(
         &s,
         "[White \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n",

@@ -171,6 +171,9 @@ fn every_answer_carries_the_security_headers() {
             "frame-ancestors 'none'",
             "x-content-type-options: nosniff",
             "referrer-policy: same-origin",
+            // docs/API.md: no page of ours is shown in another site's frame, old browsers
+            // included.
+            "x-frame-options: deny",
         ] {
             assert!(head.contains(want), "{path} lacks {want}: {head}");
         }

@@ -414,7 +414,13 @@ async fn the_lobby_lists_what_can_be_joined_or_watched_now() {
     // The friend joins: nothing to watch until the first move.
     let joined = call(&s, "POST", &format!("/api/games/{friend}/join"), None, None);
     assert_eq!(joined.status, 200);
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    // The room says how it lists at the top of each turn of its loop: once it has answered
+    // a later request (the game's state, asked of the room), the turn after the join has
+    // listed. A positive signal, where a pause would pass on a slow machine without proof.
+    assert_eq!(
+        call(&s, "GET", &format!("/api/games/{friend}"), None, None).status,
+        200
+    );
     assert_eq!(listed(&friend), None, "an unstarted game is not listed");
     assert_eq!(http_move(&s, &friend, &friend_cookie, "e4").status, 200);
     // The room updates the lobby just after it answers the move: give it a moment.

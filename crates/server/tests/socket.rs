@@ -491,6 +491,22 @@ async fn slow_clients_are_dropped_and_health_still_answers() {
         .filter(|t| **t < Duration::from_secs(2))
         .count();
     assert_eq!(at_once, 30, "closed after {closed:?}");
+    // The other 50: none before the header timeout (a server cannot be early however busy
+    // the machine), each soon after it, not at some later sweep.
+    let mut timed_out: Vec<_> = closed
+        .iter()
+        .filter(|t| **t >= Duration::from_secs(2))
+        .collect();
+    timed_out.sort();
+    assert_eq!(timed_out.len(), 50, "{closed:?}");
+    assert!(
+        *timed_out[0] >= Duration::from_millis(3900),
+        "closed before the 4 s header timeout: {timed_out:?}"
+    );
+    assert!(
+        *timed_out[49] < Duration::from_secs(10),
+        "held well past the 4 s header timeout: {timed_out:?}"
+    );
     // A client dripping its headers one line at a time is dropped all the same.
     let mut drip = raw_from("127.0.0.3", s.port).await;
     drip.write_all(b"GET /api/health HTTP/1.1\r\n")
@@ -600,12 +616,12 @@ async fn audience(port: u16, ids: &[String], n: usize, quiet: Duration) -> usize
 
 /// A probe found 2,000 watchers of one game caused 1.5 million `watchers` frames and 18 s of
 /// CPU: each arrival was told to everyone already there. Counts now go out at most every
-/// quarter second, so one game's audience costs about what the same audience spread over
-/// as many games costs. Deep (4,000 sockets, half a minute in a debug build): CI runs it with
-/// the release build's `--ignored` tests.
+/// quarter second: this counts the frames (the CPU each audience cost is printed beside, for
+/// the record, not asserted: a shared machine's timings prove nothing). Deep (4,000 sockets,
+/// half a minute in a debug build): CI runs it with the release build's `--ignored` tests.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "deep: 4,000 sockets; run with --ignored (CI does, in release)"]
-async fn an_audience_of_one_game_costs_about_what_it_costs_spread_over_many() {
+async fn one_games_audience_hears_its_count_at_most_four_times_a_second() {
     const N: usize = 2000;
     let _ = rlimit::increase_nofile_limit(u64::MAX);
     let (dir, url) = temp_url("audience");

@@ -141,13 +141,13 @@ def check():
         ((57433, 57030, 106593), 0.0, 2.0, -2.59),
     ]:
         got = llr([losses, draws, wins], GAME_OUTCOMES, elo0, elo1)
-        expect(f"fastchess trinomial {wins}/{losses}/{draws}", got, want, 0.02)
+        expect(f"fastchess trinomial {wins}/{losses}/{draws}", got, want, 0.01)
     for (ll, ld, even_a, even_b, wd, ww), elo0, elo1, want in [
         ((223, 9863, 20279, 1000, 10037, 246), 0.5, 2.5, -3.07),
         ((871, 26175, 55003, 980, 26678, 821), 0.0, 2.0, -4.98),
     ]:
         got = llr([ll, ld, even_a + even_b, wd, ww], PAIR_OUTCOMES, elo0, elo1)
-        expect(f"fastchess pentanomial {ll}/{ld}/{even_a + even_b}/{wd}/{ww}", got, want, 0.02)
+        expect(f"fastchess pentanomial {ll}/{ld}/{even_a + even_b}/{wd}/{ww}", got, want, 0.01)
     # The normal approximation agrees with the exact ratio for a small Elo gap.
     counts = [223, 9863, 21279, 10037, 246]
     expect("normal approximation beside the exact ratio",

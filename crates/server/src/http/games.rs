@@ -86,10 +86,13 @@ pub(crate) async fn create(
         table: club_field(req.table),
     };
     // Guests are counted by address, unless limits are off (a load test from one address).
-    spec.guests = state.limits.enabled().then_some(crate::new_game::GuestQuota {
-        address: address.0,
-        games: state.guest_games,
-    });
+    spec.guests = state
+        .limits
+        .enabled()
+        .then_some(crate::new_game::GuestQuota {
+            address: address.0,
+            games: state.guest_games,
+        });
     let made = make(&state.rooms, spec).await?;
     let token = made.tokens[color].clone().unwrap_or_default();
     Ok(seated(

@@ -310,7 +310,16 @@ mod tests {
                     assert!(paired_ever.insert(t.clone()), "{t} paired twice");
                     waits.push((now - joined_at[t]) as f64 / 1000.0);
                 }
-                gaps.push((rating_of[&p.white] - rating_of[&p.black]).abs());
+                // The pair was within the gap the longer-waiting of the two accepts.
+                let gap = (rating_of[&p.white] - rating_of[&p.black]).abs();
+                let waited = now - joined_at[&p.white].min(joined_at[&p.black]);
+                assert!(
+                    gap <= allowed_gap(waited),
+                    "{} and {} paired {gap:.0} apart after {waited} ms",
+                    p.white,
+                    p.black
+                );
+                gaps.push(gap);
             }
             now += 1000;
         }

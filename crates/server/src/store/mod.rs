@@ -1066,6 +1066,7 @@ pub(crate) mod tests {
         assert_eq!(store.analyses_waiting(guest).await.unwrap(), (0, 0));
 
         accounts::tests::suite(&store, &writer).await;
+        ratings::tests::suite(&store, &writer).await;
         leases::tests::suite(&store, &writer).await;
     }
 

@@ -94,6 +94,35 @@ async fn ladder_in(
     ))
 }
 
+/// Locks the accounts seated in these games (PostgreSQL; an SQLite file has one writer at a
+/// time), in the order of their ids, before their ratings and ladder points are read and
+/// written in this transaction: two nodes ending games of the same account at once take
+/// turns, the second reading what the first wrote (read committed would otherwise let both
+/// read the same rating and one update be lost), and since every transaction locks in the
+/// same order, two cannot deadlock.
+pub(crate) async fn lock_players(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    game_ids: &[&str],
+) -> Result<(), StoreError> {
+    if game_ids.is_empty() {
+        return Ok(());
+    }
+    let marks: Vec<String> = (1..=game_ids.len()).map(|i| format!("${i}")).collect();
+    let marks = marks.join(", ");
+    // Only placeholders are written into the text; every id is bound.
+    let sql = format!(
+        "SELECT id FROM users WHERE id IN (SELECT white_user FROM games WHERE id IN ({marks}) \
+         UNION SELECT black_user FROM games WHERE id IN ({marks})) ORDER BY id \
+         FOR NO KEY UPDATE"
+    );
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+    for id in game_ids {
+        query = query.bind(*id);
+    }
+    query.fetch_all(&mut **tx).await?;
+    Ok(())
+}
+
 /// Applies a rated game's end to its players' ratings and ladder points (the latter only
 /// for `ladder_speeds`), inside the transaction that ends it. Nothing happens for an unrated
 /// game, an aborted or unfinished one, one in which a side never moved (lichess: it changes
@@ -482,5 +511,242 @@ impl Store {
             });
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    //! The ratings suite (docs/RATINGS.md "Exactly once"), run on both backends by the store's
+    //! suite: what a rated game's end changes, against figures computed independently
+    //! (`crates/core/tests/python/glicko2_reference.py`, the seeds' table R8), when nothing
+    //! changes, and games of the same accounts ended at once through several writers.
+
+    use super::*;
+    use crate::store::tests::{ended, game};
+    use crate::store::writer::{EventWriter, GameWrite};
+    use crate::store::{NewGame, StoredMove};
+
+    /// Every game here ends at this moment: no idle growth between games, so each change
+    /// starts exactly where the last one left its player.
+    const AT: i64 = 1_000_000;
+
+    fn ending(result: GameResult, termination: Termination) -> Ending {
+        Ending {
+            result,
+            termination,
+        }
+    }
+
+    /// A game between two accounts with its first `plies` moves stored.
+    async fn played(
+        store: &Store,
+        writer: &EventWriter,
+        id: &str,
+        (white, black): (&str, &str),
+        plies: usize,
+        rated: bool,
+    ) {
+        let g = NewGame {
+            white_user: Some(white.to_owned()),
+            black_user: Some(black.to_owned()),
+            black_seat: Some("t-black".into()),
+            rated,
+            ..game(id, AT - 1000)
+        };
+        store.create_game(&g).await.unwrap();
+        let line = [("e2e4", "e4"), ("e7e5", "e5"), ("g1f3", "Nf3")];
+        let moves = line[..plies]
+            .iter()
+            .enumerate()
+            .map(|(i, (uci, san))| StoredMove {
+                game_id: id.to_owned(),
+                ply: i as i64 + 1,
+                uci: (*uci).to_owned(),
+                san: (*san).to_owned(),
+                clock_ms: Some(300_000),
+                at_ms: AT - 500,
+                elapsed_ms: 0,
+                lag_ms: 0,
+            })
+            .collect();
+        writer
+            .write(GameWrite {
+                game_id: id.to_owned(),
+                moves,
+                ..GameWrite::default()
+            })
+            .await
+            .unwrap();
+    }
+
+    fn close(after: Glicko, (rating, deviation, volatility): (f64, f64, f64), what: &str) {
+        assert!((after.rating - rating).abs() < 1e-5, "{what}: {after:?}");
+        assert!(
+            (after.deviation - deviation).abs() < 1e-5,
+            "{what}: {after:?}"
+        );
+        assert!(
+            (after.volatility - volatility).abs() < 1e-8,
+            "{what}: {after:?}"
+        );
+    }
+
+    fn change_of<'a>(changes: &'a [RatingChange], user: &str) -> &'a RatingChange {
+        changes.iter().find(|c| c.user_id == user).unwrap()
+    }
+
+    pub(crate) async fn suite(store: &Store, writer: &EventWriter) {
+        for user in ["rs-w", "rs-b", "rs-x", "rs-y"] {
+            assert!(store.create_user(user, user, "-", false, 0).await.unwrap());
+        }
+        let (w, b) = ("rs-w", "rs-b");
+        let white_wins = ending(GameResult::WhiteWins, Termination::Resignation);
+        // Two new players; White wins: the figures of glicko2_reference.py ("first game"),
+        // and 10 ladder points (R8: equal points, a win moves 10; kept in hundredths).
+        played(store, writer, "rs1", (w, b), 2, true).await;
+        writer.write(ended("rs1", white_wins, AT)).await.unwrap();
+        let first = store.rating_changes_of("rs1").await.unwrap();
+        assert_eq!(first.len(), 2);
+        close(
+            change_of(&first, w).after,
+            (1741.624424, 396.811821, 0.08999830),
+            "first, white",
+        );
+        close(
+            change_of(&first, b).after,
+            (1258.375576, 396.811821, 0.08999830),
+            "first, black",
+        );
+        assert_eq!(change_of(&first, w).ladder_after, LadderPoints(1000));
+        assert_eq!(change_of(&first, b).ladder_after, LadderPoints(-1000));
+        // Written again (a retried write): counted once.
+        writer.write(ended("rs1", white_wins, AT)).await.unwrap();
+        assert_eq!(store.rating_changes_of("rs1").await.unwrap().len(), 2);
+        assert_eq!(store.ratings_of(w).await.unwrap()[0].1.games, 1);
+        // A draw as the first game left them ("second game"); R8: 20 points apart, the lower
+        // gains (10 + 20/10) / 2 = 6.
+        played(store, writer, "rs2", (w, b), 2, true).await;
+        let draw = ending(GameResult::Draw, Termination::Agreement);
+        writer.write(ended("rs2", draw, AT)).await.unwrap();
+        let second = store.rating_changes_of("rs2").await.unwrap();
+        close(
+            change_of(&second, w).after,
+            (1584.896782, 353.991932, 0.08999733),
+            "second, white",
+        );
+        close(
+            change_of(&second, b).after,
+            (1415.103218, 353.991932, 0.08999733),
+            "second, black",
+        );
+        assert_eq!(store.ladder_of(w).await.unwrap(), (LadderPoints(400), 2));
+        assert_eq!(store.ladder_of(b).await.unwrap(), (LadderPoints(-400), 2));
+        // Nothing for an abort, a game in which Black never moved, or an unrated game.
+        played(store, writer, "rs3", (w, b), 1, true).await;
+        let aborted = ending(GameResult::Unknown, Termination::Aborted);
+        writer.write(ended("rs3", aborted, AT)).await.unwrap();
+        played(store, writer, "rs4", (w, b), 1, true).await;
+        writer.write(ended("rs4", white_wins, AT)).await.unwrap();
+        played(store, writer, "rs5", (w, b), 3, false).await;
+        writer.write(ended("rs5", white_wins, AT)).await.unwrap();
+        for id in ["rs3", "rs4", "rs5"] {
+            assert!(
+                store.rating_changes_of(id).await.unwrap().is_empty(),
+                "{id}"
+            );
+        }
+        assert_eq!(store.ratings_of(w).await.unwrap()[0].1.games, 2);
+        concurrent(store).await;
+    }
+
+    /// Rating, deviation, volatility and ladder points, as one change leaves them.
+    type Figures = (f64, f64, f64, i64);
+
+    /// Rated games of four accounts ended at once through four writers (four connections):
+    /// every account's changes form one unbroken chain from a new player's rating to the
+    /// stored one, and the ladder sums to zero (R8). Without the lock of `lock_players`,
+    /// PostgreSQL's read committed lets two games read the same rating, and a chain forks.
+    async fn concurrent(store: &Store) {
+        let users = ["rc-a", "rc-b", "rc-c", "rc-d"];
+        for user in users {
+            assert!(store.create_user(user, user, "-", false, 0).await.unwrap());
+        }
+        let setup = EventWriter::start(store.clone());
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut games = Vec::new();
+        for i in 0..120 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let white = users[(seed % 4) as usize];
+            let black = users[((seed / 4) % 3 + 1 + seed % 4) as usize % 4];
+            let id = format!("rc{i}");
+            played(store, &setup, &id, (white, black), 2, true).await;
+            let result = [
+                GameResult::WhiteWins,
+                GameResult::Draw,
+                GameResult::BlackWins,
+            ][((seed / 16) % 3) as usize];
+            games.push((id, ending(result, Termination::Resignation)));
+        }
+        let writers: Vec<EventWriter> = (0..4).map(|_| EventWriter::start(store.clone())).collect();
+        let mut tasks = Vec::new();
+        for (i, (id, end)) in games.into_iter().enumerate() {
+            let writer = writers[i % 4].clone();
+            tasks.push(tokio::spawn(async move {
+                writer.write(ended(&id, end, AT)).await.unwrap();
+            }));
+        }
+        for task in tasks {
+            task.await.unwrap();
+        }
+        let mut ladder_sum = 0;
+        for user in users {
+            let rows = sqlx::query(
+                "SELECT rating_before, deviation_before, volatility_before, rating_after, \
+                 deviation_after, volatility_after, ladder_before, ladder_after \
+                 FROM rating_changes WHERE user_id = $1",
+            )
+            .bind(user)
+            .fetch_all(store.pool())
+            .await
+            .unwrap();
+            let mut links: Vec<(Figures, Figures)> = rows
+                .iter()
+                .map(|r| {
+                    let get = |i| r.try_get::<f64, _>(i).unwrap();
+                    let points = |i| r.try_get::<i64, _>(i).unwrap();
+                    (
+                        (get(0), get(1), get(2), points(6)),
+                        (get(3), get(4), get(5), points(7)),
+                    )
+                })
+                .collect();
+            let count = links.len();
+            let new = Glicko::default();
+            let mut at = (new.rating, new.deviation, new.volatility, 0);
+            let mut followed = 0;
+            while let Some(i) = links.iter().position(|(before, _)| *before == at) {
+                at = links.swap_remove(i).1;
+                followed += 1;
+            }
+            assert_eq!(followed, count, "{user}: the chain forks ({count} changes)");
+            let stored = store.ratings_of(user).await.unwrap();
+            let stored = &stored[0].1;
+            assert_eq!(stored.games, count as i64, "{user}");
+            assert_eq!(
+                (
+                    stored.glicko.rating,
+                    stored.glicko.deviation,
+                    stored.glicko.volatility
+                ),
+                (at.0, at.1, at.2),
+                "{user}: the chain ends in the stored rating"
+            );
+            let (points, _) = store.ladder_of(user).await.unwrap();
+            assert_eq!(points.0, at.3, "{user}");
+            ladder_sum += points.0;
+        }
+        assert_eq!(ladder_sum, 0, "R8: the ladder sums to zero");
     }
 }

@@ -176,6 +176,15 @@ async fn commit(store: &Store, batch: &[Pending]) -> Result<Vec<bool>, StoreErro
     };
     let moves: Vec<&StoredMove> = kept().flat_map(|p| &p.write.moves).collect();
     insert_moves(&mut *tx, &moves).await?;
+    if store.backend() == super::Backend::Postgres {
+        // Games that end may change ratings: their players' rows are taken first, in one
+        // order for every transaction (issue 51: two nodes lost an update).
+        let ending: Vec<&str> = kept()
+            .filter(|p| p.write.ending.is_some())
+            .map(|p| p.write.game_id.as_str())
+            .collect();
+        super::ratings::lock_players(&mut tx, &ending).await?;
+    }
     for p in kept().filter(|p| p.write.updates_game()) {
         update_game(&mut tx, &p.write, store.ladder_speeds()).await?;
     }

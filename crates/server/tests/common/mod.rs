@@ -28,6 +28,42 @@ pub fn start(url: &str) -> Server {
 
 /// As [`start`], with more command-line arguments.
 pub fn start_with(url: &str, extra: &[&str]) -> Server {
+    let log = if std::env::var_os("ROOKERY_TEST_LOG").is_some() {
+        Stdio::inherit()
+    } else {
+        Stdio::null()
+    };
+    spawn(url, extra, log)
+}
+
+/// As [`start_with`], its log written to `log` (to read what the server said).
+pub fn start_logged(url: &str, extra: &[&str], log: &std::path::Path) -> Server {
+    spawn(url, extra, std::fs::File::create(log).unwrap().into())
+}
+
+/// The stockfish found on this machine, if any.
+pub fn stockfish() -> Option<&'static str> {
+    ["/usr/games/stockfish", "/usr/bin/stockfish"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())
+}
+
+/// A script in `dir` that runs `engine` and copies everything the engine says to
+/// `dir/engine.out`: proof that the external engine itself answered.
+pub fn recording_engine(dir: &std::path::Path, engine: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt as _;
+    let script = dir.join("engine.sh");
+    let out = dir.join("engine.out");
+    std::fs::write(
+        &script,
+        format!("#!/bin/sh\n{engine} | tee -a '{}'\n", out.display()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    script
+}
+
+fn spawn(url: &str, extra: &[&str], log: Stdio) -> Server {
     let port = free_port();
     let child = Command::new(env!("CARGO_BIN_EXE_rookery"))
         .args([
@@ -38,11 +74,7 @@ pub fn start_with(url: &str, extra: &[&str]) -> Server {
         ])
         .args(extra)
         .stdout(Stdio::null())
-        .stderr(if std::env::var_os("ROOKERY_TEST_LOG").is_some() {
-            Stdio::inherit()
-        } else {
-            Stdio::null()
-        })
+        .stderr(log)
         .spawn()
         .unwrap();
     let server = Server { child, port };

@@ -99,6 +99,7 @@ def main():
     ap.add_argument("--games", type=int, default=12)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--min-acked", type=int, default=300)
+    ap.add_argument("--min-mated", type=int, default=10)
     ap.add_argument("--rated", type=int, default=200)
     ap.add_argument("--pairs", type=int, default=3)
     args = ap.parse_args()
@@ -130,7 +131,7 @@ def main():
         gid = created["id"]
         _, ck_b, _ = call(server, "POST", f"/api/games/{gid}/join")
         return {"id": gid, "cookies": {True: ck_w.split(";")[0], False: ck_b.split(";")[0]},
-                "acked": [], "offer": None, "lock": threading.Lock()}
+                "acked": [], "unanswered": [], "offer": None, "lock": threading.Lock()}
 
     games = [new_game() for _ in range(args.games)]
     mated = []  # Fool's mate games, made while the server is being killed
@@ -186,6 +187,9 @@ def main():
                     try:
                         status, _, _ = call(server, "POST", f"/api/games/{game['id']}/move", {"m": move},
                                             game["cookies"][i % 2 == 0])
+                    except urllib.error.HTTPError as e:
+                        # An answer, a refusal: read before the OSError below (HTTPError is one).
+                        status = e.code
                     except (OSError, urllib.error.URLError):
                         time.sleep(0.05)
                         continue
@@ -193,8 +197,13 @@ def main():
                         game["acked"].append(move)
                         acked_total[0] += 1
                         break
-                    # Refused: it was stored before the kill without an answer; go on.
+                    # Refused after a kill: the move was stored before it and its answer cut
+                    # (the retry is then not this side's turn). The final check proves the
+                    # store has it.
                     game["acked"].append(move)
+                    game["unanswered"].append(i)
+                    break
+                else:
                     break
 
     def rated_games(a, b, seed):
@@ -232,14 +241,19 @@ def main():
                 who = tokens[white] if i % 2 == 0 else tokens[black]
                 if until_answered("POST", f"/api/games/{gid}/move", who, {"m": m}) is None:
                     return
+            # What the players are told the game's end is (a resignation answered, or the
+            # mating move answered), compared with the database at the end.
+            told = "0-1" if ending == "mate" else None
             if ending == "resign":
-                loser = tokens[white] if prng.random() < 0.5 else tokens[black]
+                white_resigns = prng.random() < 0.5
+                loser = tokens[white] if white_resigns else tokens[black]
                 if until_answered("POST", f"/api/games/{gid}/resign", loser) is None:
                     return
+                told = "0-1" if white_resigns else "1-0"
             elif ending == "abort":
                 if until_answered("POST", f"/api/games/{gid}/abort", tokens[black]) is None:
                     return
-            (rated_aborted if ending == "abort" else rated_ended).append((gid, ending))
+            (rated_aborted if ending == "abort" else rated_ended).append((gid, ending, told))
 
     def check_store():
         """With the server down: the stored rules state is what the stored moves say."""
@@ -307,7 +321,7 @@ def main():
             errors.append(f"game {g['id']}: exported result {pgn.headers['Result']} != {state['result']}")
         exported += 1
     server.kill()
-    rated_summary = check_ratings(args.postgres and url, tmp, errors)
+    rated_summary = check_ratings(args.postgres and url, tmp, errors, rated_ended)
     rated_summary += f" ({len(rated_ended)} rated games played to an end, {len(rated_aborted)} aborted)"
     if args.postgres:
         subprocess.run(["psql", args.postgres, "-qc", f"DROP DATABASE {name} WITH (FORCE)"], check=False)
@@ -322,6 +336,9 @@ def main():
         return 1
     for e in errors[:5]:
         print("  " + e)
+    if over < args.min_mated:
+        print(f"  only {over} Fool's mates played out (at least {args.min_mated} expected)")
+        return 1
     if acked_total[0] < args.min_acked:
         print(f"  only {acked_total[0]} moves acknowledged (at least {args.min_acked} expected)")
         return 1
@@ -341,12 +358,25 @@ def read_rows(postgres_url, tmp, sql):
     return rows
 
 
-def check_ratings(postgres_url, tmp, errors):
+def check_ratings(postgres_url, tmp, errors, ended):
     """Every finished rated game in which both sides moved counted once for each player; no
-    other game counted; each player's stored figures end an unbroken chain of changes."""
+    other game counted; each player's stored figures end an unbroken chain of changes; every
+    game a client saw end (`ended`: id, how, the result it was told) is stored with that
+    result and counted."""
     rows = lambda sql: read_rows(postgres_url, tmp, sql)
     games = rows("SELECT g.id, g.rated, g.status, g.termination, g.white_user, g.black_user, "
                  "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) FROM games g")
+    results = {gid: (status, result) for gid, status, result in
+               rows("SELECT id, status, result FROM games")}
+    counted_changes = {}
+    for gid, user in rows("SELECT game_id, user_id FROM rating_changes"):
+        counted_changes[gid] = counted_changes.get(gid, 0) + 1
+    for gid, how, told in ended:
+        if results.get(gid) != ("over", told):
+            errors.append(f"rated game {gid} ({how}): the players were told {told}, stored {results.get(gid)}")
+        if counted_changes.get(gid) != 2:
+            errors.append(f"rated game {gid} ({how}) ended for its players but has "
+                          f"{counted_changes.get(gid, 0)} rating changes, not 2")
     changes = rows("SELECT game_id, user_id, speed, at, rating_before, rating_after, "
                    "ladder_before, ladder_after FROM rating_changes ORDER BY at, game_id")
     by_game = {}
