@@ -48,6 +48,42 @@ fn outcomes_that_need_the_game_history() {
     );
 }
 
+/// Every outcome `pgn check` names, each from a game that ends in it (R4), and `none` for a
+/// game that goes on; the positions are python-chess's verdict too
+/// (`board.outcome(claim_draw=False)`).
+#[test]
+fn every_outcome_is_named() {
+    let setup = |fen: &str, moves: &str| format!("[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n{moves} *\n");
+    let cases = [
+        // Sam Loyd's ten-move stalemate.
+        (
+            "1. e3 a5 2. Qh5 Ra6 3. Qxa5 h5 4. h4 Rah6 5. Qxc7 f6 6. Qxd7+ Kf7 7. Qxb7 Qd3 \
+             8. Qxb8 Qh7 9. Qxc8 Kg6 10. Qe6 *\n"
+                .to_owned(),
+            "stalemate",
+        ),
+        // The king takes the last knight: king against king.
+        (
+            setup("4k3/8/8/8/8/8/4n3/4K3 w - - 0 1", "1. Kxe2"),
+            "insufficient_material",
+        ),
+        // The 150th half-move without a capture or a pawn move, no mate on it.
+        (
+            setup("4k3/8/8/8/8/8/R7/4K3 w - - 149 80", "80. Rb2"),
+            "seventyfive_moves",
+        ),
+        ("1. e4 e5 *\n".to_owned(), "none"),
+    ];
+    for (game, want) in cases {
+        let (status, out) = check(&["--json", "-"], &game);
+        assert_eq!(status, 0, "{out}");
+        assert!(
+            out.contains(&format!(r#""outcome":"{want}""#)),
+            "{want}: {out}"
+        );
+    }
+}
+
 #[test]
 fn a_missing_file_is_status_two() {
     let (status, _) = check(&["/nonexistent/file.pgn"], "");
