@@ -83,7 +83,7 @@ def idle(player, days):
 
 
 def show(name, figures):
-    print(f"{name}: {figures[0]:.6f} {figures[1]:.6f} {figures[2]:.8f}")
+    print(f"{name}: {figures[0]:.10f} {figures[1]:.10f} {figures[2]:.14f}")
 
 
 def main():
@@ -113,6 +113,18 @@ def main():
     show("first game, black", b1)
     show("second game, white", lichess(w1, [((b1[0], b1[1]), 0.5)]))
     show("second game, black", lichess(b1, [((w1[0], w1[1]), 0.5)]))
+    # Step 5 chooses its first bracket by whether delta^2 > phi^2 + v: a win against an equal
+    # is just below that line, a win against a player 15 points stronger just above it.
+    show("equal", period((1500, 100, 0.06), [((1500, 50), 1)], 0.75))
+    show("stronger", period((1500, 100, 0.06), [((1515, 50), 1)], 0.75))
+    # Step 5's downward search for a bracket (the loop on k) runs only when the new
+    # volatility lies more than tau below the old one in log terms, which needs a tau above
+    # 2: fifty draws for a player of volatility 3, tau 3.
+    show("k loop", period((1500, 30, 3.0), [((1500, 30), 0.5)] * 50, 3.0))
+    # A period without games: step 6 alone, the deviation grows.
+    show("no games", period((1500, 200, 0.06), [], 0.5))
+    # A new player loses to a 400: the fall is held to 700.
+    show("fall capped", lichess((1500, 500, 0.09), [((400, 45), 0)]))
     # The floor: 410 with a wide deviation loses to 1000: 394 unbounded, 400 on lichess.
     show("floor", lichess((410, 300, 0.06), [((1000, 50), 0)]))
 
