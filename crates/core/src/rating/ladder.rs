@@ -79,15 +79,11 @@ impl Class {
 /// them as settling.
 pub const SETTLING_GAMES: u32 = 50;
 
-/// `hundredths x numerator / denominator`, rounded to a whole hundredth (half away from zero).
+/// `hundredths x numerator / denominator`, rounded to a whole hundredth (half up), for a
+/// difference `d`, never negative.
 fn scaled(d: i64, numerator: i64, denominator: i64) -> i64 {
-    let n = d * numerator;
-    let half = denominator / 2;
-    if n >= 0 {
-        (n + half) / denominator
-    } else {
-        (n - half) / denominator
-    }
+    debug_assert!(d >= 0, "a difference of points is never negative");
+    (d * numerator + denominator / 2) / denominator
 }
 
 /// What the lower-rated player gains when they win, by the difference `d` (hundredths).
