@@ -102,6 +102,13 @@ fn the_volatility_step_and_idle_growth_against_independent_figures() {
         (1527.7013175686, 96.6775655090, 0.06000004731216),
         "stronger",
     );
+    // Further above the line (by 0.51), where the first bracket decides the path to the root.
+    let further = glicko(1500.0, 60.0, 0.06).update(&[(glicko(1525.0, 50.0, 0.06), Outcome::Win)]);
+    matches(
+        further,
+        (1510.9634738623, 60.0105160361, 0.06000085419047),
+        "stronger still",
+    );
     // Step 5's downward search for a bracket runs only when the new volatility lies more
     // than tau below the old (in log terms), which takes a tau above 2 (beyond the paper's
     // advice, and lichess's 0.75): fifty draws for a player of volatility 3, tau 3.

@@ -117,6 +117,8 @@ def main():
     # is just below that line, a win against a player 15 points stronger just above it.
     show("equal", period((1500, 100, 0.06), [((1500, 50), 1)], 0.75))
     show("stronger", period((1500, 100, 0.06), [((1515, 50), 1)], 0.75))
+    # Further above that line (by 0.51), where the first bracket decides the path to the root.
+    show("stronger still", period((1500, 60, 0.06), [((1525, 50), 1)], 0.75))
     # Step 5's downward search for a bracket (the loop on k) runs only when the new
     # volatility lies more than tau below the old one in log terms, which needs a tau above
     # 2: fifty draws for a player of volatility 3, tau 3.
