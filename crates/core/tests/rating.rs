@@ -504,4 +504,13 @@ fn a_game_is_rateable_only_between_accounts_from_the_start_with_a_speed() {
         rateable(seats(Account, Account), &other, &blitz),
         Err(NotRateable::NotStandardStart)
     );
+    // The sentence every door answers with (the lobby's form and the API alike).
+    assert_eq!(
+        NotRateable::Guest.to_string(),
+        "log in to play rated games: both players need an account"
+    );
+    assert_eq!(
+        NotRateable::Untimed.to_string(),
+        "untimed games are not rated (give a clock, or days a move)"
+    );
 }
