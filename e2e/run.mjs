@@ -101,8 +101,18 @@ async function open(browser, url, options = DESKTOP, name = '') {
     problems.push(`console error on ${name || url}: ${msg.text()}`);
   });
   page.on('pageerror', (err) => problems.push(`page error on ${name || url}: ${err.message}`));
+  // Every frame the page sends on its sockets, in order: a check that nothing was sent reads
+  // this list instead of waiting a while (the browser reports a frame before it reports
+  // anything the page did after sending it).
+  page.sentFrames = [];
+  page.on('websocket', (ws) => ws.on('framesent', (f) => page.sentFrames.push(String(f.payload))));
   await page.goto(url);
   return page;
+}
+
+/** How many moves a page has sent on its sockets so far. */
+function movesSent(page) {
+  return page.sentFrames.filter((f) => f.startsWith('{"t":"move"')).length;
 }
 
 async function center(page, sq) {
@@ -699,10 +709,11 @@ async function scenarioServerRestart(browser, server) {
   await Promise.all([lobby.waitForURL(/\/game\//), lobby.click('#create-button')]);
   await lobby.waitForSelector('#board .sq');
   const corrBlack = await joinByLink(browser, await lobby.inputValue('#share-link'));
+  const corrSent = movesSent(lobby);
   await drag(lobby, 'd2', 'd4');
   await lobby.waitForSelector('#confirm-move:not([hidden])');
-  await lobby.waitForTimeout(300);
-  check(await lobby.isVisible('#confirm-move') && (await movesOf(corrBlack)).length === 0,
+  check(await lobby.isVisible('#confirm-move') && movesSent(lobby) === corrSent
+    && (await movesOf(corrBlack)).length === 0,
     'in a correspondence game the move waits for confirmation');
   await lobby.click('#btn-confirm-move');
   await plies(corrBlack, 1);
@@ -1159,7 +1170,8 @@ async function scenarioBlitzComforts(browser, base) {
   await white.waitForTimeout(1500);
   await drag(black, 'e7', 'e5');
   await plies(black, 3);
-  check((await movesOf(black)).join(' ') === 'e4 e5 d4', 'the premove was played as soon as Black moved');
+  check((await movesOf(black)).join(' ') === 'e4 e5 d4' && movesSent(white) === 2,
+    'the premove was played as soon as Black moved (White\'s page sent its two moves)');
   const exported = await (await fetch(`${base}/game/export/${id}`, { headers: { Accept: 'application/json' } })).json();
   const used = 180000 - exported.clocks[2] * 10;
   check(used >= 0 && used < 300, `the server charged the premove ${used} ms of thinking (near zero)`);
@@ -1175,10 +1187,12 @@ async function scenarioBlitzComforts(browser, base) {
   // A premove that the opponent's move makes illegal is dropped without a word.
   await drag(white, 'd4', 'e5');
   await white.waitForSelector('[data-sq=e5].premove');
+  const premovesSent = movesSent(white);
   await drag(black, 'e5', 'd4');
   await plies(white, 4);
-  await white.waitForTimeout(800);
-  check((await movesOf(white)).length === 4 && (await white.textContent('#flash')) === '',
+  // The page plays or drops a premove as it shows the opponent's move: by now it has decided.
+  check((await movesOf(white)).length === 4 && movesSent(white) === premovesSent
+    && (await white.textContent('#flash')) === '',
     'a premove made illegal by the opponent\'s move is dropped silently');
   check(await white.locator('.sq.premove').count() === 0, 'and its highlight is gone');
 
@@ -1191,10 +1205,11 @@ async function scenarioBlitzComforts(browser, base) {
   await setPrefs(white, { confirm_move: 'always' });
   await white.reload();
   await white.waitForSelector('#board .sq');
+  const confirmSent = movesSent(white);
   await drag(white, 'd1', 'd4');
   await white.waitForSelector('#confirm-move:not([hidden])');
-  await white.waitForTimeout(500);
-  check((await movesOf(black)).length === 4, 'with move confirmation on, nothing is sent before the tick');
+  check(movesSent(white) === confirmSent && (await movesOf(black)).length === 4,
+    'with move confirmation on, nothing is sent before the tick');
   await white.click('#btn-confirm-move');
   await plies(black, 5);
   check((await movesOf(black)).join(' ') === 'e4 e5 d4 exd4 Qxd4', 'the confirmed move is played');
