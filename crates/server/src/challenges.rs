@@ -285,6 +285,7 @@ mod tests {
         assert_eq!(all.take("abc", 2_000).await.unwrap(), Some(c));
         assert_eq!(all.take("abc", 2_000).await.unwrap(), None);
         assert_eq!(show_minutes(30), "½");
+        assert_eq!(show_minutes(90), "1.5");
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -339,7 +340,6 @@ mod tests {
         assert_eq!(incoming.len(), MAX_INCOMING_SHOWN);
         assert_eq!(incoming[0].id, "c0310");
         assert_eq!(incoming[49].id, "c0359");
-        assert_eq!(show_minutes(90), "1.5");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -335,11 +335,11 @@ pub(crate) async fn decline_rematch(State(state): State<AppState>, player: Playe
     Json(Okay { ok: true })
 }
 
-/// `GET /api/games`: what can be joined or watched now: public seeks whose creator's page is
-/// open, and games under way.
 /// The most games the lobby's list shows: the seeks first, then the most watched games.
 const LOBBY_LIST: usize = 100;
 
+/// `GET /api/games`: what can be joined or watched now: public seeks whose creator's page is
+/// open, and games under way.
 pub(crate) async fn list(
     State(state): State<AppState>,
     headers: axum::http::HeaderMap,

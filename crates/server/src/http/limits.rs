@@ -213,14 +213,14 @@ impl RateLimits {
         RateLimits { inner: Some(inner) }
     }
 
-    /// Takes one request at `door` for each key (the client's address, and its account if
-    /// any): all or none are charged only as far as each allows.
     /// Whether limits apply (`--rate-limits on`); the caps per client address follow it,
     /// so that a load test from one address may make thousands of games.
     pub(crate) fn enabled(&self) -> bool {
         self.inner.is_some()
     }
 
+    /// Takes one request at `door` for each key (the client's address, and its account if
+    /// any): all or none are charged only as far as each allows.
     pub(crate) fn check(&self, door: Door, keys: &[&str]) -> Result<(), TooMany> {
         let Some(inner) = &self.inner else {
             return Ok(());
