@@ -458,12 +458,11 @@ impl Store {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
-        let marks: Vec<String> = (1..=ids.len()).map(|i| format!("${i}")).collect();
         let sql = format!(
             "SELECT {} {} WHERE g.id IN ({}) ORDER BY g.created_at, g.id",
             game_columns!(),
             games_from!(),
-            marks.join(", ")
+            placeholders(1, ids.len())
         );
         let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
         for id in ids {
@@ -588,30 +587,29 @@ impl Store {
 
     /// How many games under way an account plays: all of them, and those against a bot.
     pub(crate) async fn live_counts_of(&self, user_id: &str) -> Result<(i64, i64), StoreError> {
-        let row = sqlx::query(
-            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN white_bot IS NOT NULL OR black_bot IS NOT \
-             NULL THEN 1 ELSE 0 END), 0) FROM games \
-             WHERE status = $1 AND (white_user = $2 OR black_user = $2)",
-        )
-        .bind(Status::Live.as_str())
-        .bind(user_id)
-        .fetch_one(&self.pool)
-        .await?;
-        Ok((row.try_get(0)?, row.try_get(1)?))
+        self.live_counts("(white_user = $2 OR black_user = $2)", user_id)
+            .await
     }
 
     /// How many games under way guests made from `address`: all of them, and those against
     /// a bot.
     pub(crate) async fn live_counts_from(&self, address: &str) -> Result<(i64, i64), StoreError> {
-        let row = sqlx::query(
+        self.live_counts("guest_address = $2", address).await
+    }
+
+    /// Games under way whose row meets `whose` (a condition on `$2`, one of the two above):
+    /// all of them, and those against a bot. The partial indexes of migration 0018 serve it.
+    async fn live_counts(&self, whose: &'static str, key: &str) -> Result<(i64, i64), StoreError> {
+        // Only one of the conditions above is written into the text; the key is bound.
+        let sql = format!(
             "SELECT COUNT(*), COALESCE(SUM(CASE WHEN white_bot IS NOT NULL OR black_bot IS NOT \
-             NULL THEN 1 ELSE 0 END), 0) FROM games \
-             WHERE status = $1 AND guest_address = $2",
-        )
-        .bind(Status::Live.as_str())
-        .bind(address)
-        .fetch_one(&self.pool)
-        .await?;
+             NULL THEN 1 ELSE 0 END), 0) FROM games WHERE status = $1 AND {whose}"
+        );
+        let row = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(Status::Live.as_str())
+            .bind(key)
+            .fetch_one(&self.pool)
+            .await?;
         Ok((row.try_get(0)?, row.try_get(1)?))
     }
 
@@ -624,9 +622,7 @@ impl Store {
         if users.is_empty() {
             return Ok(out);
         }
-        // Only placeholders are written into the text; every value is bound.
-        let marks: Vec<String> = (2..users.len() + 2).map(|i| format!("${i}")).collect();
-        let marks = marks.join(", ");
+        let marks = placeholders(2, users.len());
         let sql = format!(
             "SELECT white_user FROM games WHERE status = $1 AND white_user IN ({marks}) \
              UNION SELECT black_user FROM games WHERE status = $1 AND black_user IN ({marks})"
@@ -657,7 +653,6 @@ impl Store {
         Ok(readable(&rows))
     }
 
-    /// The moves of a game in order.
     /// The first `plies` moves (UCI) of each of these games, by game id: enough to name
     /// their openings on a page that lists them.
     pub(crate) async fn first_moves(
@@ -669,12 +664,10 @@ impl Store {
         if ids.is_empty() {
             return Ok(out);
         }
-        // Only placeholders are written into the text; every value is bound.
-        let marks: Vec<String> = (2..ids.len() + 2).map(|i| format!("${i}")).collect();
         let sql = format!(
             "SELECT game_id, uci FROM moves WHERE ply <= $1 AND game_id IN ({}) \
              ORDER BY game_id, ply",
-            marks.join(", ")
+            placeholders(2, ids.len())
         );
         let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(plies as i64);
         for id in ids {
@@ -686,6 +679,7 @@ impl Store {
         Ok(out)
     }
 
+    /// The moves of a game in order.
     pub(crate) async fn moves(&self, id: &str) -> Result<Vec<StoredMove>, StoreError> {
         let rows = sqlx::query(
             "SELECT game_id, ply, uci, san, clock_ms, at_ms, elapsed_ms, lag_ms FROM moves \
@@ -724,6 +718,15 @@ fn readable(rows: &[sqlx::any::AnyRow]) -> Vec<GameRow> {
             }
         })
         .collect()
+}
+
+/// `$first, $first+1, ...`: `n` numbered placeholders for an `IN (...)` list, which both
+/// backends read. Only these are ever written into a query's text; every value is bound.
+pub(super) fn placeholders(first: usize, n: usize) -> String {
+    (first..first + n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Whether a text can be stored and looked up at all: PostgreSQL's text holds no NUL

@@ -107,9 +107,7 @@ pub(crate) async fn lock_players(
     if game_ids.is_empty() {
         return Ok(());
     }
-    let marks: Vec<String> = (1..=game_ids.len()).map(|i| format!("${i}")).collect();
-    let marks = marks.join(", ");
-    // Only placeholders are written into the text; every id is bound.
+    let marks = super::placeholders(1, game_ids.len());
     let sql = format!(
         "SELECT id FROM users WHERE id IN (SELECT white_user FROM games WHERE id IN ({marks}) \
          UNION SELECT black_user FROM games WHERE id IN ({marks})) ORDER BY id \
