@@ -61,6 +61,21 @@ pub(crate) enum RequestError {
     Store(StoreError),
 }
 
+impl std::fmt::Display for RequestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RequestError::TooMany(n) => write!(
+                f,
+                "{n} of your analyses are waiting already: ask again when one is done"
+            ),
+            RequestError::GuestsFull => f.write_str(
+                "guests' analyses are queued in full just now: log in, or ask again later",
+            ),
+            RequestError::Store(e) => write!(f, "{e}"),
+        }
+    }
+}
+
 impl From<StoreError> for RequestError {
     fn from(e: StoreError) -> RequestError {
         RequestError::Store(e)

@@ -424,6 +424,24 @@ impl fmt::Display for MakeError {
     }
 }
 
+/// Whether one more game is past a cap, given the games under way `(all, against bots)`:
+/// `Some(false)` past `most`, `Some(true)` past `most_with_bots` when the new game is against
+/// a bot, `None` within both.
+fn over_cap(
+    (live, with_bots): (i64, i64),
+    most: i64,
+    most_with_bots: i64,
+    against_bot: bool,
+) -> Option<bool> {
+    if live >= most {
+        Some(false)
+    } else if against_bot && with_bots >= most_with_bots {
+        Some(true)
+    } else {
+        None
+    }
+}
+
 /// A game made: its id, and the seat token of each person seated in it (a bot's seat and an
 /// open one have none to give).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -451,12 +469,9 @@ pub(crate) async fn make(rooms: &Rooms, spec: GameSpec) -> Result<Made, MakeErro
             ..
         }) = seat
         {
-            let (live, with_bots) = rooms.store().live_counts_of(user).await?;
-            if live >= MAX_LIVE_GAMES {
-                return Err(SpecError::TooManyGames { bots: false }.into());
-            }
-            if against_bot && with_bots >= MAX_LIVE_BOT_GAMES {
-                return Err(SpecError::TooManyGames { bots: true }.into());
+            let counts = rooms.store().live_counts_of(user).await?;
+            if let Some(bots) = over_cap(counts, MAX_LIVE_GAMES, MAX_LIVE_BOT_GAMES, against_bot) {
+                return Err(SpecError::TooManyGames { bots }.into());
             }
         }
     }
@@ -467,14 +482,16 @@ pub(crate) async fn make(rooms: &Rooms, spec: GameSpec) -> Result<Made, MakeErro
         .any(|(_, s)| matches!(s, SeatSpec::Person(Person { account: None, .. })));
     let quota = spec.guests.clone().filter(|_| guest);
     if let Some(GuestQuota { address, games }) = &quota {
-        let (live, with_bots) = rooms.store().live_counts_from(address).await?;
-        if live >= i64::from(*games) {
-            let most = *games;
-            return Err(SpecError::TooManyGuestGames { bots: false, most }.into());
-        }
-        if against_bot && with_bots >= i64::from(games / 2) {
-            let most = games / 2;
-            return Err(SpecError::TooManyGuestGames { bots: true, most }.into());
+        let counts = rooms.store().live_counts_from(address).await?;
+        let (most, most_with_bots) = (*games, games / 2);
+        if let Some(bots) = over_cap(
+            counts,
+            i64::from(most),
+            i64::from(most_with_bots),
+            against_bot,
+        ) {
+            let most = if bots { most_with_bots } else { most };
+            return Err(SpecError::TooManyGuestGames { bots, most }.into());
         }
     }
     let guest_address = quota.map(|q| q.address);

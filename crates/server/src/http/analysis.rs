@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::AppState;
 use super::error::ApiError;
-use crate::analysis::{GameAnalysis, RequestError, Requester};
+use crate::analysis::{GameAnalysis, Requester};
 use crate::store::Status;
 use crate::store::analyses::AnalysisStatus;
 
@@ -200,26 +200,10 @@ pub(crate) async fn request(
     };
     // The quotas go with the rate limits (off for a load test from one address).
     let quota = state.limits.enabled();
-    match state
+    state
         .analyses
         .request(&state.store, &id, &requester, quota)
-        .await
-    {
-        Ok(()) => {}
-        Err(RequestError::TooMany(n)) => {
-            return Err(ApiError::new(
-                Code::RateLimited,
-                format!("{n} of your analyses are waiting already: ask again when one is done"),
-            ));
-        }
-        Err(RequestError::GuestsFull) => {
-            return Err(ApiError::new(
-                Code::RateLimited,
-                "guests' analyses are queued in full just now: log in, or ask again later",
-            ));
-        }
-        Err(RequestError::Store(e)) => return Err(e.into()),
-    }
+        .await?;
     let v = view(&state, &id).await?;
     let status = if before.is_none() {
         StatusCode::ACCEPTED

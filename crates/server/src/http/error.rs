@@ -85,6 +85,15 @@ impl From<crate::new_game::MakeError> for ApiError {
     }
 }
 
+impl From<crate::analysis::RequestError> for ApiError {
+    fn from(e: crate::analysis::RequestError) -> ApiError {
+        match e {
+            crate::analysis::RequestError::Store(e) => e.into(),
+            quota => ApiError::new(Code::RateLimited, quota.to_string()),
+        }
+    }
+}
+
 impl From<RoomError> for ApiError {
     /// The room's refusal with its code's status: the same whether this node or the game's
     /// owner on another one refused.
