@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use rookery_core::clock::TimeControl;
 
 use crate::new_game::{ColorChoice, GameSpec, SeatSpec, Source, SpecError, parse_start};
+use crate::store::challenges::NewChallenge;
 use crate::store::{Store, StoreError};
 
 /// How long a challenge waits for an answer.
@@ -173,12 +174,14 @@ impl Challenges {
         let gone = self
             .store
             .add_challenge(
-                &challenge.id,
-                &challenge.challenger.id,
-                &challenge.dest.id,
-                challenge.created_at,
+                &NewChallenge {
+                    id: &challenge.id,
+                    challenger: &challenge.challenger.id,
+                    dest: &challenge.dest.id,
+                    created_at: challenge.created_at,
+                    body: &body,
+                },
                 challenge.created_at - EXPIRES_MS,
-                &body,
                 MAX_OUTGOING,
             )
             .await?;

@@ -6,20 +6,25 @@ use sqlx::Row;
 
 use super::{Store, StoreError};
 
+/// A challenge as stored: its id, its two sides, when it was made, and its JSON.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct NewChallenge<'a> {
+    pub(crate) id: &'a str,
+    pub(crate) challenger: &'a str,
+    pub(crate) dest: &'a str,
+    pub(crate) created_at: i64,
+    pub(crate) body: &'a str,
+}
+
 impl Store {
     /// Stores a challenge, and deletes those made before `expired_before` (over). As lichess
     /// does, a challenge replaces the challenger's earlier one to the same account, and a
     /// challenger keeps at most `max_outgoing` (the oldest go): answers the JSON of those
     /// taken out so, for their other side to hear they are cancelled.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) async fn add_challenge(
         &self,
-        id: &str,
-        challenger: &str,
-        dest: &str,
-        created_at: i64,
+        c: &NewChallenge<'_>,
         expired_before: i64,
-        body: &str,
         max_outgoing: usize,
     ) -> Result<Vec<String>, StoreError> {
         sqlx::query("DELETE FROM challenges WHERE created_at < $1")
@@ -27,41 +32,38 @@ impl Store {
             .execute(self.pool())
             .await?;
         let mut gone: Vec<String> = Vec::new();
-        for r in
-            sqlx::query("DELETE FROM challenges WHERE challenger = $1 AND dest = $2 RETURNING body")
-                .bind(challenger)
-                .bind(dest)
-                .fetch_all(self.pool())
-                .await?
-        {
+        let replaced = sqlx::query(
+            "DELETE FROM challenges WHERE challenger = $1 AND dest = $2 RETURNING body",
+        )
+        .bind(c.challenger)
+        .bind(c.dest)
+        .fetch_all(self.pool())
+        .await?;
+        for r in replaced {
             gone.push(r.try_get(0)?);
         }
         sqlx::query(
             "INSERT INTO challenges (id, challenger, dest, created_at, body) \
              VALUES ($1, $2, $3, $4, $5)",
         )
-        .bind(id)
-        .bind(challenger)
-        .bind(dest)
-        .bind(created_at)
-        .bind(body)
+        .bind(c.id)
+        .bind(c.challenger)
+        .bind(c.dest)
+        .bind(c.created_at)
+        .bind(c.body)
         .execute(self.pool())
         .await?;
-        let outgoing = sqlx::query(
-            "SELECT id FROM challenges WHERE challenger = $1 ORDER BY created_at DESC, id DESC",
+        let oldest = sqlx::query(
+            "DELETE FROM challenges WHERE challenger = $1 AND id NOT IN (SELECT id FROM \
+             challenges WHERE challenger = $1 ORDER BY created_at DESC, id DESC LIMIT $2) \
+             RETURNING body",
         )
-        .bind(challenger)
+        .bind(c.challenger)
+        .bind(max_outgoing as i64)
         .fetch_all(self.pool())
         .await?;
-        for r in outgoing.iter().skip(max_outgoing) {
-            let old: String = r.try_get(0)?;
-            if let Some(r) = sqlx::query("DELETE FROM challenges WHERE id = $1 RETURNING body")
-                .bind(&old)
-                .fetch_optional(self.pool())
-                .await?
-            {
-                gone.push(r.try_get(0)?);
-            }
+        for r in oldest {
+            gone.push(r.try_get(0)?);
         }
         Ok(gone)
     }

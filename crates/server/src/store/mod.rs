@@ -4,7 +4,7 @@
 
 pub(crate) mod accounts;
 pub(crate) mod analyses;
-mod challenges;
+pub(crate) mod challenges;
 pub(crate) mod chat;
 pub(crate) mod leases;
 mod migrate;
