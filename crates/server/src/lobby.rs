@@ -154,13 +154,16 @@ impl Lobby {
             .into_iter()
             .filter(|(_, l)| l.joinable() || l.watchable())
             .collect();
+        // A game another node says it holds too (handed over a moment ago) lists once, as
+        // this node's own listing says.
+        let mut seen: std::collections::HashSet<String> =
+            all.iter().map(|(id, _)| id.clone()).collect();
         self.others.each(|rooms| {
-            all.extend(
-                rooms
-                    .iter()
-                    .filter(|(_, l)| l.joinable() || l.watchable())
-                    .map(|(id, l)| (id.clone(), *l)),
-            );
+            for (id, l) in rooms {
+                if (l.joinable() || l.watchable()) && seen.insert(id.clone()) {
+                    all.push((id.clone(), *l));
+                }
+            }
         });
         all.sort_by(|(a_id, a), (b_id, b)| {
             b.joinable()
@@ -169,7 +172,6 @@ impl Lobby {
                 .then(b.moves.cmp(&a.moves))
                 .then(a_id.cmp(b_id))
         });
-        all.dedup_by(|a, b| a.0 == b.0);
         all.truncate(most);
         all
     }
