@@ -62,7 +62,7 @@ pub(crate) struct Config {
     #[arg(
         long,
         env = "ROOKERY_GUEST_GAMES_PER_ADDRESS",
-        default_value_t = 50,
+        default_value_t = crate::new_game::GUEST_GAMES_PER_ADDRESS,
         global = true
     )]
     pub(crate) guest_games_per_address: u32,

@@ -177,6 +177,10 @@ pub(crate) struct GameSpec {
     pub(crate) guests: Option<GuestQuota>,
 }
 
+/// Games under way guests from one address may play at once unless the operator says
+/// otherwise (`--guest-games-per-address`): a club evening's or a school room's worth.
+pub(crate) const GUEST_GAMES_PER_ADDRESS: u32 = 50;
+
 /// Guests have no account to count their games by: their address counts instead.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct GuestQuota {

@@ -637,7 +637,7 @@ mod tests {
         let (socket_open, _) = tokio::sync::mpsc::channel(1);
         AppState {
             challenges: crate::challenges::Challenges::new(store.clone()),
-            guest_games: 50,
+            guest_games: crate::new_game::GUEST_GAMES_PER_ADDRESS,
             pools: crate::pools::Desk::Local(crate::pools::Pools::start(rooms.clone())),
             store,
             rooms,
