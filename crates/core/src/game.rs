@@ -590,10 +590,10 @@ impl Game {
     }
 
     /// When an untimed game nobody moves in is over, abandoned: 21 days after the last move
-    /// between people, 6 hours against a bot. Not a rule of chess (docs/RULES.md has none
-    /// for a game without a clock): lichess's online decision (its `abandonedDays` and
-    /// `aiAbandonedHours`), so such a game cannot hold a seat and a room for ever. A timed
-    /// game ends by its flag instead, and one not started yet is the server's to abort.
+    /// between people, 6 hours against a bot (docs/RULES.md R4). Not a rule of the seeds:
+    /// lichess's online decision (its `abandonedDays` and `aiAbandonedHours`), so such a game
+    /// cannot hold a seat and a room for ever. A timed game ends by its flag instead, and one
+    /// not started yet is the server's to abort.
     pub fn idle_deadline(&self, against_bot: bool) -> Option<Millis> {
         if self.is_over() || !matches!(self.clock.control(), TimeControl::Untimed) {
             return None;
