@@ -33,172 +33,67 @@ fn pgn_files() -> Vec<PathBuf> {
     out
 }
 
-/// python-chess's reading: file -> games (ok, plies, final FEN).
-fn python_chess() -> BTreeMap<String, Vec<(bool, usize, String)>> {
+/// What a game must read as, by an independent reader.
+enum Expected {
+    /// Read without error: so many plies, this final FEN.
+    Ok(usize, String),
+    /// Refused: python-chess found an error (it counted `plies` moves before it).
+    Refused(usize),
+    /// Refused: a variant other than standard chess.
+    Variant,
+    /// Refused at this ply: a null move.
+    NullMove(usize),
+}
+
+/// An independent reading of every game of every file: file -> games.
+///
+/// python-chess-games.tsv is python-chess's reading of each file as it is
+/// (tests/python/pgn_expectations.py). For the files python-chess reads otherwise than their
+/// authors meant (a comment before move 1 taken for the end of the tags, games one a line,
+/// Crafty's columns, `%` escape lines, ...), python-chess-normalised.tsv is its reading of
+/// the file rewritten by tests/python/pgn_divergent.py, which names each file's reason and
+/// rewriting, and which games are variants or carry null moves; it takes precedence.
+fn independent_reading() -> BTreeMap<String, Vec<Expected>> {
+    let mut map: BTreeMap<String, Vec<Expected>> = BTreeMap::new();
     let text = std::fs::read_to_string(data().join("python-chess-games.tsv")).unwrap();
-    let mut map: BTreeMap<String, Vec<_>> = BTreeMap::new();
     for line in text.lines().filter(|l| !l.starts_with('#')) {
         let cols: Vec<&str> = line.split('\t').collect();
-        map.entry(cols[0].to_owned()).or_default().push((
-            cols[2] == "1",
-            cols[3].parse().unwrap(),
-            cols[4].to_owned(),
-        ));
+        let plies = cols[3].parse().unwrap();
+        map.entry(cols[0].to_owned())
+            .or_default()
+            .push(if cols[2] == "1" {
+                Expected::Ok(plies, cols[4].to_owned())
+            } else {
+                Expected::Refused(plies)
+            });
     }
+    let text = std::fs::read_to_string(data().join("python-chess-normalised.tsv")).unwrap();
+    let mut normalised: BTreeMap<String, Vec<Expected>> = BTreeMap::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let expected = match cols[2] {
+            "ok" => Expected::Ok(cols[3].parse().unwrap(), cols[4].to_owned()),
+            "variant" => Expected::Variant,
+            null => Expected::NullMove(null.strip_prefix("null@").unwrap().parse().unwrap()),
+        };
+        normalised
+            .entry(cols[0].to_owned())
+            .or_default()
+            .push(expected);
+    }
+    assert!(
+        normalised.len() >= 36,
+        "{} rewritten files",
+        normalised.len()
+    );
+    map.extend(normalised);
     map
 }
 
-/// Files where our reading differs from python-chess's, with what we read (games, valid
-/// games) and why we hold ours to be the authors' intent. Every other file must match
-/// python-chess game by game: validity, plies and final FEN.
-const DIVERGENT: &[(&str, usize, usize, &str)] = &[
-    (
-        "pgn-extract/barnes-horton.pgn",
-        1,
-        1,
-        "one game; python-chess splits the tags off when a comment precedes move 1",
-    ),
-    ("pgn-extract/test-C.pgn", 1, 1, "the same"),
-    ("pgn-extract/test-F-text.pgn", 1, 1, "the same"),
-    ("pgn-extract/test-Ta.pgn", 1, 1, "the same"),
-    ("pgn-extract/test-checkmate.pgn", 2, 2, "the same"),
-    ("pgn-extract/test-nochecks.pgn", 2, 2, "the same"),
-    ("pgn-extract/test-stalemate.pgn", 3, 3, "the same"),
-    (
-        "pgn-extract/nested-comment.pgn",
-        1,
-        1,
-        "braces nest, as pgn-extract --nestedcomment reads them",
-    ),
-    (
-        "pgn-extract/test-allownullmoves.pgn",
-        2,
-        0,
-        "null moves refused, as pgn-extract does without --allownullmoves",
-    ),
-    (
-        "pgn-extract/test-fuzzydepth.pgn",
-        4,
-        4,
-        "games without tags end at their result token",
-    ),
-    ("pgn-extract/test-nobadresults.pgn", 9, 9, "the same"),
-    (
-        "python-chess/anastasian-lewis.pgn",
-        1,
-        0,
-        "Z0 null move refused",
-    ),
-    ("python-chess/antichess-programfox.pgn", 2, 0, "variant"),
-    ("python-chess/cutechess-fischerrandom.pgn", 4, 0, "variant"),
-    (
-        "python-chess/knightvuillaume-jannlee-zh-lichess.pgn",
-        1,
-        0,
-        "variant",
-    ),
-    (
-        "python-chess/saturs-jannlee-zh-lichess.pgn",
-        1,
-        0,
-        "variant",
-    ),
-    (
-        "scalachess/FWWRC.pgn",
-        605,
-        605,
-        "each tag section is a game (no movetext)",
-    ),
-    ("scalachess/uzchesscup.pgn", 45, 45, "the same"),
-    ("scalachess/fixtures/atomicPromotion.pgn", 1, 0, "variant"),
-    ("scalachess/fixtures/atomicRegression.pgn", 1, 0, "variant"),
-    (
-        "scalachess/fixtures/chessComCrazyhouse.pgn",
-        1,
-        0,
-        "variant",
-    ),
-    ("scalachess/fixtures/complete960.pgn", 1, 0, "variant"),
-    ("scalachess/fixtures/crazyhouse1.pgn", 1, 0, "variant"),
-    ("scalachess/fixtures/crazyhouse2.pgn", 1, 0, "variant"),
-    (
-        "scalachess/fixtures/crazyhouseFromProd.pgn",
-        1,
-        0,
-        "variant",
-    ),
-    (
-        "scalachess/fixtures/stLouisFischerandom.pgn",
-        1,
-        0,
-        "variant",
-    ),
-    (
-        "scalachess/fixtures/blackAbsentResult.pgn",
-        1,
-        1,
-        "`+--` is a forfeit result; python-chess plays it as a null move",
-    ),
-    (
-        "scalachess/fixtures/completeTagsWithSpaces.pgn",
-        1,
-        1,
-        "Variant \"  Standard  \" is standard",
-    ),
-    (
-        "scalachess/fixtures/fromCrafty.pgn",
-        1,
-        1,
-        "one annotated game; python-chess splits at Crafty's comments",
-    ),
-    (
-        "scalachess/fixtures/fromPositionEmptyFen.pgn",
-        1,
-        1,
-        "no FEN tag: standard start; 164 plies as PlyCount says",
-    ),
-    (
-        "scalachess/fixtures/gameWithComments.pgn",
-        1,
-        1,
-        "% escape lines (PGN standard 6); 106 plies as PlyCount says",
-    ),
-    (
-        "scalachess/fixtures/invisibleChar.pgn",
-        1,
-        1,
-        "a byte-order mark before the tags is no game",
-    ),
-    (
-        "scalachess/fixtures/overflow.pgn",
-        1,
-        1,
-        "variations skipped; python-chess misplaces one",
-    ),
-    (
-        "scalachess/fixtures/stackOverflow.pgn",
-        1,
-        1,
-        "movetext on the tags' line; 8 plies as PlyCount says",
-    ),
-    (
-        "scalachess/fixtures/withDelimiters.pgn",
-        1,
-        1,
-        "[pgn] ... [/pgn] around one line of movetext; ends in mate",
-    ),
-    (
-        "scalachess/fixtures/weirdDashes.pgn",
-        1,
-        1,
-        "O\u{2011}O with a non-breaking hyphen is castling",
-    ),
-];
-
 #[test]
-fn every_pgn_file_reads_as_python_chess_reads_it_or_as_documented() {
-    let reference = python_chess();
-    let mut compared_games = 0;
+fn every_game_of_every_pgn_file_reads_as_an_independent_reader_reads_it() {
+    let reference = independent_reading();
+    let (mut compared_games, mut files) = (0, 0);
     for path in pgn_files() {
         let rel = path
             .strip_prefix(data())
@@ -206,36 +101,47 @@ fn every_pgn_file_reads_as_python_chess_reads_it_or_as_documented() {
             .to_string_lossy()
             .into_owned();
         let ours = read_all(&std::fs::read(&path).unwrap());
-        if let Some(&(_, games, ok, why)) = DIVERGENT.iter().find(|d| d.0 == rel) {
-            let our_ok = ours.iter().filter(|g| g.is_ok()).count();
-            assert_eq!((ours.len(), our_ok), (games, ok), "{rel}: {why}");
-            continue;
-        }
         let theirs = &reference[&rel];
         assert_eq!(ours.len(), theirs.len(), "{rel}: number of games");
-        for (i, (game, (ok, plies, fen))) in ours.iter().zip(theirs).enumerate() {
-            match game {
-                Ok(record) => {
-                    assert!(ok, "{rel} game {}: python-chess rejects it", i + 1);
-                    assert_eq!(record.moves.len(), *plies, "{rel} game {}", i + 1);
-                    assert_eq!(&record.final_position().fen(), fen, "{rel} game {}", i + 1);
+        for (i, (game, expected)) in ours.iter().zip(theirs).enumerate() {
+            let n = i + 1;
+            match (game, expected) {
+                (Ok(record), Expected::Ok(plies, fen)) => {
+                    assert_eq!(record.moves.len(), *plies, "{rel} game {n}");
+                    assert_eq!(&record.final_position().fen(), fen, "{rel} game {n}");
                 }
-                Err(e) => {
-                    assert!(
-                        !ok,
-                        "{rel} game {}: python-chess accepts it, we say {e}",
-                        i + 1
-                    );
+                (Err(e), Expected::Refused(plies)) => {
                     // python-chess counts the moves it read before the bad one; a fault
                     // that is no move (ply 0) comes before any move.
                     let expected = if e.ply == 0 { 0 } else { plies + 1 };
-                    assert_eq!(e.ply, expected, "{rel} game {}: {e}", i + 1);
+                    assert_eq!(e.ply, expected, "{rel} game {n}: {e}");
                 }
+                (Err(e), Expected::Variant) => {
+                    assert!(
+                        matches!(e.kind, PgnErrorKind::Variant(_)),
+                        "{rel} game {n}: {e}"
+                    );
+                }
+                (Err(e), Expected::NullMove(ply)) => {
+                    assert_eq!(
+                        (&e.kind, e.ply),
+                        (&PgnErrorKind::NullMove, *ply),
+                        "{rel} game {n}: {e}"
+                    );
+                }
+                (Ok(_), _) => panic!("{rel} game {n}: read, where it must be refused"),
+                (Err(e), _) => panic!("{rel} game {n}: refused ({e}), where it must be read"),
             }
             compared_games += 1;
         }
+        files += 1;
     }
-    assert!(compared_games > 1800, "{compared_games}");
+    assert_eq!(
+        files,
+        reference.len(),
+        "a reference names a file that is gone"
+    );
+    assert!(compared_games > 2400, "{compared_games}");
 }
 
 #[test]
