@@ -1,0 +1,10 @@
+//! Tournament pairings for Rookery (docs/TOURNAMENTS.md): who plays whom, with which colour,
+//! round by round.
+//!
+//! - [`berger`]: round robin by FIDE's Berger tables (Handbook C.05 Annex 1), any number of
+//!   players, single or double.
+//!
+//! Pure, like `rookery-core`: no IO, no async, no global state; the server and the
+//! `rookery pairings` command line feed it and store what it returns.
+
+pub mod berger;
