@@ -3,8 +3,10 @@
 //!
 //! - [`berger`]: round robin by FIDE's Berger tables (Handbook C.05 Annex 1), any number of
 //!   players, single or double.
+//! - [`trf`]: FIDE's tournament report file, read and written.
 //!
 //! Pure, like `rookery-core`: no IO, no async, no global state; the server and the
 //! `rookery pairings` command line feed it and store what it returns.
 
 pub mod berger;
+pub mod trf;
