@@ -9,4 +9,6 @@
 //! `rookery pairings` command line feed it and store what it returns.
 
 pub mod berger;
+pub mod matching;
 pub mod trf;
+pub mod wide;
