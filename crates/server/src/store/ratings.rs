@@ -176,6 +176,16 @@ pub(crate) async fn apply(
     if counted.is_some() {
         return Ok(Vec::new());
     }
+    // Each player's change is stamped after his last one, whatever the game's end: two
+    // nodes may apply a player's games in the other order than they ended (the lock decides),
+    // and his history, read in time order, must chain (each change starts where the one
+    // before it left).
+    let (w_at, b_at) = (
+        applied_at(tx, &white, at).await?,
+        applied_at(tx, &black, at).await?,
+    );
+    // The deviation grows with the time from the last rated game to this game's end (none
+    // when the last one was stamped later).
     let new_player = StoredRating {
         glicko: Glicko::default(),
         games: 0,
@@ -216,10 +226,25 @@ pub(crate) async fn apply(
         },
     ];
     let on_ladder = ladder_speeds.contains(&speed);
-    for (change, games) in changes.iter().zip([w.games, b.games]) {
+    for (change, games, at) in [(&changes[0], w.games, w_at), (&changes[1], b.games, b_at)] {
         save(tx, game_id, change, games + 1, at, on_ladder).await?;
     }
     Ok(changes)
+}
+
+/// When a player's change from a game ending at `at` is stamped: at `at`, or just after his
+/// latest change if that is later (read under the players' lock).
+async fn applied_at(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    user: &str,
+    at: i64,
+) -> Result<i64, StoreError> {
+    let last: Option<i64> = sqlx::query("SELECT MAX(at) FROM rating_changes WHERE user_id = $1")
+        .bind(user)
+        .fetch_one(&mut **tx)
+        .await?
+        .try_get(0)?;
+    Ok(last.map_or(at, |last| at.max(last + 1)))
 }
 
 async fn save(

@@ -42,10 +42,15 @@ a move acknowledged in the last 20 s of the run).
   outage   the nodes reach PostgreSQL through a TCP proxy that cuts it for 10 s: moves
            are refused meanwhile ("cannot be saved"), none acknowledged is lost, and play
            resumes by itself.
+  ratings  rated games of the same six accounts end at the same moment through different
+           nodes (each round, six games resign together, each account in two of them): every
+           game counts once for each player, each player's rating and ladder changes chain
+           without a lost update, the stored figures are the last change's, the ladder sums
+           to zero (R8), and each game's stored result is the one the players were shown.
 
 Usage: cluster_test.py --binary target/release/rookery --loadgen target/release/rookery-loadgen
                        --postgres postgres://postgres@127.0.0.1:5432/test
-                       [--nats nats://127.0.0.1:4222] [--test kills,rolling,fencing,pools,analysis,bots,lobby,nats,natsauth,outage]
+                       [--nats nats://127.0.0.1:4222] [--test kills,rolling,fencing,pools,analysis,bots,lobby,nats,natsauth,outage,ratings]
 """
 import argparse
 import json
@@ -990,6 +995,91 @@ def test_outage(args, tmp, errors):
         node.stop()
 
 
+def test_ratings(args, tmp, errors, rounds=20):
+    """Rated games of the same accounts ending together through different nodes."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import kill_test  # its ratings check reads the database as it is after the run
+
+    url = fresh_database(args.postgres, "ratings")
+    names = [f"Rater{i}" for i in range(6)]
+    tokens = {}
+    for name in names:
+        subprocess.run([args.binary, "--database-url", url, "user", "create", name],
+                       input="a long enough password\n", text=True, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        tokens[name] = subprocess.run(
+            [args.binary, "--database-url", url, "user", "token", name, "--scopes", "board:play"],
+            capture_output=True, text=True, check=True).stdout.strip()
+    nodes = start_nodes(args, url, tmp)
+    ports = [n.port for n in nodes]
+
+    def bearer(port, method, path, token, body=None):
+        req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method,
+                                     data=json.dumps(body).encode() if body is not None else None)
+        req.add_header("Content-Type", "application/json")
+        req.add_header("Authorization", f"Bearer {token}")
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return json.loads(r.read() or b"null")
+
+    # Each round pairs the six accounts three ways (0-1 2-3 4-5, 1-2 3-4 5-0, ...): six games
+    # a round, each account in two of them, with White and Black alternating.
+    barrier = threading.Barrier(6)
+    ended, failures = [], []
+    lock = threading.Lock()
+
+    def player(slot):
+        prng = random.Random(slot)
+        for r in range(rounds):
+            a, b = (slot + r) % 6, (slot + r + 1 + slot % 2) % 6
+            white, black = (names[a], names[b]) if r % 2 else (names[b], names[a])
+            try:
+                made = bearer(prng.choice(ports), "POST", "/api/games", tokens[white],
+                              {"time_control": "3+2", "color": "white", "rated": True})
+                gid = made["id"]
+                bearer(prng.choice(ports), "POST", f"/api/games/{gid}/join", tokens[black])
+                for i, m in enumerate(["e2e4", "e7e5", "g1f3", "b8c6"]):
+                    who = tokens[white] if i % 2 == 0 else tokens[black]
+                    bearer(prng.choice(ports), "POST", f"/api/games/{gid}/move", who, {"m": m})
+            except (OSError, urllib.error.URLError) as e:
+                with lock:
+                    failures.append(f"round {r} slot {slot}: {e}")
+                barrier.abort()
+                return
+            resigner = prng.choice([white, black])
+            try:
+                barrier.wait(timeout=60)
+            except threading.BrokenBarrierError:
+                return
+            try:
+                bearer(prng.choice(ports), "POST", f"/api/games/{gid}/resign", tokens[resigner])
+                shown = bearer(prng.choice(ports), "GET", f"/api/games/{gid}", tokens[white])
+            except (OSError, urllib.error.URLError) as e:
+                with lock:
+                    failures.append(f"game {gid}: {e}")
+                continue
+            told = (shown["status"], shown["result"])
+            expected = ("over", "0-1" if resigner == white else "1-0")
+            with lock:
+                if told != expected:
+                    failures.append(f"game {gid}: shown {told}, the resignation makes {expected}")
+                ended.append((gid, "resign", told))
+
+    threads = [threading.Thread(target=player, args=(slot,)) for slot in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for node in nodes:
+        node.stop()
+    errors.extend(f"ratings: {f}" for f in failures)
+    found = []
+    summary = kill_test.check_ratings(url, tmp, found, ended)
+    errors.extend(f"ratings: {f}" for f in found)
+    print(f"ratings: {len(ended)} rated games resigned six at a time through 3 nodes; {summary}")
+    if len(ended) < 6 * rounds:
+        errors.append(f"ratings: only {len(ended)} of {6 * rounds} games ended")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", default="target/release/rookery")
@@ -999,7 +1089,7 @@ def main():
     ap.add_argument("--nats-server", default="nats-server",
                     help="the NATS server the nats test starts and kills (its own port)")
     ap.add_argument("--test",
-                    default="kills,rolling,fencing,seats,pools,analysis,bots,lobby,nats,natsauth,outage")
+                    default="kills,rolling,fencing,seats,pools,analysis,bots,lobby,nats,natsauth,outage,ratings")
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seconds", type=int, default=180)
     ap.add_argument("--every", type=int, default=20)
@@ -1008,7 +1098,7 @@ def main():
     errors = []
     tests = {"kills": test_kills, "rolling": test_rolling, "fencing": test_fencing, "seats": test_seats,
              "pools": test_pools, "analysis": test_analysis, "bots": test_bots, "lobby": test_lobby, "nats": test_nats,
-             "natsauth": test_nats_auth, "outage": test_outage}
+             "natsauth": test_nats_auth, "outage": test_outage, "ratings": test_ratings}
     try:
         for name in args.test.split(","):
             print(f"\n--- cluster test: {name} ---", flush=True)
