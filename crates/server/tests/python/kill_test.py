@@ -123,8 +123,11 @@ def main():
         tokens[user] = subprocess.run(
             [args.binary, "--database-url", url, "user", "token", user, "--scopes", "board:play"],
             capture_output=True, text=True, check=True).stdout.strip()
-    rated_ended = []  # (game id, how it ended): resigned or mated, so each must count
+    # (game id, how it ended, (status, result) as the server showed it to a player once the
+    # last action was answered): resigned or mated, so each must count.
+    rated_ended = []
     rated_aborted = []
+    told_wrong = []  # games whose shown end is not the one the players' actions made
 
     def new_game():
         _, ck_w, created = call(server, "POST", "/api/games", {"time_control": "untimed", "color": "white"})
@@ -210,13 +213,15 @@ def main():
         """One pair of accounts plays rated games one after another, through API tokens."""
         prng = random.Random(seed)
 
-        def until_answered(method, path, token, body=None):
+        def until_answered(method, path, token, body=None, answer=False):
             # Retried through kills; a refusal (4xx) after a kill means it was done already.
+            # With `answer`, the answer's body instead of its status.
             while not stop_rated.is_set():
                 try:
-                    return call(server, method, path, body, token=token)[0]
+                    status, _, got = call(server, method, path, body, token=token)
+                    return got if answer else status
                 except urllib.error.HTTPError as e:
-                    return e.code
+                    return None if answer else e.code
                 except (OSError, urllib.error.URLError):
                     time.sleep(0.05)
             return None
@@ -241,18 +246,24 @@ def main():
                 who = tokens[white] if i % 2 == 0 else tokens[black]
                 if until_answered("POST", f"/api/games/{gid}/move", who, {"m": m}) is None:
                     return
-            # What the players are told the game's end is (a resignation answered, or the
-            # mating move answered), compared with the database at the end.
-            told = "0-1" if ending == "mate" else None
+            expected = "0-1" if ending == "mate" else None
             if ending == "resign":
                 white_resigns = prng.random() < 0.5
                 loser = tokens[white] if white_resigns else tokens[black]
                 if until_answered("POST", f"/api/games/{gid}/resign", loser) is None:
                     return
-                told = "0-1" if white_resigns else "1-0"
+                expected = "0-1" if white_resigns else "1-0"
             elif ending == "abort":
                 if until_answered("POST", f"/api/games/{gid}/abort", tokens[black]) is None:
                     return
+            # What the server tells a player the game's end is, once the last action is
+            # answered: compared with the database at the end (check_ratings).
+            shown = until_answered("GET", f"/api/games/{gid}", tokens[white], answer=True)
+            if shown is None:
+                return
+            told = (shown["status"], shown["result"])
+            if ending != "abort" and told != ("over", expected):
+                told_wrong.append(f"game {gid} ({ending}): shown {told}, expected {expected}")
             (rated_aborted if ending == "abort" else rated_ended).append((gid, ending, told))
 
     def check_store():
@@ -321,6 +332,7 @@ def main():
             errors.append(f"game {g['id']}: exported result {pgn.headers['Result']} != {state['result']}")
         exported += 1
     server.kill()
+    errors.extend(told_wrong)
     rated_summary = check_ratings(args.postgres and url, tmp, errors, rated_ended)
     rated_summary += f" ({len(rated_ended)} rated games played to an end, {len(rated_aborted)} aborted)"
     if args.postgres:
@@ -372,8 +384,8 @@ def check_ratings(postgres_url, tmp, errors, ended):
     for gid, user in rows("SELECT game_id, user_id FROM rating_changes"):
         counted_changes[gid] = counted_changes.get(gid, 0) + 1
     for gid, how, told in ended:
-        if results.get(gid) != ("over", told):
-            errors.append(f"rated game {gid} ({how}): the players were told {told}, stored {results.get(gid)}")
+        if results.get(gid) != told:
+            errors.append(f"rated game {gid} ({how}): the players were shown {told}, stored {results.get(gid)}")
         if counted_changes.get(gid) != 2:
             errors.append(f"rated game {gid} ({how}) ended for its players but has "
                           f"{counted_changes.get(gid, 0)} rating changes, not 2")
