@@ -9,6 +9,8 @@
 //! `rookery pairings` command line feed it and store what it returns.
 
 pub mod berger;
+pub mod dutch;
 pub mod matching;
+pub mod swiss;
 pub mod trf;
 pub mod wide;

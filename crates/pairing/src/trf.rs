@@ -625,6 +625,14 @@ impl Trf {
                 .is_some_and(|r| r.opponent.is_none() && r.outcome != Outcome::Absent)
     }
 
+    /// The starting numbers in the order of the file's player lines.
+    pub fn player_order(&self) -> impl Iterator<Item = u32> + '_ {
+        self.lines.iter().filter_map(|l| match l {
+            Line::Player(id) => Some(*id),
+            Line::Other(_) => None,
+        })
+    }
+
     /// The number of rounds with at least one game or forfeit in them.
     pub fn played_rounds(&self) -> u32 {
         self.players
@@ -754,6 +762,8 @@ fn read_player(chars: &[char]) -> Result<Player, TrfErrorKind> {
     let points = points(&cols(chars, 80, 84))?;
     let rank = number(&cols(chars, 85, 89), "the rank")?.unwrap_or(0);
     let mut records = Vec::new();
+    // Rounds whose field is all blank: nothing happened (a trailing run of them is no round).
+    let mut blank = Vec::new();
     let mut at = 91;
     while at < chars.len() {
         let round = records.len() as u32 + 1;
@@ -789,10 +799,11 @@ fn read_player(chars: &[char]) -> Result<Player, TrfErrorKind> {
             colour,
             outcome,
         });
+        blank.push(field.trim().is_empty());
         at += 10;
     }
-    // Trailing rounds with nothing in them are no rounds.
-    while records.last() == Some(&Record::ABSENT) {
+    // Trailing rounds with nothing in them are no rounds (`0000 -` is an absence: kept).
+    while blank.pop() == Some(true) {
         records.pop();
     }
     Ok(Player {

@@ -78,6 +78,21 @@ impl<const L: usize> Wide<L> {
         Wide(out)
     }
 
+    /// `self - other`, wrapping below zero (as the Dutch weights' two's-complement tricks
+    /// want: added to a larger weight, it subtracts).
+    #[must_use]
+    pub fn wrapping_sub(&self, other: &Wide<L>) -> Wide<L> {
+        let mut out = [0u64; L];
+        let mut borrow = false;
+        for (i, slot) in out.iter_mut().enumerate() {
+            let (d1, b1) = self.0[i].overflowing_sub(other.0[i]);
+            let (d2, b2) = d1.overflowing_sub(u64::from(borrow));
+            *slot = d2;
+            borrow = b1 || b2;
+        }
+        Wide(out)
+    }
+
     /// `self << bits`.
     #[must_use]
     pub fn shl(&self, bits: u32) -> Wide<L> {

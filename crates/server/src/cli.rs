@@ -216,6 +216,9 @@ pub(crate) enum Command {
         #[command(subcommand)]
         command: PgnCommand,
     },
+    /// Pair a round of a tournament from its TRF file, as bbpPairings and JaVaFo do
+    /// (`--dutch FILE -p [OUT]`), or by FIDE's Berger tables (`--round-robin FILE -p`).
+    Pairings(PairingsArgs),
     /// Manage accounts from the command line (no browser, no e-mail needed).
     User {
         #[command(subcommand)]
@@ -273,6 +276,21 @@ pub(crate) struct CheckArgs {
     /// PGN files to read (`-` for standard input).
     #[arg(required = true)]
     pub(crate) files: Vec<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("system").required(true).args(["dutch", "round_robin"])))]
+pub(crate) struct PairingsArgs {
+    /// The tournament (TRF), paired by the FIDE Dutch system (C.04.3).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) dutch: Option<PathBuf>,
+    /// The tournament (TRF), paired by FIDE's Berger tables (C.05 Annex 1).
+    #[arg(long = "round-robin", value_name = "FILE")]
+    pub(crate) round_robin: Option<PathBuf>,
+    /// Pair the next round and write it (first line the number of pairs, then `white
+    /// black` by starting number, `N 0` for the bye) to OUT, or to standard output.
+    #[arg(short = 'p', value_name = "OUT", num_args = 0..=1, default_missing_value = "-")]
+    pub(crate) pair: Option<PathBuf>,
 }
 
 /// How a node proves itself to NATS (docs/SCALING.md). Secrets are never logged.

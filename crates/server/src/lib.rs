@@ -16,6 +16,7 @@ mod import;
 mod lobby;
 mod metrics;
 mod new_game;
+mod pairings_cli;
 mod pgn_check;
 mod pools;
 mod presence;
@@ -39,6 +40,7 @@ pub fn main() -> ExitCode {
         Some(cli::Command::Pgn {
             command: cli::PgnCommand::Check(args),
         }) => pgn_check::run(&args),
+        Some(cli::Command::Pairings(args)) => pairings_cli::run(&args),
         Some(cli::Command::Migrate) => runtime(migrate(cli.config)),
         Some(cli::Command::Import { files }) => {
             let url = cli.config.database_url.clone();
