@@ -94,6 +94,8 @@ def main():
     ap.add_argument("--min-players", type=int, default=6)
     ap.add_argument("--max-players", type=int, default=300)
     ap.add_argument("--keep", default="bbp-differences")
+    ap.add_argument("--min-rounds", type=int, default=1,
+                    help="fail unless at least this many rounds were compared")
     args = ap.parse_args()
     prng = random.Random(args.seed)
     tmp = tempfile.mkdtemp()
@@ -153,6 +155,9 @@ def main():
                       f"{ours[2].strip()[:200]}", flush=True)
     print(f"{args.tournaments} tournaments, {rounds_compared} rounds compared, {differences} differ; "
           f"time pairing: bbpPairings {times[0]:.1f} s, rookery {times[1]:.1f} s")
+    if rounds_compared < args.min_rounds:
+        print(f"only {rounds_compared} rounds compared (at least {args.min_rounds} expected)")
+        return 1
     return 1 if differences else 0
 
 
