@@ -510,6 +510,33 @@ impl<'a, const L: usize> Pairer<'a, L> {
         }
     }
 
+    /// Pairs `v` with the most preferred of `candidates` that keeps the best pairing: each
+    /// candidate's edge gets `first`, `first + 1`, ... added, in the order given (the most
+    /// preferred last); `count_all` counts candidates without an edge too. The pair found
+    /// is fixed, and the partner returned.
+    fn fix_partner(
+        &mut self,
+        v: usize,
+        candidates: &[(usize, Wide<L>)],
+        first: u64,
+        count_all: bool,
+    ) -> usize {
+        let mut addend = first;
+        for &(u, w) in candidates {
+            if !w.is_zero() {
+                self.matcher
+                    .set_weight(v, u, w.add(&Wide::from_u64(addend)));
+                addend += 1;
+            } else if count_all {
+                addend += 1;
+            }
+        }
+        self.solve();
+        let m = self.mate(v);
+        self.finalize(v, m);
+        m
+    }
+
     /// Fixes `a` and `b` as a pair: their edge at the highest weight, their others gone.
     fn finalize(&mut self, a: usize, b: usize) {
         let max = self.max_weight;
@@ -665,23 +692,13 @@ impl<'a, const L: usize> Pairer<'a, L> {
                 if !matched[v] {
                     continue;
                 }
-                let mut addend = in_play.len() as u64;
-                for opp in (mdps..next_begin).rev() {
-                    let u = in_play[opp];
-                    if matched[u] {
-                        continue;
-                    }
-                    let w = base[opp][k];
-                    if !w.is_zero() {
-                        self.matcher
-                            .set_weight(v, u, w.add(&Wide::from_u64(addend)));
-                        addend += 1;
-                    }
-                }
-                self.solve();
-                let m = self.mate(v);
+                let candidates: Vec<(usize, Wide<L>)> = (mdps..next_begin)
+                    .rev()
+                    .filter(|&opp| !matched[in_play[opp]])
+                    .map(|opp| (in_play[opp], base[opp][k]))
+                    .collect();
+                let m = self.fix_partner(v, &candidates, in_play.len() as u64, false);
                 matched[m] = true;
-                self.finalize(v, m);
             }
             // The remainder: the residents not paired with a moved-down player.
             let mut remainder: Vec<usize> = Vec::new();
@@ -812,24 +829,15 @@ impl<'a, const L: usize> Pairer<'a, L> {
                 if !(m > v && m < next_begin_vertex) {
                     continue;
                 }
-                let mut addend = 0u64;
-                for &ok in remainder.iter().rev() {
-                    let u = in_play[ok];
-                    if ok <= k || matched[u] {
-                        continue;
-                    }
-                    let w = base[ok][k];
-                    if !w.is_zero() {
-                        self.matcher
-                            .set_weight(v, u, w.add(&Wide::from_u64(addend)));
-                    }
-                    addend += 1;
-                }
-                self.solve();
-                let m = self.mate(v);
+                let candidates: Vec<(usize, Wide<L>)> = remainder
+                    .iter()
+                    .rev()
+                    .filter(|&&ok| ok > k && !matched[in_play[ok]])
+                    .map(|&ok| (in_play[ok], base[ok][k]))
+                    .collect();
+                let m = self.fix_partner(v, &candidates, 0, true);
                 matched[v] = true;
                 matched[m] = true;
-                self.finalize(v, m);
             }
             // The next bracket: this one's unpaired players (moved down), then the next group.
             let mut carried = Vec::new();

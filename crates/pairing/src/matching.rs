@@ -177,26 +177,30 @@ impl<const L: usize> Matcher<L> {
                 self.dual[x] = self.dual[x].add(&z);
             }
             self.dual[current] = Wide::ZERO;
-            let children = std::mem::take(&mut self.children[current]);
-            self.cycle_edges[current].clear();
-            let mut next = NONE;
-            for &c in &children {
-                self.parent[c] = NONE;
-                let mut below = Vec::new();
-                self.leaves(c, &mut below);
-                for x in below {
-                    self.top[x] = c;
-                }
-                if self.base[c] == v {
-                    next = c;
-                }
-            }
-            self.base[current] = NONE;
-            self.unused.push(current);
-            current = next;
+            current = self.open(current, v);
         }
         debug_assert_eq!(self.top[v], v);
         self.dirty[v] = true;
+    }
+
+    /// Opens top-level blossom `b` of dual zero outside a stage: its children become
+    /// top-level. Returns the child whose base is `base`.
+    fn open(&mut self, b: usize, base: usize) -> usize {
+        let children = std::mem::take(&mut self.children[b]);
+        self.cycle_edges[b].clear();
+        let mut next = NONE;
+        for &c in &children {
+            self.parent[c] = NONE;
+            for x in self.leaves_of(c) {
+                self.top[x] = c;
+            }
+            if self.base[c] == base {
+                next = c;
+            }
+        }
+        self.base[b] = NONE;
+        self.unused.push(b);
+        next
     }
 
     /// Finds a maximum weight matching, starting from the present one.
@@ -246,21 +250,7 @@ impl<const L: usize> Matcher<L> {
     fn make_base_even(&mut self, mut b: usize) {
         let base = self.base[b];
         while b >= self.n && self.dual[b].is_zero() {
-            let children = std::mem::take(&mut self.children[b]);
-            self.cycle_edges[b].clear();
-            let mut next = NONE;
-            for &c in &children {
-                self.parent[c] = NONE;
-                for x in self.leaves_of(c) {
-                    self.top[x] = c;
-                }
-                if self.base[c] == base {
-                    next = c;
-                }
-            }
-            self.base[b] = NONE;
-            self.unused.push(b);
-            b = next;
+            b = self.open(b, base);
         }
         if b >= self.n {
             self.dual[b] = self.dual[b].sub(&Wide::from_u64(1));

@@ -67,15 +67,7 @@ impl<const L: usize> Wide<L> {
     #[must_use]
     pub fn sub(&self, other: &Wide<L>) -> Wide<L> {
         debug_assert!(*self >= *other, "{self:?} - {other:?}");
-        let mut out = [0u64; L];
-        let mut borrow = false;
-        for (i, slot) in out.iter_mut().enumerate() {
-            let (d1, b1) = self.0[i].overflowing_sub(other.0[i]);
-            let (d2, b2) = d1.overflowing_sub(u64::from(borrow));
-            *slot = d2;
-            borrow = b1 || b2;
-        }
-        Wide(out)
+        self.wrapping_sub(other)
     }
 
     /// `self - other`, wrapping below zero (as the Dutch weights' two's-complement tricks
