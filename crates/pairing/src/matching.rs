@@ -560,41 +560,23 @@ impl<const L: usize> Matcher<L> {
         }
         let k = self.children[b].len();
         let i = self.children[b].iter().position(|&c| c == t).unwrap();
-        if i % 2 == 1 {
-            // Forward: pairs (i+1, i+2), (i+3, i+4), ... up to the old base's child.
-            let mut j = i;
-            while j != 0 {
-                // The pair (children[j+1], children[j+2]) is joined by cycle_edges[j+1].
-                let j1 = (j + 1) % k;
-                let j2 = (j + 2) % k;
-                let (p, q) = self.cycle_edges[b][j1];
-                let (c1, c2) = (self.children[b][j1], self.children[b][j2]);
-                if c1 >= self.n {
-                    self.rotate(c1, p);
-                }
-                if c2 >= self.n {
-                    self.rotate(c2, q);
-                }
-                self.mate[p] = q;
-                self.mate[q] = p;
-                j = j2;
+        // The children from `t` round to the old base's child pair up the even way round:
+        // forward (i+1, i+2), (i+3, i+4), ... or backward (i-1, i-2), (i-3, i-4), ...; each
+        // pair is matched by the cycle edge between them.
+        let mut j = i;
+        while j != 0 {
+            let first = if i % 2 == 1 { (j + 1) % k } else { j - 2 };
+            let (p, q) = self.cycle_edges[b][first];
+            let (c1, c2) = (self.children[b][first], self.children[b][(first + 1) % k]);
+            if c1 >= self.n {
+                self.rotate(c1, p);
             }
-        } else {
-            // Backward: pairs (i-1, i-2), (i-3, i-4), ... down to the old base's child.
-            let mut j = i;
-            while j != 0 {
-                let (p, q) = self.cycle_edges[b][j - 2];
-                let (c1, c2) = (self.children[b][j - 2], self.children[b][j - 1]);
-                if c1 >= self.n {
-                    self.rotate(c1, p);
-                }
-                if c2 >= self.n {
-                    self.rotate(c2, q);
-                }
-                self.mate[p] = q;
-                self.mate[q] = p;
-                j -= 2;
+            if c2 >= self.n {
+                self.rotate(c2, q);
             }
+            self.mate[p] = q;
+            self.mate[q] = p;
+            j = if i % 2 == 1 { (j + 2) % k } else { j - 2 };
         }
         self.children[b].rotate_left(i);
         self.cycle_edges[b].rotate_left(i);
