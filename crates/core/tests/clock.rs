@@ -61,6 +61,8 @@ fn malformed_time_controls_are_refused_with_the_reason() {
     ] {
         let e = TimeControl::from_pgn(text).unwrap_err();
         assert_eq!(e.reason, reason, "{text}");
+        // The message names the text and the reason.
+        assert_eq!(e.to_string(), format!("time control {text:?}: {reason}"));
     }
     // A probe's 18,000-character control was accepted and listed everywhere: refused now,
     // with only its start in the message.
@@ -112,7 +114,11 @@ fn friendly_form_counts_minutes_for_base_times() {
 
 #[test]
 fn fischer_increment_is_added_after_each_move() {
-    let mut clock = Clock::new(TimeControl::from_pgn("300+3").unwrap());
+    // The constructor the doors use is the PGN form's `base+increment`.
+    let control = TimeControl::fischer(secs(300), secs(3));
+    assert_eq!(control, TimeControl::from_pgn("300+3").unwrap());
+    assert_eq!(control.to_pgn(), "300+3");
+    let mut clock = Clock::new(control);
     clock.press(White, secs(10)).unwrap();
     assert_eq!(clock.remaining(White), secs(293));
     assert_eq!(clock.remaining(Black), secs(300));
