@@ -58,6 +58,8 @@ fn malformed_time_controls_are_refused_with_the_reason() {
         ("0", "a period needs some time"),
         ("300+x", "increment must be a number"),
         ("", "unknown time control"),
+        ("*0", "a sandclock needs a number of seconds"),
+        ("300:40/7200", "only the last period may have no number of moves"),
     ] {
         let e = TimeControl::from_pgn(text).unwrap_err();
         assert_eq!(e.reason, reason, "{text}");
@@ -76,6 +78,19 @@ fn malformed_time_controls_are_refused_with_the_reason() {
     }
     let longest_real = "40/7200+30:20/3600+30:900+30";
     assert!(TimeControl::from_pgn(longest_real).is_ok());
+    // The bound itself: 64 characters are read, 65 are not.
+    let at_bound = format!("{}9000", "1/1:".repeat(15));
+    assert_eq!(at_bound.len(), 64);
+    assert!(
+        TimeControl::from_pgn(&at_bound).is_ok(),
+        "{:?}",
+        TimeControl::from_pgn(&at_bound)
+    );
+    let past = format!("{at_bound}0");
+    assert_eq!(
+        TimeControl::from_pgn(&past).unwrap_err().reason,
+        "too long (at most 64 characters)"
+    );
 }
 
 #[test]
