@@ -59,6 +59,9 @@ fn malformed_time_controls_are_refused_with_the_reason() {
         ("300+x", "increment must be a number"),
         ("", "unknown time control"),
         ("*0", "a sandclock needs a number of seconds"),
+        // Only digits and a point: no exponent, no sign.
+        ("1e3", "base time must be a number"),
+        ("300+-1", "increment must be a number"),
         ("300:40/7200", "only the last period may have no number of moves"),
     ] {
         let e = TimeControl::from_pgn(text).unwrap_err();
