@@ -62,6 +62,8 @@ fn malformed_time_controls_are_refused_with_the_reason() {
         // Only digits and a point: no exponent, no sign.
         ("1e3", "base time must be a number"),
         ("300+-1", "increment must be a number"),
+        // At most ten days a period (864,000 s).
+        ("864001", "base time must be a number"),
         ("300:40/7200", "only the last period may have no number of moves"),
     ] {
         let e = TimeControl::from_pgn(text).unwrap_err();
@@ -216,6 +218,8 @@ fn a_last_period_with_a_move_count_repeats() {
 #[test]
 fn untimed_games_never_flag() {
     let mut clock = Clock::new(TimeControl::Untimed);
+    assert!(!clock.is_timed());
+    assert!(Clock::new(TimeControl::from_pgn("60").unwrap()).is_timed());
     assert_eq!(clock.allowance(White), None);
     clock.press(White, secs(1_000_000)).unwrap();
 }
