@@ -185,8 +185,10 @@ fn bronstein_delay_gives_back_the_time_used_up_to_the_delay() {
 fn the_next_period_begins_after_the_required_number_of_moves() {
     // R6: 40 moves in 90 minutes, then 30 minutes, +30 s per move from move 1.
     let mut clock = Clock::new(TimeControl::from_friendly("40/90+30:30+30").unwrap());
-    for _ in 0..39 {
+    assert_eq!(clock.moves_to_go(White), Some(40));
+    for made in 1..=39 {
         clock.press(White, secs(60)).unwrap();
+        assert_eq!(clock.moves_to_go(White), Some(40 - made));
     }
     assert_eq!(clock.moves_to_go(White), Some(1));
     assert_eq!(clock.remaining(White), secs(5400 - 39 * 30));
