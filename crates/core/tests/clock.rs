@@ -64,7 +64,10 @@ fn malformed_time_controls_are_refused_with_the_reason() {
         ("300+-1", "increment must be a number"),
         // At most ten days a period (864,000 s).
         ("864001", "base time must be a number"),
-        ("300:40/7200", "only the last period may have no number of moves"),
+        (
+            "300:40/7200",
+            "only the last period may have no number of moves",
+        ),
     ] {
         let e = TimeControl::from_pgn(text).unwrap_err();
         assert_eq!(e.reason, reason, "{text}");

@@ -576,6 +576,24 @@ fn exported_clocks_are_the_time_left_after_each_move() {
     assert!(pgn.contains("[TimeControl \"180+2\"]"), "{pgn}");
 }
 
+/// A game begun from a set-up position is exported from that position (PGN `FEN` and
+/// `SetUp` tags), not from the initial one.
+#[test]
+fn a_game_from_a_set_up_position_is_recorded_from_it() {
+    let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    let start = Position::from_fen(fen).unwrap();
+    let mut g = Game::new(start, TimeControl::Untimed);
+    g.apply(san(White, "e4"), 0).unwrap();
+    let record = g.to_record();
+    assert_eq!(record.start.fen(), fen);
+    assert_eq!(
+        record.final_position().fen(),
+        "4k3/8/8/8/4P3/8/8/4K3 b - - 0 1"
+    );
+    let pgn = rookery_core::pgn::write(&record);
+    assert!(pgn.contains(&format!("[FEN \"{fen}\"]")), "{pgn}");
+}
+
 /// Property: random legal games with random offers, claims and thinking times never break
 /// an invariant: clocks never negative after an accepted move, a finished game accepts no
 /// command, and for each side time used + time left = time granted, to the millisecond.
