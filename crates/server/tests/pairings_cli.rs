@@ -22,6 +22,21 @@ fn trf_data(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// `rookery pairings --dutch INPUT -p OUT` into a fresh OUT: (status, stderr, OUT's text if
+/// it was written).
+fn pair_into_file(input: &Path, name: &str) -> (i32, String, Option<String>) {
+    let out = scratch(name, "");
+    std::fs::remove_file(&out).unwrap();
+    let (status, _, err) = rookery(&[
+        "pairings",
+        "--dutch",
+        input.to_str().unwrap(),
+        "-p",
+        out.to_str().unwrap(),
+    ]);
+    (status, err, std::fs::read_to_string(&out).ok())
+}
+
 fn scratch(name: &str, text: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("rookery-pairings-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -33,18 +48,10 @@ fn scratch(name: &str, text: &str) -> PathBuf {
 #[test]
 fn the_dutch_round_is_written_as_bbppairings_writes_it() {
     let input = trf_data("dutch_2025_C5.input");
-    let out = scratch("c5.out", "");
-    std::fs::remove_file(&out).unwrap();
-    let (status, _, err) = rookery(&[
-        "pairings",
-        "--dutch",
-        input.to_str().unwrap(),
-        "-p",
-        out.to_str().unwrap(),
-    ]);
+    let (status, err, written) = pair_into_file(&input, "c5.out");
     assert_eq!(status, 0, "{err}");
     // bbpPairings's expected output for this file (its test case dutch_2025_C5).
-    assert_eq!(std::fs::read_to_string(&out).unwrap(), "3\n1 5\n3 2\n6 0\n");
+    assert_eq!(written.as_deref(), Some("3\n1 5\n3 2\n6 0\n"));
     // -p without a file: standard output.
     let (status, stdout, _) = rookery(&["pairings", "--dutch", input.to_str().unwrap(), "-p"]);
     assert_eq!((status, stdout.as_str()), (0, "3\n1 5\n3 2\n6 0\n"));
@@ -75,21 +82,13 @@ fn a_bad_file_is_named_by_its_line_and_nothing_is_written() {
     let good = std::fs::read_to_string(trf_data("dutch_2025_C5.input")).unwrap();
     let bad = good.replacen("4 w 1", "4 x 1", 1);
     let input = scratch("bad.trf", &bad);
-    let out = scratch("bad.out", "");
-    std::fs::remove_file(&out).unwrap();
-    let (status, _, err) = rookery(&[
-        "pairings",
-        "--dutch",
-        input.to_str().unwrap(),
-        "-p",
-        out.to_str().unwrap(),
-    ]);
+    let (status, err, written) = pair_into_file(&input, "bad.out");
     assert_eq!(status, 3);
     assert!(
         err.contains("line 2: the record of round 1 is not understood"),
         "{err}"
     );
-    assert!(!out.exists());
+    assert_eq!(written, None);
     // A file that is not there.
     let (status, _, err) = rookery(&["pairings", "--dutch", "/nonexistent.trf", "-p"]);
     assert_eq!(status, 5, "{err}");
