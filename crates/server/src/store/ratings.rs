@@ -553,6 +553,48 @@ pub(crate) mod tests {
     /// starts exactly where the last one left its player.
     const AT: i64 = 1_000_000;
 
+    #[test]
+    fn a_stored_rating_grows_its_deviation_with_the_days_since_its_last_game() {
+        let glicko = Glicko {
+            rating: 1700.0,
+            deviation: 80.0,
+            volatility: 0.06,
+        };
+        let stored = StoredRating {
+            glicko,
+            games: 12,
+            rated_at: 5 * DAY_MS as i64,
+        };
+        assert_eq!(stored.at(15 * DAY_MS as i64), glicko.after_idle(10.0));
+        assert_eq!(
+            stored.at(5 * DAY_MS as i64 + 43_200_000),
+            glicko.after_idle(0.5)
+        );
+        // A game stamped before the last one: no time has passed.
+        assert_eq!(stored.at(0), glicko.after_idle(0.0));
+    }
+
+    #[test]
+    fn a_change_is_shown_as_lichess_shows_it_the_difference_of_rounded_ratings() {
+        let change = |before: f64, after: f64| RatingChange {
+            user_id: "a".into(),
+            speed: Speed::Blitz,
+            before: Glicko {
+                rating: before,
+                ..Glicko::default()
+            },
+            after: Glicko {
+                rating: after,
+                ..Glicko::default()
+            },
+            ladder_before: LadderPoints(0),
+            ladder_after: LadderPoints(0),
+        };
+        assert_eq!(change(1500.4, 1507.6).diff(), 8);
+        assert_eq!(change(1500.6, 1493.2).diff(), -8);
+        assert_eq!(change(1500.2, 1500.4).diff(), 0);
+    }
+
     fn ending(result: GameResult, termination: Termination) -> Ending {
         Ending {
             result,
