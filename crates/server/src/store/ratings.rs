@@ -768,14 +768,14 @@ pub(crate) mod tests {
         for user in users {
             let rows = sqlx::query(
                 "SELECT rating_before, deviation_before, volatility_before, rating_after, \
-                 deviation_after, volatility_after, ladder_before, ladder_after \
-                 FROM rating_changes WHERE user_id = $1",
+                 deviation_after, volatility_after, ladder_before, ladder_after, at \
+                 FROM rating_changes WHERE user_id = $1 ORDER BY at, game_id",
             )
             .bind(user)
             .fetch_all(store.pool())
             .await
             .unwrap();
-            let mut links: Vec<(Figures, Figures)> = rows
+            let links: Vec<(Figures, Figures)> = rows
                 .iter()
                 .map(|r| {
                     let get = |i| r.try_get::<f64, _>(i).unwrap();
@@ -789,12 +789,13 @@ pub(crate) mod tests {
             let count = links.len();
             let new = Glicko::default();
             let mut at = (new.rating, new.deviation, new.volatility, 0);
-            let mut followed = 0;
-            while let Some(i) = links.iter().position(|(before, _)| *before == at) {
-                at = links.swap_remove(i).1;
-                followed += 1;
+            // Read in time order as a player's history is (`at`, then the game's id), each
+            // change starts where the one before it left (the games all end at AT: their
+            // stamps must still order them).
+            for (n, (before, after)) in links.into_iter().enumerate() {
+                assert_eq!(before, at, "{user}: change {n} of {count} does not chain");
+                at = after;
             }
-            assert_eq!(followed, count, "{user}: the chain forks ({count} changes)");
             let stored = store.ratings_of(user).await.unwrap();
             let stored = &stored[0].1;
             assert_eq!(stored.games, count as i64, "{user}");
