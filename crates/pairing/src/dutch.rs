@@ -18,10 +18,11 @@
 //! them on thousands of random tournaments.
 
 use std::collections::HashMap;
+use std::ops::Not;
 
 use crate::matching::Matcher;
 use crate::swiss::Field;
-use crate::trf::{Colour, Points};
+use crate::trf::{Color, Points};
 use crate::wide::Wide;
 
 /// One pair of the round, or the pairing-allocated bye.
@@ -379,7 +380,7 @@ impl<'a, const L: usize> Pairer<'a, L> {
                 } else {
                     p
                 };
-                weaker.repeated_colour != p.colour_preference.map(Colour::flip)
+                weaker.repeated_colour != p.colour_preference.map(Color::not)
             };
         r = r.shl(sb).add(&one(mask && c11));
         // Colour preferences met (C12).
@@ -868,7 +869,7 @@ impl<'a, const L: usize> Pairer<'a, L> {
             match partner_of[v] {
                 Some(m) if m > v => {
                     let (a, b) = (sorted[v].min(sorted[m]), sorted[v].max(sorted[m]));
-                    let white = if self.colour_of(a, b) == Colour::White {
+                    let white = if self.colour_of(a, b) == Color::White {
                         a
                     } else {
                         b
@@ -886,7 +887,7 @@ impl<'a, const L: usize> Pairer<'a, L> {
     }
 
     /// The colour of `player` against `opponent` (C.04.3 article 5).
-    fn colour_of(&self, player: usize, opponent: usize) -> Colour {
+    fn colour_of(&self, player: usize, opponent: usize) -> Color {
         let f = self.plan.field;
         let (p, o) = (&f.players[player], &f.players[opponent]);
         let higher_is_opponent = {
@@ -901,17 +902,17 @@ impl<'a, const L: usize> Pairer<'a, L> {
                         if o.rank % 2 == 1 {
                             f.initial_colour
                         } else {
-                            f.initial_colour.flip()
+                            !f.initial_colour
                         }
                     } else if p.rank % 2 == 1 {
-                        f.initial_colour.flip()
+                        !f.initial_colour
                     } else {
                         f.initial_colour
                     }
                 }
                 Some(pref) => {
                     if higher_is_opponent {
-                        o.colour_preference.map_or(pref, Colour::flip)
+                        o.colour_preference.map_or(pref, Color::not)
                     } else {
                         pref
                     }
@@ -921,19 +922,19 @@ impl<'a, const L: usize> Pairer<'a, L> {
     }
 }
 
-fn preferences_compatible(a: Option<Colour>, b: Option<Colour>) -> bool {
+fn preferences_compatible(a: Option<Color>, b: Option<Color>) -> bool {
     a != b || a.is_none() || b.is_none()
 }
 
 /// The colour the rules give `player` against `opponent` before falling back on rank: both
 /// preferences met, the stronger preference, or the last round in which their colours
 /// differed (C.04.3 5.2.1-5.2.4); `None` when none decides.
-fn neutral_colour(f: &Field, player: usize, opponent: usize) -> Option<Colour> {
+fn neutral_colour(f: &Field, player: usize, opponent: usize) -> Option<Color> {
     let (p, o) = (&f.players[player], &f.players[opponent]);
     if preferences_compatible(p.colour_preference, o.colour_preference) {
         return p
             .colour_preference
-            .or_else(|| o.colour_preference.map(Colour::flip));
+            .or_else(|| o.colour_preference.map(Color::not));
     }
     if p.absolute_preference()
         && (p.colour_imbalance > o.colour_imbalance || !o.absolute_preference())
@@ -943,13 +944,13 @@ fn neutral_colour(f: &Field, player: usize, opponent: usize) -> Option<Colour> {
     if o.absolute_preference()
         && (o.colour_imbalance > p.colour_imbalance || !p.absolute_preference())
     {
-        return o.colour_preference.map(Colour::flip);
+        return o.colour_preference.map(Color::not);
     }
     if p.strong_preference && !o.strong_preference {
         return p.colour_preference;
     }
     if o.strong_preference && !p.strong_preference {
-        return o.colour_preference.map(Colour::flip);
+        return o.colour_preference.map(Color::not);
     }
     // The most recent round in which they had different colours: each the other's then.
     let mine = f.players[player].history.iter().rev().filter(|m| m.played);

@@ -6,7 +6,9 @@
 //! a record in the round to be paired (a bye asked for, an absence) keeps that player out of
 //! the pairing; `240` lines do the same; a game counts as played only over the board.
 
-use crate::trf::{Colour, Outcome, PointSystem, Points, Trf};
+use std::ops::Not;
+
+use crate::trf::{Color, Outcome, PointSystem, Points, Trf};
 
 /// How a past round went for a player, as the pairing rules read it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,7 +16,7 @@ pub struct Past {
     /// The opponent's index in [`Field::players`], or the player's own for none.
     pub opponent: usize,
     /// The colour, if one was given.
-    pub colour: Option<Colour>,
+    pub colour: Option<Color>,
     /// Won (also by forfeit or bye), drawn, or lost (also absent).
     pub score: MatchScore,
     /// Played over the board.
@@ -68,9 +70,9 @@ pub struct Entrant {
     /// |whites - blacks|.
     pub colour_imbalance: usize,
     /// The colour of the last two games played, when they were the same.
-    pub repeated_colour: Option<Colour>,
+    pub repeated_colour: Option<Color>,
     /// The colour preferred, if any.
-    pub colour_preference: Option<Colour>,
+    pub colour_preference: Option<Color>,
     /// A strong (not absolute) preference.
     pub strong_preference: bool,
 }
@@ -129,7 +131,7 @@ pub struct Field {
     /// Rounds in all.
     pub total_rounds: usize,
     /// The colour of the top player in round 1.
-    pub initial_colour: Colour,
+    pub initial_colour: Color,
     /// What each result is worth.
     pub points: PointSystem,
     /// Pairs that may not meet this round (besides those who met).
@@ -332,12 +334,12 @@ fn points_of(points: &PointSystem, me: usize, m: &Past) -> Points {
 /// Colour difference and preference from the games played (C.04.3 1.7).
 fn colour_data(p: &mut Entrant) {
     let (mut whites, mut blacks, mut run) = (0usize, 0usize, 0usize);
-    let mut last: Option<Colour> = None;
+    let mut last: Option<Color> = None;
     for m in p.history.iter().filter(|m| m.played) {
         let c = m.colour.expect("a played game has a colour");
         match c {
-            Colour::White => whites += 1,
-            Colour::Black => blacks += 1,
+            Color::White => whites += 1,
+            Color::Black => blacks += 1,
         }
         run = if run == 0 || Some(c) != last {
             1
@@ -348,19 +350,19 @@ fn colour_data(p: &mut Entrant) {
         p.played_games += 1;
     }
     let lower = if whites > blacks {
-        Colour::Black
+        Color::Black
     } else {
-        Colour::White
+        Color::White
     };
     p.colour_imbalance = whites.abs_diff(blacks);
     p.colour_preference = if p.colour_imbalance > 1 {
         Some(lower)
     } else if run > 1 {
-        last.map(Colour::flip)
+        last.map(Color::not)
     } else if p.colour_imbalance > 0 {
         Some(lower)
     } else if run > 0 {
-        last.map(Colour::flip)
+        last.map(Color::not)
     } else {
         None
     };
@@ -371,7 +373,7 @@ fn colour_data(p: &mut Entrant) {
 /// The first round's colour of the top player, from the first round in which anyone had a
 /// colour: the colour then of the first player (in pairing order) who was paired by then,
 /// or of the next one reversed, and so on.
-fn infer_first_colour(players: &[Entrant], order: &[usize]) -> Option<Colour> {
+fn infer_first_colour(players: &[Entrant], order: &[usize]) -> Option<Color> {
     let first = players
         .iter()
         .filter(|p| p.valid)
@@ -382,7 +384,7 @@ fn infer_first_colour(players: &[Entrant], order: &[usize]) -> Option<Colour> {
         let p = &players[i];
         if p.history.iter().take(first + 1).any(|m| m.in_pairing) {
             if let Some(c) = p.history.get(first).and_then(|m| m.colour) {
-                return Some(if effective % 2 == 1 { c.flip() } else { c });
+                return Some(if effective % 2 == 1 { !c } else { c });
             }
             effective += 1;
         }

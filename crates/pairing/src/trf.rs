@@ -20,27 +20,10 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+pub use rookery_core::Color;
+
 /// Points, in tenths (the TRF's own precision: `1.5` is 15).
 pub type Points = u32;
-
-/// A colour in a record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Colour {
-    /// `w`.
-    White,
-    /// `b`.
-    Black,
-}
-
-impl Colour {
-    /// The other colour.
-    pub fn flip(self) -> Colour {
-        match self {
-            Colour::White => Colour::Black,
-            Colour::Black => Colour::White,
-        }
-    }
-}
 
 /// What a round's record says happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -123,7 +106,7 @@ pub struct Record {
     /// The opponent's starting number, if paired against someone.
     pub opponent: Option<u32>,
     /// The colour, if the player was given one (a forfeit may carry it, or `-`).
-    pub colour: Option<Colour>,
+    pub colour: Option<Color>,
     /// What happened.
     pub outcome: Outcome,
 }
@@ -221,7 +204,7 @@ pub struct Trf {
     /// `XXR`/`142`: the number of rounds planned.
     pub rounds: Option<u32>,
     /// `XXC`/`152`: the colour of the top player in round 1.
-    pub initial_colour: Option<Colour>,
+    pub initial_colour: Option<Color>,
     /// `XXC rank`: pairing numbers follow the file's order of players, not their numbers.
     pub by_rank: bool,
     /// The point system.
@@ -432,8 +415,8 @@ impl Trf {
                 "XXC" => {
                     for word in rest().split_whitespace() {
                         match word {
-                            "white1" => trf.initial_colour = Some(Colour::White),
-                            "black1" => trf.initial_colour = Some(Colour::Black),
+                            "white1" => trf.initial_colour = Some(Color::White),
+                            "black1" => trf.initial_colour = Some(Color::Black),
                             "rank" => trf.by_rank = true,
                             other => {
                                 return Err(error(
@@ -446,8 +429,8 @@ impl Trf {
                 }
                 "152" => {
                     trf.initial_colour = Some(match rest().trim() {
-                        "W" => Colour::White,
-                        "B" => Colour::Black,
+                        "W" => Color::White,
+                        "B" => Color::Black,
                         other => {
                             return Err(error(
                                 n,
@@ -778,10 +761,8 @@ fn read_player(chars: &[char]) -> Result<Player, TrfErrorKind> {
         }
         let f: Vec<char> = field.chars().collect();
         let colour = match f[5] {
-            'w' | 'W' => Some(Colour::White),
-            'b' | 'B' => Some(Colour::Black),
             '-' | ' ' => None,
-            _ => return Err(bad()),
+            c => Some(Color::from_char(c.to_ascii_lowercase()).ok_or_else(bad)?),
         };
         let outcome = Outcome::from_char(f[7]).ok_or_else(bad)?;
         // A game or a forfeit has an opponent; a bye has none and no colour; a played game
@@ -839,11 +820,7 @@ fn write_player(p: &Player) -> String {
     );
     for r in &p.records {
         let opp = r.opponent.map_or("0000".to_owned(), |o| format!("{o:>4}"));
-        let colour = match r.colour {
-            Some(Colour::White) => 'w',
-            Some(Colour::Black) => 'b',
-            None => '-',
-        };
+        let colour = r.colour.map_or('-', Color::char);
         line.push_str(&format!("  {opp} {colour} {}", r.outcome.as_char()));
     }
     line.trim_end().to_owned()

@@ -1,7 +1,7 @@
 //! TRF reading and writing, on files written by others (tests/data/trf, bbpPairings's test
 //! cases) and on faults, each of which must name its line and leave nothing half read.
 
-use rookery_pairing::trf::{Colour, Outcome, Record, Trf, TrfErrorKind};
+use rookery_pairing::trf::{Color, Outcome, Record, Trf, TrfErrorKind};
 
 fn data(name: &str) -> String {
     let path = format!("{}/tests/data/trf/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -51,12 +51,12 @@ fn a_players_line_reads_field_by_field() {
         [
             Record {
                 opponent: Some(1),
-                colour: Some(Colour::Black),
+                colour: Some(Color::Black),
                 outcome: Outcome::Lost
             },
             Record {
                 opponent: Some(3),
-                colour: Some(Colour::White),
+                colour: Some(Color::White),
                 outcome: Outcome::Lost
             },
             // The zero-point bye asked for the round to be paired.
