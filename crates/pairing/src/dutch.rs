@@ -353,7 +353,10 @@ impl<'a, const L: usize> Pairer<'a, L> {
             }
         }
         // Room for fixing the bracket's choices one by one.
-        r.shl(sb).shl(sb).shl(sb).shl(1)
+        let r = r.shl(sb).shl(sb).shl(sb).shl(1);
+        // `Plan::total_bits` counts these fields: the two must agree.
+        debug_assert!(r.bits() <= p.total_bits + 2, "{r:?}");
+        r
     }
 
     /// The colour fields (C10-C13) for `player` (the lower) against `opponent`.
@@ -581,15 +584,11 @@ impl<'a, const L: usize> Pairer<'a, L> {
             let next_begin = in_play.len();
             let next_begin_vertex = group_begin_vertex + (next_begin - mdps);
             let group_start = next;
-            while next < n && score_of(next, &self) >= score_of(group_start.min(n - 1), &self) {
+            while next < n && score_of(next, &self) >= score_of(group_start, &self) {
                 in_play.push(next);
                 next += 1;
             }
-            let group_score = if group_start < n {
-                Some(score_of(group_start, &self))
-            } else {
-                None
-            };
+            let group_score = (group_start < n).then(|| score_of(group_start, &self));
             // Base weights: for every pair with its lower player in this bracket or the next
             // group (`base[larger][smaller]`, indices into `in_play`).
             let mut base: Vec<Vec<Wide<L>>> = vec![Vec::new(); in_play.len()];

@@ -82,21 +82,6 @@ impl<const L: usize> Matcher<L> {
         }
     }
 
-    /// The number of vertices.
-    pub fn len(&self) -> usize {
-        self.n
-    }
-
-    /// Whether there are no vertices.
-    pub fn is_empty(&self) -> bool {
-        self.n == 0
-    }
-
-    /// The weight of the edge `i`-`j` (zero: no edge).
-    pub fn weight(&self, i: usize, j: usize) -> Wide<L> {
-        self.weight[i * self.n + j].half()
-    }
-
     /// Sets the weight of the edge `i`-`j`; `solve` then settles the matching again.
     pub fn set_weight(&mut self, i: usize, j: usize, w: Wide<L>) {
         debug_assert!(i != j && w.bits() + 3 <= 64 * L as u32);
@@ -112,17 +97,6 @@ impl<const L: usize> Matcher<L> {
     /// The vertex matched to `i`, if any (after [`Matcher::solve`]).
     pub fn mate(&self, i: usize) -> Option<usize> {
         (self.mate[i] != NONE).then_some(self.mate[i])
-    }
-
-    /// The matching's total weight.
-    pub fn total(&self) -> Wide<L> {
-        let mut sum = Wide::ZERO;
-        for i in 0..self.n {
-            if self.mate[i] != NONE && self.mate[i] > i {
-                sum = sum.add(&self.weight(i, self.mate[i]));
-            }
-        }
-        sum
     }
 
     fn w2(&self, i: usize, j: usize) -> Wide<L> {
