@@ -37,6 +37,8 @@ pub struct Round {
 pub enum BergerError {
     /// Fewer than two players.
     TooFewPlayers(usize),
+    /// Every round is paired already (this many).
+    Finished(usize),
 }
 
 impl std::fmt::Display for BergerError {
@@ -44,6 +46,9 @@ impl std::fmt::Display for BergerError {
         match self {
             BergerError::TooFewPlayers(n) => {
                 write!(f, "a round robin needs at least 2 players, not {n}")
+            }
+            BergerError::Finished(n) => {
+                write!(f, "every round of the round robin is paired ({n})")
             }
         }
     }
@@ -100,6 +105,36 @@ impl Schedule {
         first.extend(second);
         Ok(Schedule { rounds: first })
     }
+}
+
+/// The next round of a round robin recorded in a TRF file: its players by starting number
+/// (the first the table's 1), a double round robin when the file plans more rounds than one
+/// cycle has. Boards as [`crate::trf::write_pairings`] takes them, the bye last.
+///
+/// # Errors
+/// Fewer than two players, or every round paired.
+pub fn next_round(trf: &crate::trf::Trf) -> Result<Vec<(u32, Option<u32>)>, BergerError> {
+    let players = trf.players.len();
+    let ids: Vec<u32> = trf.players.keys().copied().collect();
+    let cycle = players + players % 2 - 1;
+    let planned = trf.rounds.map_or(cycle, |r| r as usize);
+    let schedule = if planned > cycle {
+        Schedule::double(players)
+    } else {
+        Schedule::single(players)
+    }?;
+    let next = trf.played_rounds() as usize;
+    let round = schedule
+        .rounds
+        .get(next)
+        .ok_or(BergerError::Finished(next))?;
+    let mut boards: Vec<(u32, Option<u32>)> = round
+        .boards
+        .iter()
+        .map(|b| (ids[b.white - 1], Some(ids[b.black - 1])))
+        .collect();
+    boards.extend(round.bye.map(|b| (ids[b - 1], None)));
+    Ok(boards)
 }
 
 /// Round `r` (from 1) of the table for `n` (even) numbers, of which the first `players` are

@@ -993,15 +993,9 @@ pub fn publication_order(field: &Field, boards: &mut [Board]) {
 pub fn write_pairs(field: &Field, boards: &[Board]) -> String {
     let mut boards = boards.to_vec();
     publication_order(field, &mut boards);
-    let mut out = format!("{}\n", boards.len());
-    for b in &boards {
-        match *b {
-            Board::Game { white, black } => out.push_str(&format!(
-                "{} {}\n",
-                field.players[white].id, field.players[black].id
-            )),
-            Board::Bye(p) => out.push_str(&format!("{} 0\n", field.players[p].id)),
-        }
-    }
-    out
+    let id = |p: usize| field.players[p].id;
+    crate::trf::write_pairings(boards.iter().map(|b| match *b {
+        Board::Game { white, black } => (id(white), Some(id(black))),
+        Board::Bye(p) => (id(p), None),
+    }))
 }

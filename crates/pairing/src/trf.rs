@@ -305,6 +305,16 @@ impl fmt::Display for TrfError {
 
 impl std::error::Error for TrfError {}
 
+/// A round as bbpPairings and JaVaFo write it: the number of boards, then `white black` by
+/// starting number, `N 0` for the bye (a board without black).
+pub fn write_pairings(boards: impl IntoIterator<Item = (u32, Option<u32>)>) -> String {
+    let lines: Vec<String> = boards
+        .into_iter()
+        .map(|(white, black)| format!("{white} {}\n", black.unwrap_or(0)))
+        .collect();
+    format!("{}\n{}", lines.len(), lines.concat())
+}
+
 /// `15` -> `"1.5"`.
 pub fn show_points(points: Points) -> String {
     format!("{}.{}", points / 10, points % 10)

@@ -6,10 +6,9 @@
 
 use std::process::ExitCode;
 
-use rookery_pairing::berger::Schedule;
-use rookery_pairing::dutch;
 use rookery_pairing::swiss::Field;
-use rookery_pairing::trf::Trf;
+use rookery_pairing::trf::{self, Trf};
+use rookery_pairing::{berger, dutch};
 
 use crate::cli::PairingsArgs;
 
@@ -57,8 +56,8 @@ pub(crate) fn run(args: &PairingsArgs) -> ExitCode {
             }
         }
     } else {
-        match round_robin(&trf) {
-            Ok(text) => text,
+        match berger::next_round(&trf) {
+            Ok(boards) => trf::write_pairings(boards),
             Err(e) => {
                 eprintln!("rookery: {}: {e}", path.display());
                 return ExitCode::from(INVALID_REQUEST);
@@ -78,35 +77,4 @@ pub(crate) fn run(args: &PairingsArgs) -> ExitCode {
             ExitCode::from(FILE_ERROR)
         }
     }
-}
-
-/// The next round of a round robin: players by starting number, a double round robin when
-/// the file plans more rounds than one cycle has.
-fn round_robin(trf: &Trf) -> Result<String, String> {
-    let players = trf.players.len();
-    let ids: Vec<u32> = trf.players.keys().copied().collect();
-    let cycle = players + players % 2 - 1;
-    let planned = trf.rounds.map_or(cycle, |r| r as usize);
-    let schedule = if planned > cycle {
-        Schedule::double(players)
-    } else {
-        Schedule::single(players)
-    }
-    .map_err(|e| e.to_string())?;
-    let next = trf.played_rounds() as usize;
-    let round = schedule
-        .rounds
-        .get(next)
-        .ok_or_else(|| format!("every round of the round robin is paired ({next})"))?;
-    let mut out = format!(
-        "{}\n",
-        round.boards.len() + usize::from(round.bye.is_some())
-    );
-    for b in &round.boards {
-        out.push_str(&format!("{} {}\n", ids[b.white - 1], ids[b.black - 1]));
-    }
-    if let Some(bye) = round.bye {
-        out.push_str(&format!("{} 0\n", ids[bye - 1]));
-    }
-    Ok(out)
 }
