@@ -141,6 +141,19 @@ def fresh_database(postgres, tag):
     return postgres.rsplit("/", 1)[0] + "/" + name
 
 
+def accounts(args, url, names, scopes):
+    """Accounts made on the command line, each with an API token of these scopes: name -> token."""
+    tokens = {}
+    for name in names:
+        subprocess.run([args.binary, "--database-url", url, "user", "create", name],
+                       input="a long enough password\n", text=True, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        tokens[name] = subprocess.run(
+            [args.binary, "--database-url", url, "user", "token", name, "--scopes", scopes],
+            capture_output=True, text=True, check=True).stdout.strip()
+    return tokens
+
+
 def start_nodes(args, url, tmp, n=3):
     nodes = [Node(args, f"node{i + 1}", url, tmp) for i in range(n)]
     nodes[0].start()  # the first applies the migrations; the others start together
@@ -769,15 +782,7 @@ def test_bots(args, tmp, errors):
 def test_lobby(args, tmp, errors):
     """Challenges, account events, chat and rematches across nodes."""
     url = fresh_database(args.postgres, "lobby")
-    tokens = {}
-    for name in ["Anna", "Bo"]:
-        subprocess.run([args.binary, "--database-url", url, "user", "create", name],
-                       input="a long enough password\n", text=True, check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        tokens[name] = subprocess.run(
-            [args.binary, "--database-url", url, "user", "token", name, "--scopes",
-             "board:play,challenge:read,challenge:write"],
-            capture_output=True, text=True, check=True).stdout.strip()
+    tokens = accounts(args, url, ["Anna", "Bo"], "board:play,challenge:read,challenge:write")
     nodes = start_nodes(args, url, tmp)
     n1, n2, n3 = (n.port for n in nodes)
     anna, bo = tokens["Anna"], tokens["Bo"]
@@ -1002,14 +1007,7 @@ def test_ratings(args, tmp, errors, rounds=20):
 
     url = fresh_database(args.postgres, "ratings")
     names = [f"Rater{i}" for i in range(6)]
-    tokens = {}
-    for name in names:
-        subprocess.run([args.binary, "--database-url", url, "user", "create", name],
-                       input="a long enough password\n", text=True, check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        tokens[name] = subprocess.run(
-            [args.binary, "--database-url", url, "user", "token", name, "--scopes", "board:play"],
-            capture_output=True, text=True, check=True).stdout.strip()
+    tokens = accounts(args, url, names, "board:play")
     nodes = start_nodes(args, url, tmp)
     ports = [n.port for n in nodes]
 
