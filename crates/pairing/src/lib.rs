@@ -9,6 +9,7 @@
 //! `rookery pairings` command line feed it and store what it returns.
 
 pub mod berger;
+pub mod check;
 pub mod dutch;
 pub mod matching;
 pub mod swiss;

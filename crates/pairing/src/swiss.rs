@@ -100,6 +100,8 @@ pub enum FieldError {
     NoRoundCount,
     /// Nobody had a colour yet and the first round's colour is not given (`XXC white1`).
     NoInitialColour,
+    /// Baku acceleration needs a loss worth nothing and a draw worth half a win.
+    BakuPoints,
 }
 
 impl std::fmt::Display for FieldError {
@@ -115,6 +117,9 @@ impl std::fmt::Display for FieldError {
             FieldError::NoInitialColour => {
                 f.write_str("the first round's colour is not given (XXC white1 or black1)")
             }
+            FieldError::BakuPoints => f.write_str(
+                "Baku acceleration needs a loss worth 0 and a draw worth half a win (BBW, BBD, BBL)",
+            ),
         }
     }
 }
@@ -144,64 +149,7 @@ impl Field {
     /// # Errors
     /// A gap in the starting numbers, more rounds than `XXR`, no `XXR`, no first colour.
     pub fn for_next_round(trf: &Trf) -> Result<Field, FieldError> {
-        let count = trf.players.len();
-        for (i, id) in trf.players.keys().enumerate() {
-            if *id as usize != i + 1 {
-                return Err(FieldError::MissingNumber(i as u32 + 1));
-            }
-        }
-        let mut players: Vec<Entrant> = Vec::with_capacity(count);
-        let mut played_rounds = 0usize;
-        for (i, p) in trf.players.values().enumerate() {
-            let mut history = Vec::new();
-            // Trailing records that say nothing were dropped by the reader; count the
-            // rounds the way bbpPairings does: a record counts toward the rounds played
-            // when it is paired, or when a later record exists.
-            for (r, rec) in p.records.iter().enumerate() {
-                let opponent = rec.opponent.map_or(i, |o| o as usize - 1);
-                let score = match rec.outcome {
-                    Outcome::Won | Outcome::ForfeitWon | Outcome::FullBye | Outcome::PairingBye => {
-                        MatchScore::Win
-                    }
-                    Outcome::Drew | Outcome::HalfBye => MatchScore::Draw,
-                    Outcome::Lost | Outcome::ForfeitLost | Outcome::ZeroBye | Outcome::Absent => {
-                        MatchScore::Loss
-                    }
-                };
-                let played = rec.outcome.played() && rec.colour.is_some();
-                let in_pairing = rec.opponent.is_some()
-                    || matches!(rec.outcome, Outcome::PairingBye | Outcome::ForfeitWon);
-                // A record before another counts as a round; so does a paired one.
-                played_rounds = played_rounds.max(r);
-                if in_pairing {
-                    played_rounds = played_rounds.max(r + 1);
-                }
-                history.push(Past {
-                    opponent,
-                    colour: rec.colour,
-                    score,
-                    played,
-                    in_pairing,
-                });
-            }
-            players.push(Entrant {
-                id: p.id,
-                rank: 0,
-                valid: true,
-                score: 0,
-                accelerations: trf.accelerations.get(&p.id).cloned().unwrap_or_default(),
-                history,
-                played_games: 0,
-                colour_imbalance: 0,
-                repeated_colour: None,
-                colour_preference: None,
-                strong_preference: false,
-            });
-        }
-        // A round every player already holds a record for is a round played.
-        if !players.is_empty() && players.iter().all(|p| p.history.len() > played_rounds) {
-            played_rounds += 1;
-        }
+        let (mut players, played_rounds) = histories(trf)?;
         let total_rounds = trf.rounds.ok_or(FieldError::NoRoundCount)? as usize;
         if played_rounds + 1 > total_rounds {
             return Err(FieldError::TooManyRounds);
@@ -238,11 +186,7 @@ impl Field {
             p.valid = p.history.len() <= played_rounds || p.history.iter().any(|m| m.in_pairing);
         }
         // Pairing numbers: by starting number, or by the file's order with `XXC rank`.
-        let order: Vec<usize> = if trf.by_rank {
-            trf.player_order().map(|id| id as usize - 1).collect()
-        } else {
-            (0..count).collect()
-        };
+        let order = pairing_order(trf);
         let mut rank = 0;
         for &i in &order {
             if players[i].valid {
@@ -252,6 +196,9 @@ impl Field {
         }
         for p in players.iter_mut().filter(|p| p.valid) {
             colour_data(p);
+        }
+        if trf.accelerations.is_empty() && trf.baku() {
+            baku(&mut players, &order, total_rounds, &points)?;
         }
         let initial_colour = match trf.initial_colour {
             Some(c) => c,
@@ -277,6 +224,19 @@ impl Field {
             points,
             forbidden,
         })
+    }
+
+    /// The colour of the top player in round 1: as the file gives it (`XXC`), or as
+    /// bbpPairings infers it from the first round anyone had a colour in.
+    ///
+    /// # Errors
+    /// A gap in the starting numbers; no colour given and none to infer from.
+    pub fn first_colour(trf: &Trf) -> Result<Color, FieldError> {
+        if let Some(c) = trf.initial_colour {
+            return Ok(c);
+        }
+        let (players, _) = histories(trf)?;
+        infer_first_colour(&players, &pairing_order(trf)).ok_or(FieldError::NoInitialColour)
     }
 
     /// What a past round is worth to player `me`.
@@ -307,6 +267,78 @@ impl Field {
     }
 }
 
+/// Player indices by pairing number: starting numbers, or the file's order with `XXC rank`.
+fn pairing_order(trf: &Trf) -> Vec<usize> {
+    if trf.by_rank {
+        trf.player_order().map(|id| id as usize - 1).collect()
+    } else {
+        (0..trf.players.len()).collect()
+    }
+}
+
+/// Every player's rounds as the pairing reads them, and the number of rounds played.
+fn histories(trf: &Trf) -> Result<(Vec<Entrant>, usize), FieldError> {
+    let count = trf.players.len();
+    for (i, id) in trf.players.keys().enumerate() {
+        if *id as usize != i + 1 {
+            return Err(FieldError::MissingNumber(i as u32 + 1));
+        }
+    }
+    let mut players: Vec<Entrant> = Vec::with_capacity(count);
+    let mut played_rounds = 0usize;
+    for (i, p) in trf.players.values().enumerate() {
+        let mut history = Vec::new();
+        // Trailing records that say nothing were dropped by the reader; count the
+        // rounds the way bbpPairings does: a record counts toward the rounds played
+        // when it is paired, or when a later record exists.
+        for (r, rec) in p.records.iter().enumerate() {
+            let opponent = rec.opponent.map_or(i, |o| o as usize - 1);
+            let score = match rec.outcome {
+                Outcome::Won | Outcome::ForfeitWon | Outcome::FullBye | Outcome::PairingBye => {
+                    MatchScore::Win
+                }
+                Outcome::Drew | Outcome::HalfBye => MatchScore::Draw,
+                Outcome::Lost | Outcome::ForfeitLost | Outcome::ZeroBye | Outcome::Absent => {
+                    MatchScore::Loss
+                }
+            };
+            let played = rec.outcome.played() && rec.colour.is_some();
+            let in_pairing = rec.opponent.is_some()
+                || matches!(rec.outcome, Outcome::PairingBye | Outcome::ForfeitWon);
+            // A record before another counts as a round; so does a paired one.
+            played_rounds = played_rounds.max(r);
+            if in_pairing {
+                played_rounds = played_rounds.max(r + 1);
+            }
+            history.push(Past {
+                opponent,
+                colour: rec.colour,
+                score,
+                played,
+                in_pairing,
+            });
+        }
+        players.push(Entrant {
+            id: p.id,
+            rank: 0,
+            valid: true,
+            score: 0,
+            accelerations: trf.accelerations.get(&p.id).cloned().unwrap_or_default(),
+            history,
+            played_games: 0,
+            colour_imbalance: 0,
+            repeated_colour: None,
+            colour_preference: None,
+            strong_preference: false,
+        });
+    }
+    // A round every player already holds a record for is a round played.
+    if !players.is_empty() && players.iter().all(|p| p.history.len() > played_rounds) {
+        played_rounds += 1;
+    }
+    Ok((players, played_rounds))
+}
+
 fn points_of(points: &PointSystem, me: usize, m: &Past) -> Points {
     match m.score {
         MatchScore::Loss => {
@@ -329,6 +361,38 @@ fn points_of(points: &PointSystem, me: usize, m: &Past) -> Points {
         }
         MatchScore::Draw => points.draw,
     }
+}
+
+/// Baku acceleration (C.04.5.1, as bbpPairings applies it when the file names the system
+/// `FIDE_DUTCH_2025_BAKU`): the first half of the players by pairing order (rounded up) get
+/// a win's points added for the first half of the first half of the rounds (rounded up) and
+/// a draw's for the rest of the first half; nobody after that.
+fn baku(
+    players: &mut [Entrant],
+    order: &[usize],
+    total_rounds: usize,
+    points: &PointSystem,
+) -> Result<(), FieldError> {
+    if points.loss != 0 || points.draw.checked_mul(2) != Some(points.win) {
+        return Err(FieldError::BakuPoints);
+    }
+    if order.is_empty() || total_rounds == 0 {
+        return Ok(());
+    }
+    let last_round = (total_rounds - 1) / 2;
+    let last_full_round = last_round / 2;
+    for &i in &order[..=(order.len() - 1) / 2] {
+        players[i].accelerations = (0..=last_round)
+            .map(|r| {
+                if r <= last_full_round {
+                    points.win
+                } else {
+                    points.draw
+                }
+            })
+            .collect();
+    }
+    Ok(())
 }
 
 /// Colour difference and preference from the games played (C.04.3 1.7).

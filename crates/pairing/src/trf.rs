@@ -118,6 +118,13 @@ impl Record {
         colour: None,
         outcome: Outcome::Absent,
     };
+
+    /// Whether the pairing of the round placed the player: against an opponent, the
+    /// pairing-allocated bye, or a forfeit win written without an opponent (bbpPairings's
+    /// rule). Byes asked for and absences were settled before the pairing.
+    pub fn in_pairing(&self) -> bool {
+        self.opponent.is_some() || matches!(self.outcome, Outcome::PairingBye | Outcome::ForfeitWon)
+    }
 }
 
 /// A `001` line.
@@ -626,17 +633,53 @@ impl Trf {
         })
     }
 
-    /// The number of rounds with at least one game or forfeit in them.
+    /// Whether the file names the Dutch system with Baku acceleration (`192
+    /// FIDE_DUTCH_2025_BAKU`, as bbpPairings reads it).
+    pub fn baku(&self) -> bool {
+        matches!(
+            self.system.as_deref(),
+            Some("FIDE_DUTCH_2025_BAKU" | "FIDE_DUTCH_BAKU")
+        )
+    }
+
+    /// The number of rounds someone was placed in by the pairing (a game, a forfeit, the
+    /// pairing-allocated bye).
     pub fn played_rounds(&self) -> u32 {
         self.players
             .values()
-            .filter_map(|p| {
-                p.records
-                    .iter()
-                    .rposition(|r| r.opponent.is_some() || r.outcome == Outcome::PairingBye)
-            })
+            .filter_map(|p| p.records.iter().rposition(Record::in_pairing))
             .max()
             .map_or(0, |i| i as u32 + 1)
+    }
+
+    /// The tournament as it stood before round `round` (from 1) was paired: every player's
+    /// records of the rounds before it, plus what round `round` settled outside the pairing
+    /// (byes asked for, absences); scores from those records. What a checker pairs again.
+    pub fn before_round(&self, round: u32) -> Trf {
+        let mut before = self.clone();
+        let kept = round.saturating_sub(1) as usize;
+        let played = self.played_rounds() as usize;
+        for p in before.players.values_mut() {
+            // A round left blank at the end of a line (a withdrawal) is an absence.
+            let ahead = match p.records.get(kept) {
+                Some(r) => Some(*r),
+                None if kept < played => Some(Record::ABSENT),
+                None => None,
+            }
+            .filter(|r| !r.in_pairing());
+            p.records.truncate(kept);
+            p.records.resize(kept, Record::ABSENT);
+            if let Some(rec) = ahead {
+                p.records.push(rec);
+            }
+            p.points = p.records[..p.records.len().min(kept)]
+                .iter()
+                .map(|r| self.points.points(r.outcome))
+                .sum();
+        }
+        // The round's byes are in its records now; `240` lines asked for others.
+        before.byes.clear();
+        before
     }
 
     /// The file, written back: the players' lines from their records, every other line as

@@ -291,6 +291,10 @@ pub(crate) struct PairingsArgs {
     /// black` by starting number, `N 0` for the bye) to OUT, or to standard output.
     #[arg(short = 'p', value_name = "OUT", num_args = 0..=1, default_missing_value = "-")]
     pub(crate) pair: Option<PathBuf>,
+    /// Check every round the file records: pair it again from the rounds before it and
+    /// report the pairs that differ, as bbpPairings's checker does (Dutch only).
+    #[arg(short = 'c', conflicts_with_all = ["pair", "round_robin"])]
+    pub(crate) check: bool,
 }
 
 /// How a node proves itself to NATS (docs/SCALING.md). Secrets are never logged.

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use rookery_pairing::swiss::Field;
 use rookery_pairing::trf::{self, Trf};
-use rookery_pairing::{berger, dutch};
+use rookery_pairing::{berger, check, dutch};
 
 use crate::cli::PairingsArgs;
 
@@ -22,10 +22,13 @@ pub(crate) fn run(args: &PairingsArgs) -> ExitCode {
         (None, Some(p)) => (p, false),
         (None, None) => unreachable!("clap requires one system"),
     };
-    let Some(out) = &args.pair else {
-        eprintln!("rookery: nothing to do: give -p [OUT] to pair the next round");
+    if args.pair.is_none() && !args.check {
+        eprintln!(
+            "rookery: nothing to do: give -p [OUT] to pair the next round, or -c to check \
+             the rounds played"
+        );
         return ExitCode::from(INVALID_REQUEST);
-    };
+    }
     let text = match std::fs::read(path) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(e) => {
@@ -39,6 +42,9 @@ pub(crate) fn run(args: &PairingsArgs) -> ExitCode {
             eprintln!("rookery: {}: {e}", path.display());
             return ExitCode::from(INVALID_REQUEST);
         }
+    };
+    let Some(out) = &args.pair else {
+        return check(path, &trf);
     };
     let written = if dutch {
         let field = match Field::for_next_round(&trf) {
@@ -76,5 +82,27 @@ pub(crate) fn run(args: &PairingsArgs) -> ExitCode {
             eprintln!("rookery: cannot write {}: {e}", out.display());
             ExitCode::from(FILE_ERROR)
         }
+    }
+}
+
+/// `-c`: every round checked, the report printed as bbpPairings's checker prints it; exit
+/// status 0 when every round is as the system pairs it, 1 when one is not (bbpPairings's
+/// checker exits 0 either way).
+fn check(path: &std::path::Path, trf: &Trf) -> ExitCode {
+    let verdicts = match check::check_dutch(trf) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("rookery: {}: {e}", path.display());
+            return ExitCode::from(INVALID_REQUEST);
+        }
+    };
+    let name = path
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    print!("{}", check::write_report(&name, &verdicts));
+    if verdicts.iter().all(|v| *v == check::Verdict::AsPaired) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(NO_VALID_PAIRING)
     }
 }

@@ -105,3 +105,21 @@ fn no_pairing_without_breaking_the_absolute_criteria_is_status_1() {
     assert_eq!((status, stdout.as_str()), (1, ""), "{err}");
     assert!(err.contains("no pairing exists"), "{err}");
 }
+
+#[test]
+fn the_check_prints_bbppairings_report_and_says_by_its_status_whether_a_round_is_wrong() {
+    for (name, status) in [("checker-generated", 0), ("checker-tampered", 1)] {
+        let input = trf_data(&format!("{name}.trf"));
+        let (code, stdout, err) = rookery(&["pairings", "--dutch", input.to_str().unwrap(), "-c"]);
+        assert_eq!(code, status, "{name}: {err}");
+        let expected = std::fs::read_to_string(trf_data(&format!("{name}.expected"))).unwrap();
+        assert_eq!(stdout, expected, "{name}");
+    }
+    // Only the Dutch system has a checker; -c and -p do not go together.
+    let input = trf_data("checker-generated.trf");
+    let input = input.to_str().unwrap();
+    let (code, _, _) = rookery(&["pairings", "--round-robin", input, "-c"]);
+    assert_ne!(code, 0);
+    let (code, _, _) = rookery(&["pairings", "--dutch", input, "-c", "-p"]);
+    assert_ne!(code, 0);
+}

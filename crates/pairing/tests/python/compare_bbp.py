@@ -9,6 +9,11 @@ asked for it) and paired by both programs, `bbpPairings --dutch CUT -p` and
 
   compare_bbp.py --bbp bbpPairings.exe --rookery target/release/rookery --tournaments 200
 
+With --check, each whole tournament is also checked by both checkers (`-c`), as generated
+and with one game's colours swapped in a random round; their reports must be identical, and
+Rookery's exit status must say whether bbpPairings's report found a fault. With --baku, every
+file names the Dutch system with Baku acceleration (`192 FIDE_DUTCH_2025_BAKU`).
+
 Prints one line per tournament that differs (the cut file is kept under --keep) and a
 summary with the time each program took; exits 1 on any difference or error.
 """
@@ -79,6 +84,56 @@ def cut(lines, rounds, r):
     return "\r".join(out) + "\r"
 
 
+def with_system(lines, baku):
+    """The lines, naming the Dutch system with Baku acceleration when asked."""
+    lines = [l for l in lines if not l.startswith("192")]
+    return lines + ["192 FIDE_DUTCH_2025_BAKU"] if baku else lines
+
+
+def tampered(lines, prng):
+    """The tournament with the colours of one game swapped, in a random round."""
+    games = []
+    for n, line in enumerate(lines):
+        if line.startswith("001"):
+            for r, rec in enumerate(records(line)):
+                if rec[:4].strip() not in ("", "0000") and rec[5] in "wb":
+                    games.append((int(line[4:8]), r, int(rec[:4])))
+    if not games:
+        return None
+    a, r, b = prng.choice(games)
+    out = []
+    for line in lines:
+        if line.startswith("001") and int(line[4:8]) in (a, b):
+            at = 91 + 10 * r + 5
+            line = line[:at] + ("b" if line[at] == "w" else "w") + line[at + 1:]
+        out.append(line)
+    return out
+
+
+def found_fault(report):
+    return "Checker pairings" in report or "No valid pairing" in report
+
+
+def compare_checkers(args, tmp, lines, label):
+    """Both checkers on one whole tournament; a description of the difference, if any."""
+    path = os.path.join(tmp, "t.trf")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    theirs = run([args.bbp, "--dutch", path, "-c"])
+    ours = run([args.rookery, "pairings", "--dutch", path, "-c"])
+    if theirs[0] != 0:
+        return f"{label}: bbpPairings's checker failed ({theirs[0]}): {theirs[2].strip()[:200]}", None
+    faulty = found_fault(theirs[1])
+    if ours[1] != theirs[1] or ours[0] != (1 if faulty else 0):
+        os.makedirs(args.keep, exist_ok=True)
+        kept = os.path.join(args.keep, f"check-{label}.trf")
+        with open(kept, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        return (f"{label}: the checkers differ ({kept}); rookery exit {ours[0]} {ours[2].strip()[:200]}\n"
+                f"bbpPairings:\n{theirs[1][:800]}\nrookery:\n{ours[1][:800]}"), faulty
+    return None, faulty
+
+
 def run(cmd):
     started = time.perf_counter()
     p = subprocess.run(cmd, capture_output=True, text=True)
@@ -96,12 +151,18 @@ def main():
     ap.add_argument("--keep", default="bbp-differences")
     ap.add_argument("--min-rounds", type=int, default=1,
                     help="fail unless at least this many rounds were compared")
+    ap.add_argument("--check", action="store_true",
+                    help="also compare the checkers (-c) on every whole tournament")
+    ap.add_argument("--baku", action="store_true",
+                    help="pair and check with Baku acceleration")
     args = ap.parse_args()
     prng = random.Random(args.seed)
     tmp = tempfile.mkdtemp()
     rounds_compared = 0
     differences = 0
     times = [0.0, 0.0]
+    # Tournaments checked, of which bbpPairings found faulty, and where the checkers differ.
+    checks = [0, 0, 0]
     for t in range(args.tournaments):
         # Mostly small fields, some large: sizes spread on a log scale.
         players = int(round(args.min_players * (args.max_players / args.min_players) ** prng.random()))
@@ -121,8 +182,19 @@ def main():
         with open(trf, encoding="utf-8", errors="replace") as f:
             lines = [l for l in f.read().replace("\r\n", "\n").replace("\r", "\n").split("\n") if l.strip()]
         played = max(len(records(l)) for l in lines if l.startswith("001"))
+        if args.check:
+            for label, version in (("as-generated", lines), ("tampered", tampered(lines, prng))):
+                if version is None:
+                    continue
+                fault, faulty = compare_checkers(args, tmp, with_system(version, args.baku),
+                                                 f"seed{seed}-p{players}-{label}")
+                checks[0] += 1
+                checks[1] += bool(faulty)
+                if fault:
+                    checks[2] += 1
+                    print(f"tournament {t}: {fault}", flush=True)
         for r in range(1, played + 1):
-            text = cut(lines, rounds, r)
+            text = cut(with_system(lines, args.baku), rounds, r)
             path = os.path.join(tmp, "cut.trf")
             with open(path, "w") as f:
                 f.write(text)
@@ -155,10 +227,16 @@ def main():
                       f"{ours[2].strip()[:200]}", flush=True)
     print(f"{args.tournaments} tournaments, {rounds_compared} rounds compared, {differences} differ; "
           f"time pairing: bbpPairings {times[0]:.1f} s, rookery {times[1]:.1f} s")
+    if args.check:
+        print(f"checkers: {checks[0]} tournaments checked, {checks[1]} with rounds not as the "
+              f"system pairs them, {checks[2]} reported differently")
+        if not checks[1]:
+            print("no tournament checked had a round out of order: the check proved nothing")
+            return 1
     if rounds_compared < args.min_rounds:
         print(f"only {rounds_compared} rounds compared (at least {args.min_rounds} expected)")
         return 1
-    return 1 if differences else 0
+    return 1 if differences or checks[2] else 0
 
 
 if __name__ == "__main__":

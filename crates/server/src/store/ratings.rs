@@ -720,7 +720,56 @@ pub(crate) mod tests {
             );
         }
         assert_eq!(store.ratings_of(w).await.unwrap()[0].1.games, 2);
+        rating_reads(store, w).await;
+        colour_lean(store, (w, b)).await;
         concurrent(store).await;
+    }
+
+    /// The rating the pools, seeks and pages read: the stored one at its speed, grown by the
+    /// days since (docs/RATINGS.md), and a new player's at any other speed.
+    async fn rating_reads(store: &Store, user: &str) {
+        let stored = store.ratings_of(user).await.unwrap();
+        let (speed, blitz) = &stored[0];
+        assert_eq!(*speed, Speed::Blitz);
+        let later = AT + 30 * DAY_MS as i64;
+        let read = store.rating_at(user, Speed::Blitz, later).await.unwrap();
+        assert_eq!(read, blitz.at(later));
+        assert!(read.deviation > blitz.glicko.deviation, "{read:?}");
+        assert_eq!(
+            store.rating_at(user, Speed::Rapid, later).await.unwrap(),
+            Glicko::default()
+        );
+        assert_eq!(
+            store.rating_at("rs-y", Speed::Blitz, AT).await.unwrap(),
+            Glicko::default()
+        );
+    }
+
+    /// Whites minus blacks over an account's last ten games with a person.
+    async fn colour_lean(store: &Store, (w, b): (&str, &str)) {
+        // rs1-rs5: `w` White in all five.
+        assert_eq!(store.colour_lean(w).await.unwrap(), 5);
+        assert_eq!(store.colour_lean(b).await.unwrap(), -5);
+        assert_eq!(store.colour_lean("rs-y").await.unwrap(), 0);
+        // A game against a bot does not count.
+        let bot = NewGame {
+            white_user: Some(w.to_owned()),
+            black_bot: Some(3),
+            ..game("rs-bot", AT)
+        };
+        store.create_game(&bot).await.unwrap();
+        assert_eq!(store.colour_lean(w).await.unwrap(), 5);
+        // Seven later games with `w` Black: of the last ten, seven Black and three White.
+        for i in 0..7 {
+            let g = NewGame {
+                white_user: Some("rs-x".to_owned()),
+                black_user: Some(w.to_owned()),
+                ..game(&format!("rs-lean{i}"), AT + 1 + i)
+            };
+            store.create_game(&g).await.unwrap();
+        }
+        assert_eq!(store.colour_lean(w).await.unwrap(), -4);
+        assert_eq!(store.colour_lean("rs-x").await.unwrap(), 7);
     }
 
     /// Rating, deviation, volatility and ladder points, as one change leaves them.
