@@ -13,5 +13,6 @@ pub mod check;
 pub mod dutch;
 pub mod matching;
 pub mod swiss;
+pub mod tiebreak;
 pub mod trf;
 pub mod wide;

@@ -219,6 +219,9 @@ pub(crate) enum Command {
     /// Pair a round of a tournament from its TRF file, as bbpPairings and JaVaFo do
     /// (`--dutch FILE -p [OUT]`), or by FIDE's Berger tables (`--round-robin FILE -p`).
     Pairings(PairingsArgs),
+    /// Tie-breaks of a tournament from its TRF file, by FIDE's regulations (C.07)
+    /// (docs/TOURNAMENTS.md)
+    Tiebreaks(TiebreaksArgs),
     /// Manage accounts from the command line (no browser, no e-mail needed).
     User {
         #[command(subcommand)]
@@ -295,6 +298,22 @@ pub(crate) struct PairingsArgs {
     /// report the pairs that differ, as bbpPairings's checker does (Dutch only).
     #[arg(short = 'c', conflicts_with_all = ["pair", "round_robin"])]
     pub(crate) check: bool,
+}
+
+#[derive(Debug, Clone, clap::Args)]
+pub(crate) struct TiebreaksArgs {
+    /// The tournament (TRF).
+    pub(crate) file: PathBuf,
+    /// The tie-breaks, in order (FIDE's names: PTS, BH, BH/C1, BH/M1, SB, DE, WIN, WON, BPG,
+    /// BWG, REP, ARO, TPR, PS); the default depends on the system.
+    #[arg(short = 't', long = "tie-breaks", num_args = 1.., value_name = "TB")]
+    pub(crate) tie_breaks: Vec<String>,
+    /// The rounds counted (default: every round the file records).
+    #[arg(short = 'n', long)]
+    pub(crate) rounds: Option<usize>,
+    /// The tournament is a round robin (unplayed games count as played).
+    #[arg(long = "round-robin")]
+    pub(crate) round_robin: bool,
 }
 
 /// How a node proves itself to NATS (docs/SCALING.md). Secrets are never logged.

@@ -41,6 +41,7 @@ pub fn main() -> ExitCode {
             command: cli::PgnCommand::Check(args),
         }) => pgn_check::run(&args),
         Some(cli::Command::Pairings(args)) => pairings_cli::run(&args),
+        Some(cli::Command::Tiebreaks(args)) => pairings_cli::tiebreaks(&args),
         Some(cli::Command::Migrate) => runtime(migrate(cli.config)),
         Some(cli::Command::Import { files }) => {
             let url = cli.config.database_url.clone();

@@ -7,10 +7,11 @@
 use std::process::ExitCode;
 
 use rookery_pairing::swiss::Field;
+use rookery_pairing::tiebreak::{self, System, TieBreak};
 use rookery_pairing::trf::{self, Trf};
 use rookery_pairing::{berger, check, dutch};
 
-use crate::cli::PairingsArgs;
+use crate::cli::{PairingsArgs, TiebreaksArgs};
 
 const NO_VALID_PAIRING: u8 = 1;
 const INVALID_REQUEST: u8 = 3;
@@ -105,4 +106,74 @@ fn check(path: &std::path::Path, trf: &Trf) -> ExitCode {
     } else {
         ExitCode::from(NO_VALID_PAIRING)
     }
+}
+
+/// `rookery tiebreaks FILE`: every player's tie-breaks, tab-separated as FIDE's tie-break
+/// checker prints them (`-dT`): starting number, rank, then each tie-break.
+pub(crate) fn tiebreaks(args: &TiebreaksArgs) -> ExitCode {
+    let system = if args.round_robin {
+        System::RoundRobin
+    } else {
+        System::Swiss
+    };
+    let names: Vec<String> = if args.tie_breaks.is_empty() {
+        let defaults: &[&str] = match system {
+            System::Swiss => &["PTS", "BH/C1", "BH", "SB", "DE"],
+            System::RoundRobin => &["PTS", "DE", "SB", "WIN"],
+        };
+        defaults.iter().map(|s| (*s).to_owned()).collect()
+    } else {
+        args.tie_breaks.clone()
+    };
+    let mut list = Vec::new();
+    for name in &names {
+        match TieBreak::parse(name) {
+            Some(tb) => list.push(tb),
+            None => {
+                eprintln!(
+                    "rookery: unknown tie-break {name:?} (PTS, BH, BH/C1, BH/M1, SB, SB/C1, DE, \
+                     WIN, WON, BPG, BWG, REP, ARO, ARO/C1, TPR, PS)"
+                );
+                return ExitCode::from(INVALID_REQUEST);
+            }
+        }
+    }
+    let text = match std::fs::read(&args.file) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) => {
+            eprintln!("rookery: cannot read {}: {e}", args.file.display());
+            return ExitCode::from(FILE_ERROR);
+        }
+    };
+    let trf = match Trf::parse(&text) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("rookery: {}: {e}", args.file.display());
+            return ExitCode::from(INVALID_REQUEST);
+        }
+    };
+    let rounds = args.rounds.unwrap_or(trf.played_rounds() as usize);
+    let values = match tiebreak::compute(&trf, rounds, system, &list) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("rookery: {}: {e}", args.file.display());
+            return ExitCode::from(INVALID_REQUEST);
+        }
+    };
+    let ranks = tiebreak::ranks(&values, &list);
+    let mut out = String::from("StartNo\tRank");
+    for tb in &list {
+        out.push('\t');
+        out.push_str(&tb.to_string());
+    }
+    out.push('\n');
+    for (i, id) in trf.players.keys().enumerate() {
+        out.push_str(&format!("{id}\t{}", ranks[i]));
+        for v in &values[i] {
+            out.push_str(&format!("\t{v}"));
+        }
+        out.push('\n');
+    }
+    print!("{out}");
+    ExitCode::SUCCESS
 }

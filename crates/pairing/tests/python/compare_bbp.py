@@ -134,6 +134,21 @@ def compare_checkers(args, tmp, lines, label):
     return None, faulty
 
 
+def generate(bbp, prng, tmp, players, rounds):
+    """A random tournament from bbpPairings's generator, its other settings drawn from prng:
+    (generator seed, file, exit status, error text)."""
+    config = os.path.join(tmp, "rtg.cfg")
+    with open(config, "w") as f:
+        f.write(f"PlayersNumber={players}\nRoundsNumber={rounds}\n"
+                f"DrawPercentage={prng.randint(0, 60)}\nForfeitRate={prng.choice([3, 10, 40, 1000])}\n"
+                f"RetiredRate={prng.choice([3, 10, 40, 1000])}\nHalfPointByeRate={prng.choice([3, 10, 40, 1000])}\n"
+                f"HighestRating=2700\nLowestRating=1200\n")
+    seed = prng.randint(1, 2**31 - 1)
+    trf = os.path.join(tmp, "t.trf")
+    code, _, err, _ = run([bbp, "--dutch", "-g", config, "-o", trf, "-s", str(seed)])
+    return seed, trf, code, err
+
+
 def run(cmd):
     started = time.perf_counter()
     p = subprocess.run(cmd, capture_output=True, text=True)
@@ -167,15 +182,7 @@ def main():
         # Mostly small fields, some large: sizes spread on a log scale.
         players = int(round(args.min_players * (args.max_players / args.min_players) ** prng.random()))
         rounds = prng.randint(3, min(13, players - 1))
-        config = os.path.join(tmp, "rtg.cfg")
-        with open(config, "w") as f:
-            f.write(f"PlayersNumber={players}\nRoundsNumber={rounds}\n"
-                    f"DrawPercentage={prng.randint(0, 60)}\nForfeitRate={prng.choice([3, 10, 40, 1000])}\n"
-                    f"RetiredRate={prng.choice([3, 10, 40, 1000])}\nHalfPointByeRate={prng.choice([3, 10, 40, 1000])}\n"
-                    f"HighestRating=2700\nLowestRating=1200\n")
-        seed = prng.randint(1, 2**31 - 1)
-        trf = os.path.join(tmp, "t.trf")
-        code, out, err, _ = run([args.bbp, "--dutch", "-g", config, "-o", trf, "-s", str(seed)])
+        seed, trf, code, err = generate(args.bbp, prng, tmp, players, rounds)
         if code != 0:
             print(f"tournament {t}: the generator failed ({code}): {err.strip()}")
             continue
