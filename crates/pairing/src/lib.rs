@@ -11,6 +11,7 @@
 pub mod berger;
 pub mod check;
 pub mod dutch;
+pub mod event;
 pub mod matching;
 pub mod swiss;
 pub mod tiebreak;
