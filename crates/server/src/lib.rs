@@ -26,6 +26,7 @@ mod rematch;
 mod room;
 mod rooms;
 mod store;
+mod tournaments;
 mod user_cli;
 mod wallclock;
 

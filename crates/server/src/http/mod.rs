@@ -21,6 +21,7 @@ mod pools;
 mod serve;
 mod sheet;
 mod socket;
+mod tournaments;
 mod tv;
 
 /// The request bodies the fuzz targets read (`crate::fuzzing`).
@@ -140,6 +141,10 @@ pub(crate) fn routes(state: AppState) -> (Router<AppState>, Vec<limits::Declared
         .get("/api/games", Read, games::list)
         .get("/api/games/user/{name}", Read, pgn::user_games)
         .post("/api/import", Import, pgn::import)
+        .post("/api/events", CreateGame, tournaments::create)
+        .get("/api/events/{id}", Read, tournaments::show)
+        .post("/api/events/{id}", Action, tournaments::change)
+        .get("/api/events/{id}/trf", Read, tournaments::trf)
         .post("/api/token/test", Account, lichess::token_test)
         .delete("/api/token", Account, lichess::revoke_token)
         .get("/api/account", Read, lichess::account)

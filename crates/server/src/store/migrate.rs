@@ -97,6 +97,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "caps",
         include_str!("../../../../migrations/0018_caps.sql"),
     ),
+    (
+        19,
+        "tournaments",
+        include_str!("../../../../migrations/0019_tournaments.sql"),
+    ),
 ];
 
 /// Applies the migrations not applied yet, in order, each in its own transaction. On

@@ -9,6 +9,7 @@ pub(crate) mod chat;
 pub(crate) mod leases;
 mod migrate;
 pub(crate) mod ratings;
+pub(crate) mod tournaments;
 pub(crate) mod writer;
 
 use std::time::Duration;
@@ -1071,6 +1072,7 @@ pub(crate) mod tests {
         accounts::tests::suite(&store, &writer).await;
         ratings::tests::suite(&store, &writer).await;
         leases::tests::suite(&store, &writer).await;
+        tournaments::tests::suite(&store).await;
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

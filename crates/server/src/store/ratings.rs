@@ -862,5 +862,38 @@ pub(crate) mod tests {
             ladder_sum += points.0;
         }
         assert_eq!(ladder_sum, 0, "R8: the ladder sums to zero");
+        leaderboard(store).await;
+    }
+
+    /// The leaderboard after the concurrent games: their four accounts (sixty games each, no
+    /// longer provisional), best first; not `rs-w` and `rs-b` (two games: provisional); the
+    /// limit kept; nobody once inactive longer than [`ACTIVE_DAYS`].
+    async fn leaderboard(store: &Store) {
+        let board = store.leaderboard(Speed::Blitz, AT, 10).await.unwrap();
+        let mut names: Vec<&str> = board.iter().map(|r| r.name.as_str()).collect();
+        assert!(
+            board
+                .windows(2)
+                .all(|w| w[0].glicko.rating >= w[1].glicko.rating),
+            "{names:?}"
+        );
+        names.sort_unstable();
+        assert_eq!(names, ["rc-a", "rc-b", "rc-c", "rc-d"]);
+        assert_eq!(
+            store.leaderboard(Speed::Blitz, AT, 3).await.unwrap().len(),
+            3
+        );
+        let later = AT + (ACTIVE_DAYS + 1) * DAY_MS as i64;
+        assert!(
+            store
+                .leaderboard(Speed::Blitz, later, 10)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        // The ladder: the six accounts with ladder games, most points first.
+        let board = store.ladder_board().await.unwrap();
+        assert_eq!(board.len(), 6);
+        assert!(board.windows(2).all(|w| w[0].points >= w[1].points));
     }
 }

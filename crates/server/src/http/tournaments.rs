@@ -1,0 +1,78 @@
+//! Rookery's tournament API (docs/API.md "Tournaments"): create, read, change, and the
+//! report. Each change is one [`Action`] given to [`tournaments::act`], the one way in.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+
+use super::AppState;
+use super::error::{ApiError, ApiJson};
+use super::identity::Caller;
+use super::lichess_play::{account, scope};
+use crate::tournaments::{self, Action, NewTournament};
+use crate::wallclock::now_ms;
+
+/// The scope a token needs to run tournaments (lichess's).
+const SCOPE: &[&str] = &["tournament:write"];
+
+impl From<tournaments::TournamentError> for ApiError {
+    fn from(e: tournaments::TournamentError) -> ApiError {
+        ApiError::of(e.problem())
+    }
+}
+
+/// `POST /api/events` (`name`, `system`: `swiss` or `round-robin`, `rounds`,
+/// `first_colour`): 201 with the tournament, the caller its arbiter.
+pub(crate) async fn create(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiJson(new): ApiJson<NewTournament>,
+) -> Result<Response, ApiError> {
+    let me = account(&caller)?;
+    scope(me, SCOPE)?;
+    let id = tournaments::create(&state.store, &me.user.id, &new, now_ms() as i64).await?;
+    let (event, _) = tournaments::read(&state.store, &id).await?;
+    Ok((
+        axum::http::StatusCode::CREATED,
+        Json(tournaments::view(&id, &event)),
+    )
+        .into_response())
+}
+
+/// `GET /api/events/{id}`: players, byes, each round's boards and results, standings.
+pub(crate) async fn show(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let (event, _) = tournaments::read(&state.store, &id).await?;
+    Ok(Json(tournaments::view(&id, &event)))
+}
+
+/// `POST /api/events/{id}` with one action (`{"action": "pair"}`, ...): the tournament
+/// after it. Only its arbiter; a refused action changes nothing.
+pub(crate) async fn change(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    ApiJson(action): ApiJson<Action>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let me = account(&caller)?;
+    scope(me, SCOPE)?;
+    let event = tournaments::act(&state.store, &id, &me.user.id, &action).await?;
+    Ok(Json(tournaments::view(&id, &event)))
+}
+
+/// `GET /api/events/{id}/trf`: the report (FIDE's TRF) of the rounds with every result in,
+/// as a federation's rating officer and FIDE's checkers read it.
+pub(crate) async fn trf(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let (event, _) = tournaments::read(&state.store, &id).await?;
+    Ok((
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        event.trf(false),
+    )
+        .into_response())
+}

@@ -1,0 +1,110 @@
+//! Tournaments (migration 0019), each stored as its JSON (`tournaments.rs`) with a version:
+//! a change names the version it read, so that of two changes made at once one wins and
+//! the other is told to read again.
+
+use sqlx::Row;
+
+use super::{Store, StoreError};
+
+/// A tournament as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct StoredTournament {
+    pub(crate) id: String,
+    /// The arbiter's account id.
+    pub(crate) owner: String,
+    pub(crate) created_at: i64,
+    pub(crate) version: i64,
+    pub(crate) body: String,
+}
+
+impl Store {
+    /// Stores a new tournament at version 1.
+    pub(crate) async fn add_tournament(
+        &self,
+        id: &str,
+        owner: &str,
+        created_at: i64,
+        body: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO tournaments (id, owner, created_at, version, body) \
+             VALUES ($1, $2, $3, 1, $4)",
+        )
+        .bind(id)
+        .bind(owner)
+        .bind(created_at)
+        .bind(body)
+        .execute(self.pool())
+        .await?;
+        Ok(())
+    }
+
+    /// Tournament `id`, if there is one.
+    pub(crate) async fn tournament(
+        &self,
+        id: &str,
+    ) -> Result<Option<StoredTournament>, StoreError> {
+        let row = sqlx::query(
+            "SELECT id, owner, created_at, version, body FROM tournaments WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(self.pool())
+        .await?;
+        row.map(|r| {
+            Ok(StoredTournament {
+                id: r.try_get(0)?,
+                owner: r.try_get(1)?,
+                created_at: r.try_get(2)?,
+                version: r.try_get(3)?,
+                body: r.try_get(4)?,
+            })
+        })
+        .transpose()
+    }
+
+    /// Replaces tournament `id`'s body if it is still at `version` (and moves it to the next
+    /// version): whether it was.
+    pub(crate) async fn update_tournament(
+        &self,
+        id: &str,
+        version: i64,
+        body: &str,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE tournaments SET body = $1, version = version + 1 \
+             WHERE id = $2 AND version = $3",
+        )
+        .bind(body)
+        .bind(id)
+        .bind(version)
+        .execute(self.pool())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// Run on both backends by the store's suite.
+    pub(crate) async fn suite(store: &Store) {
+        store
+            .add_tournament("t1", "arbiter", 5, "{}")
+            .await
+            .unwrap();
+        let t = store.tournament("t1").await.unwrap().unwrap();
+        assert_eq!(
+            (t.owner.as_str(), t.version, t.body.as_str()),
+            ("arbiter", 1, "{}")
+        );
+        assert!(store.tournament("t2").await.unwrap().is_none());
+        // Of two changes read at version 1, the first wins; the second changes nothing.
+        assert!(store.update_tournament("t1", 1, "{\"a\":1}").await.unwrap());
+        assert!(!store.update_tournament("t1", 1, "{\"b\":2}").await.unwrap());
+        let t = store.tournament("t1").await.unwrap().unwrap();
+        assert_eq!((t.version, t.body.as_str()), (2, "{\"a\":1}"));
+        // The same id twice is refused.
+        assert!(store.add_tournament("t1", "other", 6, "{}").await.is_err());
+    }
+}

@@ -1,0 +1,283 @@
+//! Tournaments over the API (docs/API.md "Tournaments"): an arbiter runs a Swiss over the
+//! board (entries, a bye asked for, rounds paired, results and a correction, a late entry,
+//! a withdrawal), its report checked round by round by the Dutch system's checker; a round
+//! robin; and everything another account, a visitor or bad input cannot do.
+
+mod common;
+
+use common::agent::{Browser, on_both, signup};
+use common::{Server, start_with};
+use rookery_pairing::check::{Verdict, check_dutch};
+use rookery_pairing::trf::Trf;
+use serde_json::Value;
+
+fn json(body: &str) -> Value {
+    serde_json::from_str(body).unwrap_or_else(|_| panic!("not JSON: {body}"))
+}
+
+/// The arbiter acts; the tournament after it.
+fn act(s: &Server, b: &mut Browser, id: &str, action: &str) -> Value {
+    let r = b.json(s, &format!("/api/events/{id}"), action);
+    assert_eq!(r.status, 200, "{action}: {}", r.body);
+    json(&r.body)
+}
+
+/// Results for every board of the last round paired: White wins on odd boards, draws on
+/// even ones (a bye has no result to give).
+fn finish_round(s: &Server, b: &mut Browser, id: &str, t: &Value) -> Value {
+    let rounds = t["pairings"].as_array().unwrap();
+    let round = rounds.len();
+    let mut last = t.clone();
+    for board in rounds[round - 1].as_array().unwrap() {
+        if board["black"].is_null() {
+            continue;
+        }
+        let n = board["board"].as_u64().unwrap();
+        let result = if n % 2 == 1 { "1-0" } else { "1/2-1/2" };
+        last = act(
+            s,
+            b,
+            id,
+            &format!(r#"{{"action":"result","round":{round},"board":{n},"result":"{result}"}}"#),
+        );
+    }
+    last
+}
+
+/// A server, its arbiter signed up, and a new tournament made by him: (server, arbiter,
+/// tournament as created).
+fn new_tournament(url: &str, address: &str, body: &str) -> (Server, Browser, Value) {
+    let s = start_with(url, &["--trust-proxy"]);
+    let mut arbiter = Browser::at(address);
+    assert_eq!(
+        signup(&s, &mut arbiter, "arbiter", "arbiter password").status,
+        303
+    );
+    let r = arbiter.json(&s, "/api/events", body);
+    assert_eq!(r.status, 201, "{}", r.body);
+    let t = json(&r.body);
+    (s, arbiter, t)
+}
+
+#[test]
+fn an_arbiter_runs_a_swiss_over_the_board() {
+    on_both("tournament-swiss", swiss);
+}
+
+fn swiss(url: &str) {
+    let (s, mut arbiter, t) = new_tournament(
+        url,
+        "10.1.0.1",
+        r#"{"name":"Club Swiss","system":"swiss","rounds":4,"first_colour":"white"}"#,
+    );
+    let id = t["id"].as_str().unwrap().to_owned();
+    assert_eq!(t["next_round"], 1);
+    for i in 0..11 {
+        act(
+            &s,
+            &mut arbiter,
+            &id,
+            &format!(
+                r#"{{"action":"enter","name":"Player {i}","rating":{}}}"#,
+                2200 - 20 * i
+            ),
+        );
+    }
+    // Player 3 asks for a half-point bye in round 1: ten paired, no pairing-allocated bye.
+    act(
+        &s,
+        &mut arbiter,
+        &id,
+        r#"{"action":"bye","player":3,"round":1,"kind":"half"}"#,
+    );
+    let t = act(&s, &mut arbiter, &id, r#"{"action":"pair"}"#);
+    let round1 = t["pairings"][0].as_array().unwrap();
+    assert_eq!(round1.len(), 5);
+    assert!(round1.iter().all(|b| b["white"] != 3 && b["black"] != 3));
+    // C.04.3: the top half meets the bottom half: ten players (3 is out), 1 meets 7.
+    assert_eq!(
+        (&round1[0]["white"], &round1[0]["black"]),
+        (&1.into(), &7.into())
+    );
+    // Not paired again before every result is in.
+    let r = arbiter.json(&s, &format!("/api/events/{id}"), r#"{"action":"pair"}"#);
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(
+        r.body.contains("round 1 still has boards without a result"),
+        "{}",
+        r.body
+    );
+    let t = finish_round(&s, &mut arbiter, &id, &t);
+    // A correction: board 2 was a win for Black, not a draw.
+    let t2 = act(
+        &s,
+        &mut arbiter,
+        &id,
+        r#"{"action":"result","round":1,"board":2,"result":"0-1"}"#,
+    );
+    assert_eq!(t2["pairings"][0][1]["result"], "0-1");
+    assert_ne!(t["standings"], t2["standings"]);
+    // A late entry (from round 2) and a withdrawal (from round 2).
+    act(
+        &s,
+        &mut arbiter,
+        &id,
+        r#"{"action":"enter","name":"Late Comer","rating":1900}"#,
+    );
+    act(
+        &s,
+        &mut arbiter,
+        &id,
+        r#"{"action":"withdraw","player":11}"#,
+    );
+    let t = act(&s, &mut arbiter, &id, r#"{"action":"pair"}"#);
+    let round2: Vec<&Value> = t["pairings"][1].as_array().unwrap().iter().collect();
+    let in_round2: Vec<&Value> = round2
+        .iter()
+        .flat_map(|b| [&b["white"], &b["black"]])
+        .collect();
+    assert!(in_round2.contains(&&12.into()) && !in_round2.contains(&&11.into()));
+    let mut t = finish_round(&s, &mut arbiter, &id, &t);
+    for _ in 3..=4 {
+        t = act(&s, &mut arbiter, &id, r#"{"action":"pair"}"#);
+        t = finish_round(&s, &mut arbiter, &id, &t);
+    }
+    let r = arbiter.json(&s, &format!("/api/events/{id}"), r#"{"action":"pair"}"#);
+    assert!(
+        r.body.contains("every round of the event is paired"),
+        "{}",
+        r.body
+    );
+    // Standings: everyone, ranked, with the Swiss tie-breaks.
+    assert_eq!(
+        t["tie_breaks"],
+        serde_json::json!(["PTS", "BH/C1", "BH", "SB", "DE"])
+    );
+    assert_eq!(t["standings"].as_array().unwrap().len(), 12);
+    assert_eq!(t["standings"][0]["rank"], 1);
+    // The report: every round as the Dutch system pairs it (bbpPairings's checker reads
+    // the same reports in crates/pairing/tests/python/check_events.py).
+    let report = arbiter.get(&s, &format!("/api/events/{id}/trf"));
+    assert_eq!(report.status, 200);
+    let trf = Trf::parse(&report.body).unwrap();
+    assert_eq!(trf.played_rounds(), 4);
+    let verdicts = check_dutch(&trf).unwrap();
+    assert!(
+        verdicts.iter().all(|v| *v == Verdict::AsPaired),
+        "{verdicts:?}"
+    );
+    assert!(report.body.contains("Late Comer"));
+    refusals(&s, &id);
+}
+
+/// What others cannot do; nothing changes.
+fn refusals(s: &Server, id: &str) {
+    let mut other = Browser::at("10.1.0.2");
+    assert_eq!(
+        signup(s, &mut other, "player", "player password").status,
+        303
+    );
+    let before = other.get(s, &format!("/api/events/{id}")).body;
+    let r = other.json(
+        s,
+        &format!("/api/events/{id}"),
+        r#"{"action":"withdraw","player":1}"#,
+    );
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert!(r.body.contains("not_allowed"), "{}", r.body);
+    let mut visitor = Browser::at("10.1.0.3");
+    let r = visitor.json(
+        s,
+        &format!("/api/events/{id}"),
+        r#"{"action":"withdraw","player":1}"#,
+    );
+    assert_eq!(r.status, 401, "{}", r.body);
+    let r = visitor.json(
+        s,
+        "/api/events",
+        r#"{"name":"x","system":"swiss","rounds":3}"#,
+    );
+    assert_eq!(r.status, 401, "{}", r.body);
+    assert_eq!(visitor.get(s, "/api/events/nosuch").status, 404);
+    // Bad input from the arbiter's side is named.
+    let mut arbiter = Browser::at("10.1.0.4");
+    assert_eq!(
+        signup(s, &mut arbiter, "second", "second password").status,
+        303
+    );
+    for (body, says) in [
+        (r#"{"name":"","system":"swiss","rounds":3}"#, "name"),
+        (r#"{"name":"A","system":"knockout","rounds":3}"#, "system"),
+        (r#"{"name":"A","system":"swiss","rounds":0}"#, "rounds"),
+        (
+            r#"{"name":"A","system":"swiss","rounds":3,"first_colour":"green"}"#,
+            "first_colour",
+        ),
+        (
+            r#"{"name":"A","system":"swiss","rounds":3,"extra":1}"#,
+            "extra",
+        ),
+    ] {
+        let r = arbiter.json(s, "/api/events", body);
+        assert_eq!(r.status, 400, "{body}: {}", r.body);
+        assert!(r.body.contains(says), "{body}: {}", r.body);
+    }
+    assert_eq!(visitor.get(s, &format!("/api/events/{id}")).body, before);
+}
+
+#[test]
+fn a_round_robin_follows_the_berger_tables() {
+    on_both("tournament-rr", round_robin);
+}
+
+fn round_robin(url: &str) {
+    let (s, mut arbiter, t) = new_tournament(
+        url,
+        "10.2.0.1",
+        r#"{"name":"Club RR","system":"round-robin","rounds":3}"#,
+    );
+    let id = t["id"].as_str().unwrap().to_owned();
+    for name in ["A", "B", "C", "D"] {
+        act(
+            &s,
+            &mut arbiter,
+            &id,
+            &format!(r#"{{"action":"enter","name":"{name}"}}"#),
+        );
+    }
+    // FIDE's table for four: 1-4 2-3 / 4-3 1-2 / 2-4 3-1.
+    let expected = [[(1, 4), (2, 3)], [(4, 3), (1, 2)], [(2, 4), (3, 1)]];
+    let mut t = Value::Null;
+    for pairs in expected {
+        t = act(&s, &mut arbiter, &id, r#"{"action":"pair"}"#);
+        let round = t["pairings"].as_array().unwrap().last().unwrap().clone();
+        let got: Vec<(u64, u64)> = round
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| (b["white"].as_u64().unwrap(), b["black"].as_u64().unwrap()))
+            .collect();
+        assert_eq!(got, pairs.to_vec());
+        // Nobody enters a round robin under way.
+        let r = arbiter.json(
+            &s,
+            &format!("/api/events/{id}"),
+            r#"{"action":"enter","name":"E"}"#,
+        );
+        assert_eq!(r.status, 400, "{}", r.body);
+        t = finish_round(&s, &mut arbiter, &id, &t);
+    }
+    assert_eq!(
+        t["tie_breaks"],
+        serde_json::json!(["PTS", "DE", "SB", "WIN"])
+    );
+    // White won on board 1 and drew on board 2: 1 beat 4 and drew 2 and 3 (2); 2 drew 3
+    // and 1 and beat 4 (2); 4 beat 3 (1); 3 drew twice (1).
+    let points: Vec<&str> = t["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["values"][0].as_str().unwrap())
+        .collect();
+    assert_eq!(points, ["2.0", "2.0", "1.0", "1.0"]);
+}
