@@ -34,6 +34,8 @@ pub(crate) enum Source {
     Seek,
     /// Both players of a finished game agreed to play again.
     Rematch,
+    /// A tournament's round was paired.
+    Tournament,
 }
 
 /// A person's seat in a new game.

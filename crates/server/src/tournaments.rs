@@ -1,10 +1,17 @@
 //! Tournaments run by Rookery (docs/TOURNAMENTS.md): a Swiss by the FIDE Dutch system or a
-//! round robin by the Berger tables, run by its arbiter. The event itself (players, byes,
-//! boards, results, the next round's pairing, the standings) is the pairing crate's
-//! [`Event`]; this module stores it (as JSON, migration 0019) and takes every change as one
-//! typed [`Action`] through [`act`], whatever the door (the API today; the pages and the
-//! server's own round keeping next), with the same checks: only the arbiter acts, and a
-//! change made at the same moment on another node is read again, never lost.
+//! round robin by the Berger tables, run by its arbiter, over the board or online. The event
+//! itself (players, byes, boards, results, the next round's pairing, the standings) is the
+//! pairing crate's [`Event`]; this module stores it (as JSON, migration 0019) with what only
+//! an online tournament has (its clock, the players' accounts, each board's game), and takes
+//! every change as one typed [`Action`] through [`act`], whatever the door (the API today;
+//! the pages next), with the same checks: only the arbiter (or a player, for himself) acts,
+//! and a change made at the same moment on another node is read again, never lost.
+//!
+//! Online, a round's games are made through the one game request every door uses
+//! ([`crate::new_game::make`]), their ids written with the pairing in the same change (so
+//! that two nodes never make a board's game twice); [`sync`] takes the results of ended
+//! games into the event and pairs the next round once every game of the last one has
+//! ended.
 
 use rookery_pairing::event::{
     Board, Bye, Entrant, Event, EventError, Result as GameResult, System,
@@ -13,8 +20,16 @@ use rookery_pairing::tiebreak::{TieBreak, Value};
 use rookery_pairing::trf::{Color, PointSystem};
 use serde::{Deserialize, Serialize};
 
+use rookery_core::ByColor;
+use rookery_core::clock::TimeControl;
+use rookery_core::pgn::GameResult as PgnResult;
+use rookery_core::rating::{RatedSeat, Speed, rateable};
+
+use crate::new_game::{GameSpec, SeatSpec, Source, make};
 use crate::refusal::{Code, Problem};
-use crate::store::{Store, StoreError};
+use crate::rooms::Rooms;
+use crate::store::{ClubRecord, Status, Store, StoreError};
+use crate::wallclock::now_ms;
 
 /// The longest tournament name (it goes into the report's `012` line and onto printed lists).
 const MAX_NAME: usize = 80;
@@ -39,15 +54,25 @@ pub(crate) struct NewTournament {
     /// The top player's colour in round 1 (`white` or `black`); by lot when not given.
     #[serde(default)]
     pub(crate) first_colour: Option<String>,
+    /// Online: the games' clock (`5+3`, `90/40+30`, ...); none for over the board.
+    #[serde(default)]
+    pub(crate) clock: Option<String>,
+    /// Online games count for ratings.
+    #[serde(default)]
+    pub(crate) rated: bool,
 }
 
 /// One change to a tournament, from any door.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(tag = "action", rename_all = "kebab-case", deny_unknown_fields)]
 pub(crate) enum Action {
-    /// A player enters (a Swiss takes late entries from the next round).
+    /// The arbiter enters a player over the board (a Swiss takes late entries from the next
+    /// round).
     Enter { name: String, rating: Option<u32> },
-    /// A player leaves from the next round on.
+    /// The caller's account joins an online tournament (late, in a Swiss, from the next
+    /// round), with its rating at the tournament's speed.
+    Join,
+    /// A player leaves from the next round on (the arbiter, or the player himself).
     Withdraw { player: u32 },
     /// A bye asked for a round not paired yet: `half`, `zero` or `full`.
     Bye {
@@ -113,6 +138,8 @@ struct Stored {
     players: Vec<StoredPlayer>,
     paired: Vec<Vec<StoredBoard>>,
     byes: Vec<(u32, u32, String)>,
+    #[serde(default)]
+    online: Option<Online>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -121,6 +148,8 @@ struct StoredPlayer {
     rating: u32,
     first_round: u32,
     withdrawn_from: Option<u32>,
+    #[serde(default)]
+    account: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -128,6 +157,28 @@ struct StoredBoard {
     white: u32,
     black: Option<u32>,
     result: Option<String>,
+    #[serde(default)]
+    game: Option<String>,
+}
+
+/// What an online tournament's games are.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Online {
+    /// The clock, as written (`5+3`).
+    pub(crate) clock: String,
+    pub(crate) rated: bool,
+}
+
+/// A tournament: the event, and what the server keeps beside it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Tournament {
+    pub(crate) event: Event,
+    /// Online play; `None` over the board.
+    pub(crate) online: Option<Online>,
+    /// Each player's account (index = starting number - 1); `None` over the board.
+    pub(crate) accounts: Vec<Option<String>>,
+    /// Each board's game, round by round (online).
+    pub(crate) games: Vec<Vec<Option<String>>>,
 }
 
 fn system_name(s: System) -> &'static str {
@@ -169,8 +220,9 @@ fn bye_name(b: Bye) -> &'static str {
     }
 }
 
-impl From<&Event> for Stored {
-    fn from(e: &Event) -> Stored {
+impl From<&Tournament> for Stored {
+    fn from(t: &Tournament) -> Stored {
+        let e = &t.event;
         Stored {
             name: e.name.clone(),
             system: system_name(e.system).to_owned(),
@@ -179,23 +231,28 @@ impl From<&Event> for Stored {
             players: e
                 .players
                 .iter()
-                .map(|p| StoredPlayer {
+                .enumerate()
+                .map(|(i, p)| StoredPlayer {
                     name: p.name.clone(),
                     rating: p.rating,
                     first_round: p.first_round,
                     withdrawn_from: p.withdrawn_from,
+                    account: t.accounts.get(i).cloned().flatten(),
                 })
                 .collect(),
             paired: e
                 .paired
                 .iter()
-                .map(|round| {
+                .enumerate()
+                .map(|(r, round)| {
                     round
                         .iter()
-                        .map(|b| StoredBoard {
+                        .enumerate()
+                        .map(|(k, b)| StoredBoard {
                             white: b.white,
                             black: b.black,
                             result: b.result.map(|r| r.as_str().to_owned()),
+                            game: t.game(r, k).map(str::to_owned),
                         })
                         .collect()
                 })
@@ -205,13 +262,29 @@ impl From<&Event> for Stored {
                 .iter()
                 .map(|&(r, p, b)| (r, p, bye_name(b).to_owned()))
                 .collect(),
+            online: t.online.clone(),
         }
     }
 }
 
+impl Tournament {
+    /// The game of board `k` (from 0) of round `r` (from 0), if one was made.
+    pub(crate) fn game(&self, r: usize, k: usize) -> Option<&str> {
+        self.games.get(r)?.get(k)?.as_deref()
+    }
+
+    /// The starting number of `account`'s entry, if it has one.
+    fn number_of(&self, account: &str) -> Option<u32> {
+        self.accounts
+            .iter()
+            .position(|a| a.as_deref() == Some(account))
+            .map(|i| i as u32 + 1)
+    }
+}
+
 impl Stored {
-    /// The event; `None` for a body this version cannot read (written by a newer one).
-    fn event(&self) -> Option<Event> {
+    /// The tournament; `None` for a body this version cannot read (written by a newer one).
+    fn tournament(&self) -> Option<Tournament> {
         let mut paired = Vec::with_capacity(self.paired.len());
         for round in &self.paired {
             let mut boards = Vec::with_capacity(round.len());
@@ -232,7 +305,7 @@ impl Stored {
         for (r, p, b) in &self.byes {
             byes.push((*r, *p, parse_bye(b)?));
         }
-        Some(Event {
+        let event = Event {
             name: self.name.clone(),
             system: parse_system(&self.system)?,
             rounds: self.rounds,
@@ -254,18 +327,28 @@ impl Stored {
                 .collect(),
             paired,
             byes,
+        };
+        Some(Tournament {
+            event,
+            online: self.online.clone(),
+            accounts: self.players.iter().map(|p| p.account.clone()).collect(),
+            games: self
+                .paired
+                .iter()
+                .map(|round| round.iter().map(|b| b.game.clone()).collect())
+                .collect(),
         })
     }
 }
 
-fn body_of(event: &Event) -> String {
-    serde_json::to_string(&Stored::from(event)).expect("an event writes as JSON")
+fn body_of(t: &Tournament) -> String {
+    serde_json::to_string(&Stored::from(t)).expect("a tournament writes as JSON")
 }
 
-fn event_of(body: &str) -> Result<Event, TournamentError> {
+fn tournament_of(body: &str) -> Result<Tournament, TournamentError> {
     serde_json::from_str::<Stored>(body)
         .ok()
-        .and_then(|s| s.event())
+        .and_then(|s| s.tournament())
         .ok_or_else(|| {
             TournamentError::Store(StoreError::Corrupt(
                 "a tournament this version cannot read".into(),
@@ -273,10 +356,18 @@ fn event_of(body: &str) -> Result<Event, TournamentError> {
         })
 }
 
+/// Who acts: an account, by id and name.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Actor<'a> {
+    pub(crate) id: &'a str,
+    pub(crate) name: &'a str,
+}
+
 /// Creates a tournament run by account `owner`; answers its id.
 ///
 /// # Errors
-/// A name empty or too long, an unknown system or colour, no rounds or too many.
+/// A name empty or too long, an unknown system or colour, no rounds or too many, a clock
+/// that does not read.
 pub(crate) async fn create(
     store: &Store,
     owner: &str,
@@ -306,11 +397,38 @@ pub(crate) async fn create(
             ));
         }
     };
-    let event = Event::new(name, system, new.rounds, first);
+    let online = match &new.clock {
+        None if new.rated => {
+            return Err(TournamentError::Invalid(
+                "rated: only an online tournament (with a clock) is rated".into(),
+            ));
+        }
+        None => None,
+        Some(clock) => {
+            let control = TimeControl::from_friendly(clock)
+                .map_err(|e| TournamentError::Invalid(format!("clock: {e}")))?;
+            if new.rated {
+                rateable(
+                    ByColor::new_with(|_| RatedSeat::Account),
+                    &rookery_core::Position::new(),
+                    &control,
+                )
+                .map_err(|e| TournamentError::Invalid(format!("rated: {e}")))?;
+            }
+            Some(Online {
+                clock: clock.trim().to_owned(),
+                rated: new.rated,
+            })
+        }
+    };
+    let t = Tournament {
+        event: Event::new(name, system, new.rounds, first),
+        online,
+        accounts: Vec::new(),
+        games: Vec::new(),
+    };
     let id = crate::ids::game_id();
-    store
-        .add_tournament(&id, owner, now, &body_of(&event))
-        .await?;
+    store.add_tournament(&id, owner, now, &body_of(&t)).await?;
     Ok(id)
 }
 
@@ -318,52 +436,109 @@ pub(crate) async fn create(
 ///
 /// # Errors
 /// No such tournament.
-pub(crate) async fn read(store: &Store, id: &str) -> Result<(Event, String), TournamentError> {
+pub(crate) async fn read(store: &Store, id: &str) -> Result<(Tournament, String), TournamentError> {
     let stored = store
         .tournament(id)
         .await?
         .ok_or(TournamentError::NotFound)?;
-    Ok((event_of(&stored.body)?, stored.owner))
+    Ok((tournament_of(&stored.body)?, stored.owner))
 }
 
-/// Applies `action` to tournament `id` for account `by`: the event after it.
+/// Applies `action` to tournament `id` for `by`: the tournament after it (online, with the
+/// new round's games made, and the results of ended games taken in).
 ///
 /// # Errors
-/// No such tournament, not its arbiter, an action the event refuses (nothing changes).
+/// No such tournament, not allowed to `by`, an action the event refuses (nothing changes).
 pub(crate) async fn act(
+    rooms: &Rooms,
+    id: &str,
+    by: Actor<'_>,
+    action: &Action,
+) -> Result<Tournament, TournamentError> {
+    let store = rooms.store();
+    let mut joining = None;
+    if *action == Action::Join {
+        let (t, _) = read(store, id).await?;
+        let online = t.online.as_ref().ok_or_else(|| {
+            TournamentError::Invalid(
+                "players enter an over-the-board tournament by the arbiter".into(),
+            )
+        })?;
+        let control = TimeControl::from_friendly(&online.clock)
+            .map_err(|e| TournamentError::Invalid(format!("clock: {e}")))?;
+        let rating = match Speed::of_control(&control) {
+            Some(speed) => store.rating_at(by.id, speed, now_ms() as i64).await?.rating,
+            None => rookery_core::rating::Glicko::default().rating,
+        };
+        joining = Some(rating.round().clamp(0.0, 4000.0) as u32);
+    }
+    let t = update(store, id, |t, owner| {
+        allowed(t, owner, by, action)?;
+        apply(t, by, joining, action)
+    })
+    .await?;
+    sync(rooms, id, t).await
+}
+
+/// A change to tournament `id`, made on what is stored and written back if nobody changed
+/// it meanwhile (else made again on the newer one).
+async fn update(
     store: &Store,
     id: &str,
-    by: &str,
-    action: &Action,
-) -> Result<Event, TournamentError> {
+    change: impl Fn(&mut Tournament, &str) -> Result<(), TournamentError>,
+) -> Result<Tournament, TournamentError> {
     for _ in 0..TRIES {
         let stored = store
             .tournament(id)
             .await?
             .ok_or(TournamentError::NotFound)?;
-        if stored.owner != by {
-            return Err(TournamentError::NotArbiter);
-        }
-        let mut event = event_of(&stored.body)?;
-        apply(&mut event, action)?;
+        let mut t = tournament_of(&stored.body)?;
+        change(&mut t, &stored.owner)?;
         if store
-            .update_tournament(id, stored.version, &body_of(&event))
+            .update_tournament(id, stored.version, &body_of(&t))
             .await?
         {
-            return Ok(event);
+            return Ok(t);
         }
-        // Another change came first: read it and apply this one to it.
     }
     Err(TournamentError::Invalid(
         "the tournament is being changed by others: try again".into(),
     ))
 }
 
-/// The one place an action meets the event.
-fn apply(event: &mut Event, action: &Action) -> Result<(), TournamentError> {
+/// Who may do what: the arbiter everything; an account joins, and withdraws itself.
+fn allowed(
+    t: &Tournament,
+    owner: &str,
+    by: Actor<'_>,
+    action: &Action,
+) -> Result<(), TournamentError> {
+    if by.id == owner {
+        return Ok(());
+    }
+    match action {
+        Action::Join => Ok(()),
+        Action::Withdraw { player } if t.number_of(by.id) == Some(*player) => Ok(()),
+        _ => Err(TournamentError::NotArbiter),
+    }
+}
+
+/// The one place an action meets the tournament.
+fn apply(
+    t: &mut Tournament,
+    by: Actor<'_>,
+    joining: Option<u32>,
+    action: &Action,
+) -> Result<(), TournamentError> {
     let ev = TournamentError::Event;
+    let event = &mut t.event;
     match action {
         Action::Enter { name, rating } => {
+            if t.online.is_some() {
+                return Err(TournamentError::Invalid(
+                    "players join an online tournament themselves".into(),
+                ));
+            }
             let name = name.trim();
             if name.is_empty()
                 || name.chars().count() > MAX_PLAYER_NAME
@@ -373,16 +548,19 @@ fn apply(event: &mut Event, action: &Action) -> Result<(), TournamentError> {
                     "name: 1 to {MAX_PLAYER_NAME} characters, on one line"
                 )));
             }
-            if event.players.len() >= MAX_PLAYERS {
-                return Err(TournamentError::Invalid(format!(
-                    "a tournament takes at most {MAX_PLAYERS} players"
-                )));
-            }
             let rating = rating.unwrap_or(0);
             if rating > 4000 {
                 return Err(TournamentError::Invalid("rating: 0 to 4000".into()));
             }
-            event.enter(name, rating).map_err(ev)?;
+            enter(t, name, rating, None)?;
+        }
+        Action::Join => {
+            if t.number_of(by.id).is_some() {
+                return Err(TournamentError::Invalid(
+                    "you are in this tournament already".into(),
+                ));
+            }
+            enter(t, by.name, joining.unwrap_or(0), Some(by.id))?;
         }
         Action::Withdraw { player } => event.withdraw(*player).map_err(ev)?,
         Action::Bye {
@@ -395,9 +573,7 @@ fn apply(event: &mut Event, action: &Action) -> Result<(), TournamentError> {
             event.ask_bye(*player, *round, bye).map_err(ev)?;
         }
         Action::CancelBye { player, round } => event.cancel_bye(*player, *round),
-        Action::Pair => {
-            event.pair_next().map_err(ev)?;
-        }
+        Action::Pair => pair(t)?,
         Action::Result {
             round,
             board,
@@ -415,6 +591,181 @@ fn apply(event: &mut Event, action: &Action) -> Result<(), TournamentError> {
     Ok(())
 }
 
+fn enter(
+    t: &mut Tournament,
+    name: &str,
+    rating: u32,
+    account: Option<&str>,
+) -> Result<(), TournamentError> {
+    if t.event.players.len() >= MAX_PLAYERS {
+        return Err(TournamentError::Invalid(format!(
+            "a tournament takes at most {MAX_PLAYERS} players"
+        )));
+    }
+    t.event
+        .enter(name, rating)
+        .map_err(TournamentError::Event)?;
+    t.accounts.resize(t.event.players.len() - 1, None);
+    t.accounts.push(account.map(str::to_owned));
+    Ok(())
+}
+
+/// Pairs the next round; online, each board's game gets its id in the same change.
+fn pair(t: &mut Tournament) -> Result<(), TournamentError> {
+    let boards = t
+        .event
+        .pair_next()
+        .map_err(TournamentError::Event)?
+        .to_vec();
+    t.games.resize(t.event.paired.len() - 1, Vec::new());
+    t.games.push(
+        boards
+            .iter()
+            .map(|b| (t.online.is_some() && b.black.is_some()).then(crate::ids::game_id))
+            .collect(),
+    );
+    Ok(())
+}
+
+/// Online: makes the last round's games not made yet, takes in the results of its ended
+/// games, and pairs the next round once every one has ended (until nothing changes). The
+/// tournament as it then stands.
+///
+/// # Errors
+/// The store failed.
+pub(crate) async fn sync(
+    rooms: &Rooms,
+    id: &str,
+    mut t: Tournament,
+) -> Result<Tournament, TournamentError> {
+    let Some(online) = t.online.clone() else {
+        return Ok(t);
+    };
+    loop {
+        let Some(round) = t.event.paired.len().checked_sub(1) else {
+            return Ok(t);
+        };
+        make_games(rooms, &t, round, &online).await?;
+        let mut ended = Vec::new();
+        for (k, b) in t.event.paired[round].iter().enumerate() {
+            if b.result.is_some() {
+                continue;
+            }
+            let Some(game) = t.game(round, k) else {
+                continue;
+            };
+            if let Some(result) = result_of(rooms.store(), game).await? {
+                ended.push((k, result));
+            }
+        }
+        let complete = |t: &Tournament| {
+            t.event.paired[round]
+                .iter()
+                .all(|b| b.black.is_none() || b.result.is_some())
+        };
+        let next = !ended.is_empty() || (complete(&t) && t.event.next_round() <= t.event.rounds);
+        if !next {
+            return Ok(t);
+        }
+        let before = t.event.paired.len();
+        t = update(rooms.store(), id, |t, _| {
+            if t.event.paired.len() != before {
+                // Another node moved on already.
+                return Ok(());
+            }
+            for &(k, result) in &ended {
+                if t.event.paired[round][k].result.is_none() {
+                    t.event
+                        .set_result(round as u32 + 1, k as u32 + 1, Some(result))
+                        .map_err(TournamentError::Event)?;
+                }
+            }
+            if complete(t) && t.event.next_round() <= t.event.rounds {
+                pair(t)?;
+            }
+            Ok(())
+        })
+        .await?;
+        if t.event.paired.len() == before {
+            return Ok(t);
+        }
+    }
+}
+
+/// Makes the games of round `round` (from 0) that have an id and no game yet, through the
+/// one game request every door uses.
+async fn make_games(
+    rooms: &Rooms,
+    t: &Tournament,
+    round: usize,
+    online: &Online,
+) -> Result<(), TournamentError> {
+    let control = TimeControl::from_friendly(&online.clock)
+        .map_err(|e| TournamentError::Invalid(format!("clock: {e}")))?;
+    for (k, b) in t.event.paired[round].iter().enumerate() {
+        let (Some(game), Some(black)) = (t.game(round, k), b.black) else {
+            continue;
+        };
+        if b.result.is_some() || rooms.store().game(game).await?.is_some() {
+            continue;
+        }
+        let seat = |n: u32| {
+            let i = n as usize - 1;
+            SeatSpec::person(
+                t.event.players[i].name.clone(),
+                t.accounts.get(i).cloned().flatten(),
+            )
+        };
+        let mut spec = GameSpec::new(
+            Source::Tournament,
+            ByColor {
+                white: seat(b.white),
+                black: seat(black),
+            },
+            control.clone(),
+        );
+        spec.id = Some(game.to_owned());
+        spec.rated = online.rated;
+        spec.club = ClubRecord {
+            event: Some(t.event.name.chars().take(64).collect()),
+            round: Some((round + 1).to_string()),
+            table: Some((k + 1).to_string()),
+        };
+        match make(rooms, spec).await {
+            Ok(_) => {}
+            // Another node made it a moment ago.
+            Err(_) if rooms.store().game(game).await?.is_some() => {}
+            Err(e) => {
+                tracing::warn!(game, error = %e, "a tournament game could not be made");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The result a tournament takes from game `id`, once it has ended: the game's result; an
+/// aborted game is lost by forfeit by the side that never moved.
+async fn result_of(store: &Store, id: &str) -> Result<Option<GameResult>, TournamentError> {
+    let Some(row) = store.game(id).await? else {
+        return Ok(None);
+    };
+    let Some(ending) = row.ending.filter(|_| row.status == Status::Over) else {
+        return Ok(None);
+    };
+    Ok(Some(match ending.result {
+        PgnResult::WhiteWins => GameResult::WhiteWins,
+        PgnResult::BlackWins => GameResult::BlackWins,
+        PgnResult::Draw => GameResult::Draw,
+        PgnResult::Unknown => {
+            if store.moves(id).await?.is_empty() {
+                GameResult::BlackByForfeit
+            } else {
+                GameResult::WhiteByForfeit
+            }
+        }
+    }))
+}
+
 /// The tie-breaks a tournament's standings show (docs/TOURNAMENTS.md's defaults).
 pub(crate) fn tie_breaks(system: System) -> Vec<TieBreak> {
     let names: &[&str] = match system {
@@ -428,8 +779,9 @@ pub(crate) fn tie_breaks(system: System) -> Vec<TieBreak> {
 }
 
 /// The tournament as the API shows it.
-pub(crate) fn view(id: &str, event: &Event) -> serde_json::Value {
+pub(crate) fn view(id: &str, t: &Tournament) -> serde_json::Value {
     use serde_json::json;
+    let event = &t.event;
     let list = tie_breaks(event.system);
     let (values, ranks) = event.standings(&list);
     let mut order: Vec<usize> = (0..event.players.len()).collect();
@@ -442,6 +794,7 @@ pub(crate) fn view(id: &str, event: &Event) -> serde_json::Value {
         "rounds": event.rounds,
         "next_round": event.next_round(),
         "first_colour": colour_name(event.first_colour),
+        "online": t.online.as_ref().map(|o| json!({ "clock": o.clock, "rated": o.rated })),
         "players": event.players.iter().enumerate().map(|(i, p)| json!({
             "number": i + 1,
             "name": p.name,
@@ -452,12 +805,13 @@ pub(crate) fn view(id: &str, event: &Event) -> serde_json::Value {
         "byes": event.byes.iter().map(|&(r, p, b)| json!({
             "round": r, "player": p, "kind": bye_name(b),
         })).collect::<Vec<_>>(),
-        "pairings": event.paired.iter().map(|round| {
+        "pairings": event.paired.iter().enumerate().map(|(r, round)| {
             round.iter().enumerate().map(|(k, b)| json!({
                 "board": k + 1,
                 "white": b.white,
                 "black": b.black,
                 "result": b.result.map(|r| r.as_str()),
+                "game": t.game(r, k),
             })).collect::<Vec<_>>()
         }).collect::<Vec<_>>(),
         "tie_breaks": list.iter().map(ToString::to_string).collect::<Vec<_>>(),

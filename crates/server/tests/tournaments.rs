@@ -281,3 +281,135 @@ fn round_robin(url: &str) {
         .collect();
     assert_eq!(points, ["2.0", "2.0", "1.0", "1.0"]);
 }
+
+#[test]
+fn an_online_swiss_makes_its_games_and_takes_their_results() {
+    on_both("tournament-online", online);
+}
+
+/// The player of `number`'s seat in `game` plays (a move, or an action).
+fn play(s: &Server, players: &mut [Browser], game: &str, number: u64, what: &str) {
+    let b = &mut players[number as usize - 1];
+    let r = if what.len() == 4 {
+        b.json(
+            s,
+            &format!("/api/games/{game}/move"),
+            &format!(r#"{{"m":"{what}"}}"#),
+        )
+    } else {
+        b.json(s, &format!("/api/games/{game}/{what}"), "{}")
+    };
+    assert_eq!(r.status, 200, "{game} {what}: {}", r.body);
+}
+
+fn online(url: &str) {
+    let (s, mut arbiter, t) = new_tournament(
+        url,
+        "10.3.0.1",
+        r#"{"name":"Online Swiss","system":"swiss","rounds":2,"first_colour":"white","clock":"5+3","rated":true}"#,
+    );
+    let id = t["id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        t["online"],
+        serde_json::json!({"clock": "5+3", "rated": true})
+    );
+    // The arbiter cannot enter names online; accounts join themselves.
+    let r = arbiter.json(
+        &s,
+        &format!("/api/events/{id}"),
+        r#"{"action":"enter","name":"X"}"#,
+    );
+    assert_eq!(r.status, 400, "{}", r.body);
+    let mut players: Vec<Browser> = Vec::new();
+    for i in 0..4 {
+        let mut b = Browser::at(&format!("10.3.1.{i}"));
+        let name = format!("online{i}");
+        assert_eq!(signup(&s, &mut b, &name, "online password").status, 303);
+        let r = b.json(&s, &format!("/api/events/{id}"), r#"{"action":"join"}"#);
+        assert_eq!(r.status, 200, "{}", r.body);
+        players.push(b);
+    }
+    let r = players[0].json(&s, &format!("/api/events/{id}"), r#"{"action":"join"}"#);
+    assert!(r.body.contains("in this tournament already"), "{}", r.body);
+    // A player cannot pair, nor withdraw another.
+    let r = players[0].json(&s, &format!("/api/events/{id}"), r#"{"action":"pair"}"#);
+    assert_eq!(r.status, 403, "{}", r.body);
+    let r = players[0].json(
+        &s,
+        &format!("/api/events/{id}"),
+        r#"{"action":"withdraw","player":2}"#,
+    );
+    assert_eq!(r.status, 403, "{}", r.body);
+    // Round 1: two games made, rated, with the event, round and table on them.
+    let t = act(&s, &mut arbiter, &id, r#"{"action":"pair"}"#);
+    let round1 = t["pairings"][0].as_array().unwrap().clone();
+    assert_eq!(round1.len(), 2);
+    for (k, board) in round1.iter().enumerate() {
+        let game = board["game"].as_str().unwrap();
+        let pgn = players[0].get(&s, &format!("/game/export/{game}")).body;
+        assert!(pgn.contains("[Event \"Online Swiss\"]"), "{pgn}");
+        assert!(pgn.contains("[Round \"1\"]"), "{pgn}");
+        assert!(pgn.contains(&format!("[Board \"{}\"]", k + 1)), "{pgn}");
+    }
+    // Board 1: White resigns after a move each; board 2: Black resigns.
+    let (g1, w1, b1) = (
+        round1[0]["game"].as_str().unwrap(),
+        round1[0]["white"].as_u64().unwrap(),
+        round1[0]["black"].as_u64().unwrap(),
+    );
+    let (g2, w2, b2) = (
+        round1[1]["game"].as_str().unwrap(),
+        round1[1]["white"].as_u64().unwrap(),
+        round1[1]["black"].as_u64().unwrap(),
+    );
+    play(&s, &mut players, g1, w1, "e2e4");
+    play(&s, &mut players, g1, b1, "e7e5");
+    play(&s, &mut players, g1, w1, "resign");
+    // Rated: the game moved both players' ratings.
+    let g = json(&players[0].get(&s, &format!("/api/games/{g1}")).body);
+    assert_eq!(g["ratings"]["white"]["diff"], "-242", "{g}");
+    // One result in: round 2 waits.
+    let t = json(&players[0].get(&s, &format!("/api/events/{id}")).body);
+    assert_eq!(t["pairings"][0][0]["result"], "0-1", "{t}");
+    assert_eq!(t["pairings"].as_array().unwrap().len(), 1);
+    play(&s, &mut players, g2, w2, "d2d4");
+    play(&s, &mut players, g2, b2, "d7d5");
+    play(&s, &mut players, g2, b2, "resign");
+    // Every game of round 1 has ended: round 2 is paired, its games made.
+    let t = json(&players[0].get(&s, &format!("/api/events/{id}")).body);
+    assert_eq!(t["pairings"][0][1]["result"], "1-0", "{t}");
+    let round2 = t["pairings"][1].as_array().unwrap().clone();
+    assert_eq!(round2.len(), 2, "{t}");
+    // Board 1 of round 2: White never moves and aborts: lost by forfeit (-/+). Board 2:
+    // a draw by agreement.
+    let (g1, w1) = (
+        round2[0]["game"].as_str().unwrap(),
+        round2[0]["white"].as_u64().unwrap(),
+    );
+    let (g2, w2, b2) = (
+        round2[1]["game"].as_str().unwrap(),
+        round2[1]["white"].as_u64().unwrap(),
+        round2[1]["black"].as_u64().unwrap(),
+    );
+    play(&s, &mut players, g1, w1, "abort");
+    // (R5: an offer made on one's turn stands once one has moved.)
+    play(&s, &mut players, g2, w2, "e2e4");
+    play(&s, &mut players, g2, b2, "e7e5");
+    play(&s, &mut players, g2, w2, "offer-draw");
+    play(&s, &mut players, g2, w2, "g1f3");
+    play(&s, &mut players, g2, b2, "accept-draw");
+    let t = json(&players[0].get(&s, &format!("/api/events/{id}")).body);
+    assert_eq!(t["pairings"][1][0]["result"], "-/+", "{t}");
+    assert_eq!(t["pairings"][1][1]["result"], "1/2-1/2", "{t}");
+    assert_eq!(t["next_round"], 3);
+    // The report: both rounds as the Dutch system pairs them.
+    let report = players[0].get(&s, &format!("/api/events/{id}/trf"));
+    let trf = Trf::parse(&report.body).unwrap();
+    assert_eq!(trf.played_rounds(), 2);
+    assert!(
+        check_dutch(&trf)
+            .unwrap()
+            .iter()
+            .all(|v| *v == Verdict::AsPaired)
+    );
+}

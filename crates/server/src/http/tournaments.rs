@@ -32,10 +32,10 @@ pub(crate) async fn create(
     let me = account(&caller)?;
     scope(me, SCOPE)?;
     let id = tournaments::create(&state.store, &me.user.id, &new, now_ms() as i64).await?;
-    let (event, _) = tournaments::read(&state.store, &id).await?;
+    let (t, _) = tournaments::read(&state.store, &id).await?;
     Ok((
         axum::http::StatusCode::CREATED,
-        Json(tournaments::view(&id, &event)),
+        Json(tournaments::view(&id, &t)),
     )
         .into_response())
 }
@@ -45,8 +45,9 @@ pub(crate) async fn show(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let (event, _) = tournaments::read(&state.store, &id).await?;
-    Ok(Json(tournaments::view(&id, &event)))
+    let (t, _) = tournaments::read(&state.store, &id).await?;
+    let t = tournaments::sync(&state.rooms, &id, t).await?;
+    Ok(Json(tournaments::view(&id, &t)))
 }
 
 /// `POST /api/events/{id}` with one action (`{"action": "pair"}`, ...): the tournament
@@ -59,8 +60,12 @@ pub(crate) async fn change(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let me = account(&caller)?;
     scope(me, SCOPE)?;
-    let event = tournaments::act(&state.store, &id, &me.user.id, &action).await?;
-    Ok(Json(tournaments::view(&id, &event)))
+    let by = tournaments::Actor {
+        id: &me.user.id,
+        name: &me.user.name,
+    };
+    let t = tournaments::act(&state.rooms, &id, by, &action).await?;
+    Ok(Json(tournaments::view(&id, &t)))
 }
 
 /// `GET /api/events/{id}/trf`: the report (FIDE's TRF) of the rounds with every result in,
@@ -69,10 +74,11 @@ pub(crate) async fn trf(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let (event, _) = tournaments::read(&state.store, &id).await?;
+    let (t, _) = tournaments::read(&state.store, &id).await?;
+    let t = tournaments::sync(&state.rooms, &id, t).await?;
     Ok((
         [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-        event.trf(false),
+        t.event.trf(false),
     )
         .into_response())
 }
