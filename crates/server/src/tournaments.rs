@@ -273,6 +273,17 @@ impl Tournament {
         self.games.get(r)?.get(k)?.as_deref()
     }
 
+    /// Online with a round under way (paired, and not every round paired with every
+    /// result in): the keeper looks at it.
+    fn active(&self) -> bool {
+        let e = &self.event;
+        let finished = e.next_round() > e.rounds
+            && e.paired
+                .last()
+                .is_some_and(|r| r.iter().all(|b| b.black.is_none() || b.result.is_some()));
+        self.online.is_some() && !e.paired.is_empty() && !finished
+    }
+
     /// The starting number of `account`'s entry, if it has one.
     fn number_of(&self, account: &str) -> Option<u32> {
         self.accounts
@@ -495,7 +506,7 @@ async fn update(
         let mut t = tournament_of(&stored.body)?;
         change(&mut t, &stored.owner)?;
         if store
-            .update_tournament(id, stored.version, &body_of(&t))
+            .update_tournament(id, stored.version, &body_of(&t), t.active())
             .await?
         {
             return Ok(t);
@@ -690,6 +701,38 @@ pub(crate) async fn sync(
             return Ok(t);
         }
     }
+}
+
+/// How often the keeper looks at the active tournaments.
+const KEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Keeps online tournaments going without anyone looking: every [`KEEP_EVERY`], each active
+/// tournament is brought up to date ([`sync`]). Every node runs one; two nodes syncing the
+/// same tournament at once change it once (the version) and make each game once (its id).
+pub(crate) fn keep(rooms: Rooms) {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(KEEP_EVERY);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            every.tick().await;
+            let ids = match rooms.store().active_tournaments().await {
+                Ok(ids) => ids,
+                Err(e) => {
+                    tracing::warn!(error = %e, "the tournament keeper cannot read");
+                    continue;
+                }
+            };
+            for id in ids {
+                let done = match read(rooms.store(), &id).await {
+                    Ok((t, _)) => sync(&rooms, &id, t).await.map(|_| ()),
+                    Err(e) => Err(e),
+                };
+                if let Err(e) = done {
+                    tracing::warn!(tournament = %id, error = ?e, "a tournament could not be kept");
+                }
+            }
+        }
+    });
 }
 
 /// Makes the games of round `round` (from 0) that have an id and no game yet, through the

@@ -375,7 +375,21 @@ fn online(url: &str) {
     play(&s, &mut players, g2, w2, "d2d4");
     play(&s, &mut players, g2, b2, "d7d5");
     play(&s, &mut players, g2, b2, "resign");
-    // Every game of round 1 has ended: round 2 is paired, its games made.
+    // Every game of round 1 has ended: the server's keeper pairs round 2 and makes its
+    // games with nobody reading the tournament (watched in the database itself).
+    let stored = |url: &str| -> Value {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let bodies = runtime.block_on(common::agent::column(url, "SELECT body FROM tournaments"));
+        json(&bodies[0])
+    };
+    let started = std::time::Instant::now();
+    while stored(url)["paired"].as_array().unwrap().len() < 2 {
+        assert!(started.elapsed().as_secs() < 60, "round 2 was never paired");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
     let t = json(&players[0].get(&s, &format!("/api/events/{id}")).body);
     assert_eq!(t["pairings"][0][1]["result"], "1-0", "{t}");
     let round2 = t["pairings"][1].as_array().unwrap().clone();

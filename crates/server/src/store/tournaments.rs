@@ -27,8 +27,8 @@ impl Store {
         body: &str,
     ) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT INTO tournaments (id, owner, created_at, version, body) \
-             VALUES ($1, $2, $3, 1, $4)",
+            "INSERT INTO tournaments (id, owner, created_at, version, active, body) \
+             VALUES ($1, $2, $3, 1, 0, $4)",
         )
         .bind(id)
         .bind(owner)
@@ -62,24 +62,34 @@ impl Store {
         .transpose()
     }
 
-    /// Replaces tournament `id`'s body if it is still at `version` (and moves it to the next
-    /// version): whether it was.
+    /// Replaces tournament `id`'s body (and whether it is active) if it is still at
+    /// `version` (and moves it to the next version): whether it was.
     pub(crate) async fn update_tournament(
         &self,
         id: &str,
         version: i64,
         body: &str,
+        active: bool,
     ) -> Result<bool, StoreError> {
         let done = sqlx::query(
-            "UPDATE tournaments SET body = $1, version = version + 1 \
+            "UPDATE tournaments SET body = $1, version = version + 1, active = $4 \
              WHERE id = $2 AND version = $3",
         )
         .bind(body)
         .bind(id)
         .bind(version)
+        .bind(i32::from(active))
         .execute(self.pool())
         .await?;
         Ok(done.rows_affected() == 1)
+    }
+
+    /// The ids of the active tournaments (online, a round under way).
+    pub(crate) async fn active_tournaments(&self) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query("SELECT id FROM tournaments WHERE active = 1 ORDER BY id")
+            .fetch_all(self.pool())
+            .await?;
+        rows.iter().map(|r| Ok(r.try_get(0)?)).collect()
     }
 }
 
@@ -99,11 +109,25 @@ pub(crate) mod tests {
             ("arbiter", 1, "{}")
         );
         assert!(store.tournament("t2").await.unwrap().is_none());
+        assert!(store.active_tournaments().await.unwrap().is_empty());
         // Of two changes read at version 1, the first wins; the second changes nothing.
-        assert!(store.update_tournament("t1", 1, "{\"a\":1}").await.unwrap());
-        assert!(!store.update_tournament("t1", 1, "{\"b\":2}").await.unwrap());
+        assert!(
+            store
+                .update_tournament("t1", 1, "{\"a\":1}", true)
+                .await
+                .unwrap()
+        );
+        assert!(
+            !store
+                .update_tournament("t1", 1, "{\"b\":2}", false)
+                .await
+                .unwrap()
+        );
         let t = store.tournament("t1").await.unwrap().unwrap();
         assert_eq!((t.version, t.body.as_str()), (2, "{\"a\":1}"));
+        assert_eq!(store.active_tournaments().await.unwrap(), ["t1"]);
+        assert!(store.update_tournament("t1", 2, "{}", false).await.unwrap());
+        assert!(store.active_tournaments().await.unwrap().is_empty());
         // The same id twice is refused.
         assert!(store.add_tournament("t1", "other", 6, "{}").await.is_err());
     }
