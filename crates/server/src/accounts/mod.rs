@@ -89,6 +89,7 @@ pub(crate) const SCOPES: &[&str] = &[
     "challenge:write",
     "preference:read",
     "preference:write",
+    "tournament:write",
 ];
 
 /// The scopes of a comma- or space-separated list, each known, without repeats; `Err` names

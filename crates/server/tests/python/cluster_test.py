@@ -1078,6 +1078,90 @@ def test_ratings(args, tmp, errors, rounds=20):
         errors.append(f"ratings: only {len(ended)} of {6 * rounds} games ended")
 
 
+def test_tournament(args, tmp, errors, rounds=3):
+    """An online Swiss on three nodes, a node killed in the middle of each round: every round
+    is paired (by whichever node's keeper comes first), each game made once, every result
+    taken in, and the report passes the Dutch system's check."""
+    url = fresh_database(args.postgres, "tournament")
+    names = [f"Swiss{i}" for i in range(8)]
+    tokens = accounts(args, url, ["Arbiter"] + names, "board:play,tournament:write")
+    nodes = start_nodes(args, url, tmp)
+    prng = random.Random(7)
+
+    def bearer(method, path, token, body=None, retries=100):
+        """Through a random node that is up; a node going down mid-request is retried."""
+        for _ in range(retries):
+            node = prng.choice([n for n in nodes if n.proc.poll() is None])
+            req = urllib.request.Request(f"http://127.0.0.1:{node.port}{path}", method=method,
+                                         data=json.dumps(body).encode() if body is not None else None)
+            req.add_header("Content-Type", "application/json")
+            req.add_header("Authorization", f"Bearer {token}")
+            try:
+                with urllib.request.urlopen(req, timeout=30) as r:
+                    return json.loads(r.read() or b"null")
+            except urllib.error.HTTPError as e:
+                if e.code != 503:  # 503: the game's node is gone; another takes it over
+                    raise SystemExit(f"tournament: {method} {path}: {e.code} {e.read()[:300]!r}")
+                time.sleep(0.3)
+            except OSError:
+                time.sleep(0.3)
+        raise SystemExit(f"tournament: {method} {path}: no node answered")
+
+    t = bearer("POST", "/api/events", tokens["Arbiter"],
+               {"name": "Cluster Swiss", "system": "swiss", "rounds": rounds, "clock": "3+2"})
+    tid = t["id"]
+    for name in names:
+        bearer("POST", f"/api/events/{tid}", tokens[name], {"action": "join"})
+    by_number = {p["number"]: p["name"] for p in bearer("GET", f"/api/events/{tid}", tokens["Arbiter"])["players"]}
+    t = bearer("POST", f"/api/events/{tid}", tokens["Arbiter"], {"action": "pair"})
+    for r in range(rounds):
+        boards = t["pairings"][r]
+        games = [(b["game"], by_number[b["white"]], by_number[b["black"]]) for b in boards]
+        for gid, white, black in games:
+            for i, m in enumerate(["e2e4", "e7e5", "g1f3", "b8c6"]):
+                bearer("POST", f"/api/games/{gid}/move", tokens[white if i % 2 == 0 else black], {"m": m})
+        # A node dies in the middle of the round, and comes back.
+        victim = nodes[r % len(nodes)]
+        victim.stop()
+        print(f"round {r + 1}: killed {victim.name} (SIGKILL) with its games under way", flush=True)
+        for gid, white, black in games[: len(games) // 2]:
+            bearer("POST", f"/api/games/{gid}/resign", tokens[prng.choice([white, black])])
+        victim.start()
+        for gid, white, black in games[len(games) // 2:]:
+            bearer("POST", f"/api/games/{gid}/resign", tokens[prng.choice([white, black])])
+        # The next round comes without anyone asking for it (the keepers); read it.
+        deadline = time.time() + 60
+        while True:
+            t = bearer("GET", f"/api/events/{tid}", tokens["Arbiter"])
+            done = all(b["result"] for b in t["pairings"][r])
+            if done and (r + 1 == rounds or len(t["pairings"]) > r + 1):
+                break
+            if time.time() > deadline:
+                errors.append(f"tournament: round {r + 1} never ended: {t['pairings'][r]}")
+                for node in nodes:
+                    node.stop()
+                return
+            time.sleep(0.2)
+    for node in nodes:
+        node.stop()
+    made = int(psql(url, "SELECT count(*) FROM games"))
+    boards = sum(1 for rnd in t["pairings"] for b in rnd if b["black"] is not None)
+    if made != boards:
+        errors.append(f"tournament: {made} games made for {boards} boards")
+    report = os.path.join(tmp, "tournament.trf")
+    nodes[0].start()
+    with urllib.request.urlopen(f"http://127.0.0.1:{nodes[0].port}/api/events/{tid}/trf", timeout=30) as r:
+        with open(report, "wb") as f:
+            f.write(r.read())
+    nodes[0].stop()
+    checked = subprocess.run([args.binary, "pairings", "--dutch", report, "-c"],
+                             capture_output=True, text=True)
+    if checked.returncode != 0:
+        errors.append(f"tournament: the report fails the check:\n{checked.stdout}{checked.stderr}")
+    print(f"tournament: {rounds} rounds of {len(names)} players through 3 nodes, a node killed "
+          f"in each; {made} games for {boards} boards; the report's check exits {checked.returncode}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", default="target/release/rookery")
@@ -1087,7 +1171,7 @@ def main():
     ap.add_argument("--nats-server", default="nats-server",
                     help="the NATS server the nats test starts and kills (its own port)")
     ap.add_argument("--test",
-                    default="kills,rolling,fencing,seats,pools,analysis,bots,lobby,nats,natsauth,outage,ratings")
+                    default="kills,rolling,fencing,seats,pools,analysis,bots,lobby,nats,natsauth,outage,ratings,tournament")
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seconds", type=int, default=180)
     ap.add_argument("--every", type=int, default=20)
@@ -1096,7 +1180,8 @@ def main():
     errors = []
     tests = {"kills": test_kills, "rolling": test_rolling, "fencing": test_fencing, "seats": test_seats,
              "pools": test_pools, "analysis": test_analysis, "bots": test_bots, "lobby": test_lobby, "nats": test_nats,
-             "natsauth": test_nats_auth, "outage": test_outage, "ratings": test_ratings}
+             "natsauth": test_nats_auth, "outage": test_outage, "ratings": test_ratings,
+             "tournament": test_tournament}
     try:
         for name in args.test.split(","):
             print(f"\n--- cluster test: {name} ---", flush=True)
