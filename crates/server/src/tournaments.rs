@@ -60,6 +60,10 @@ pub(crate) struct NewTournament {
     /// Online games count for ratings.
     #[serde(default)]
     pub(crate) rated: bool,
+    /// The time limit as the organiser writes it for the score sheets ("40 moves in 2
+    /// hours, then 30 minutes"); online, the clock says it.
+    #[serde(default)]
+    pub(crate) time_limit: Option<String>,
 }
 
 /// One change to a tournament, from any door.
@@ -140,6 +144,8 @@ struct Stored {
     byes: Vec<(u32, u32, String)>,
     #[serde(default)]
     online: Option<Online>,
+    #[serde(default)]
+    time_limit: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -179,6 +185,8 @@ pub(crate) struct Tournament {
     pub(crate) accounts: Vec<Option<String>>,
     /// Each board's game, round by round (online).
     pub(crate) games: Vec<Vec<Option<String>>>,
+    /// The time limit written for the score sheets.
+    pub(crate) time_limit: Option<String>,
 }
 
 fn system_name(s: System) -> &'static str {
@@ -263,6 +271,7 @@ impl From<&Tournament> for Stored {
                 .map(|&(r, p, b)| (r, p, bye_name(b).to_owned()))
                 .collect(),
             online: t.online.clone(),
+            time_limit: t.time_limit.clone(),
         }
     }
 }
@@ -348,6 +357,7 @@ impl Stored {
                 .iter()
                 .map(|round| round.iter().map(|b| b.game.clone()).collect())
                 .collect(),
+            time_limit: self.time_limit.clone(),
         })
     }
 }
@@ -432,11 +442,23 @@ pub(crate) async fn create(
             })
         }
     };
+    let time_limit = match new.time_limit.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(text) if text.chars().count() <= MAX_NAME && !text.chars().any(char::is_control) => {
+            Some(text.to_owned())
+        }
+        Some(_) => {
+            return Err(TournamentError::Invalid(format!(
+                "time_limit: at most {MAX_NAME} characters, on one line"
+            )));
+        }
+    };
     let t = Tournament {
         event: Event::new(name, system, new.rounds, first),
         online,
         accounts: Vec::new(),
         games: Vec::new(),
+        time_limit,
     };
     let id = crate::ids::game_id();
     store.add_tournament(&id, owner, now, &body_of(&t)).await?;
@@ -838,6 +860,7 @@ pub(crate) fn view(id: &str, t: &Tournament) -> serde_json::Value {
         "next_round": event.next_round(),
         "first_colour": colour_name(event.first_colour),
         "online": t.online.as_ref().map(|o| json!({ "clock": o.clock, "rated": o.rated })),
+        "time_limit": t.time_limit,
         "players": event.players.iter().enumerate().map(|(i, p)| json!({
             "number": i + 1,
             "name": p.name,

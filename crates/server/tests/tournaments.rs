@@ -68,7 +68,7 @@ fn swiss(url: &str) {
     let (s, mut arbiter, t) = new_tournament(
         url,
         "10.1.0.1",
-        r#"{"name":"Club Swiss","system":"swiss","rounds":4,"first_colour":"white"}"#,
+        r#"{"name":"Club Swiss","system":"swiss","rounds":4,"first_colour":"white","time_limit":"40 moves in 2 hours"}"#,
     );
     let id = t["id"].as_str().unwrap().to_owned();
     assert_eq!(t["next_round"], 1);
@@ -98,6 +98,28 @@ fn swiss(url: &str) {
     assert_eq!(
         (&round1[0]["white"], &round1[0]["black"]),
         (&1.into(), &7.into())
+    );
+    // The seeds' score sheets for round 1, filled in before play: one page a board.
+    let sheets = arbiter.get(&s, &format!("/events/{id}/round/1/sheets"));
+    assert_eq!(sheets.status, 200, "{}", sheets.body);
+    assert_eq!(sheets.body.matches("<article class=\"sheet\"").count(), 5);
+    assert!(sheets.body.contains("Player 0 (2200)"), "{}", sheets.body);
+    assert!(sheets.body.contains("40 moves in 2 hours"));
+    assert!(sheets.body.contains("id=\"f-table\">5<"), "{}", sheets.body);
+    let zh = common::request_with(
+        &s,
+        "GET",
+        &format!("/events/{id}/round/1/sheets"),
+        &[("Accept-Language", "zh-CN")],
+        None,
+    )
+    .unwrap();
+    assert!(zh.body.contains("返回比赛"), "{}", zh.body);
+    assert_eq!(
+        arbiter
+            .get(&s, &format!("/events/{id}/round/2/sheets"))
+            .status,
+        404
     );
     // Not paired again before every result is in.
     let r = arbiter.json(&s, &format!("/api/events/{id}"), r#"{"action":"pair"}"#);

@@ -228,6 +228,11 @@ pub(crate) fn routes(state: AppState) -> (Router<AppState>, Vec<limits::Declared
         .get("/", Read, pages::home)
         .get("/game/{id}", Read, pages::game)
         .get("/game/{id}/sheet", Read, sheet::sheet)
+        .get(
+            "/events/{id}/round/{round}/sheets",
+            Read,
+            sheet::round_sheets,
+        )
         .get("/@/{name}", Read, pages::player)
         .get("/leaderboard", Read, boards::overview)
         .get("/leaderboard/{speed}", Read, boards::speed)

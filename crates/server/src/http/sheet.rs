@@ -32,18 +32,15 @@ struct Line {
     black: String,
 }
 
-/// A printed page: its two columns.
+/// A printed page: the sheet's fields and two columns of moves.
 struct Page {
+    fields: Fields,
     columns: Vec<Vec<Line>>,
 }
 
-#[derive(Template)]
-#[template(path = "sheet.html")]
-struct SheetPage {
-    tr: Tr,
-    assets: super::pages::Assets,
-    id: String,
-    long: bool,
+/// What a sheet says above its moves (seed 003).
+#[derive(Clone, Default)]
+struct Fields {
     event: String,
     date: String,
     site: String,
@@ -55,6 +52,17 @@ struct SheetPage {
     used: [String; 2],
     result: String,
     winner: String,
+}
+
+#[derive(Template)]
+#[template(path = "sheet.html")]
+struct SheetPage {
+    tr: Tr,
+    assets: super::pages::Assets,
+    /// Where "back" goes, and its words.
+    back: (String, &'static str),
+    /// The game's sheet in the other notation (a game's sheet only).
+    notation: Option<(String, &'static str, &'static str)>,
     pages: Vec<Page>,
 }
 
@@ -70,8 +78,14 @@ fn clock_face(ms: i64) -> String {
 }
 
 /// The moves of a game as numbered lines (a game from a position with Black to move begins
-/// with White's half of its first line empty), cut into pages of two columns.
-fn pages_of(first_number: u32, black_first: bool, moves: Vec<String>) -> Vec<Page> {
+/// with White's half of its first line empty), cut into pages of two columns, each page
+/// headed by `fields`.
+fn pages_of(
+    fields: &Fields,
+    first_number: u32,
+    black_first: bool,
+    moves: Vec<String>,
+) -> Vec<Page> {
     let mut lines: Vec<Line> = Vec::new();
     let mut number = first_number;
     let mut iter = moves.into_iter();
@@ -111,9 +125,29 @@ fn pages_of(first_number: u32, black_first: bool, moves: Vec<String>) -> Vec<Pag
                 columns.push(column);
             }
         }
-        pages.push(Page { columns });
+        pages.push(Page {
+            fields: fields.clone(),
+            columns,
+        });
     }
     pages
+}
+
+/// A blank page of numbered lines, 1 to 60, headed by `fields`: a board's sheet before its
+/// game.
+fn blank_page(fields: Fields) -> Page {
+    let columns = (0..MOVES_PER_PAGE / ROWS_PER_COLUMN)
+        .map(|c| {
+            (1..=ROWS_PER_COLUMN)
+                .map(|r| Line {
+                    number: (c * ROWS_PER_COLUMN + r) as u32,
+                    white: String::new(),
+                    black: String::new(),
+                })
+                .collect()
+        })
+        .collect();
+    Page { fields, columns }
 }
 
 /// `GET /game/{id}/sheet`.
@@ -176,11 +210,7 @@ pub(crate) async fn sheet(
     };
     let limit = describe(tr, &row.game.time_control);
     let club = &row.game.club;
-    let page = SheetPage {
-        tr,
-        assets: super::pages::Assets,
-        id: row.game.id.clone(),
-        long,
+    let fields = Fields {
         event: club.event.clone().unwrap_or_else(|| "Rookery".to_owned()),
         date: utc_date_time(row.game.created_at).0,
         site: origin,
@@ -192,9 +222,90 @@ pub(crate) async fn sheet(
         used: used.map(clock_face),
         result: result.to_owned(),
         winner,
-        pages: pages_of(game.start().fullmoves(), first_color == Color::Black, moves),
+    };
+    let id = &row.game.id;
+    let notation = if long {
+        (format!("/game/{id}/sheet"), "to-san", "notation_san")
+    } else {
+        (
+            format!("/game/{id}/sheet?notation=long"),
+            "to-long",
+            "notation_long",
+        )
+    };
+    let page = SheetPage {
+        tr,
+        assets: super::pages::Assets,
+        back: (format!("/game/{id}"), "back_to_game"),
+        notation: Some(notation),
+        pages: pages_of(
+            &fields,
+            game.start().fullmoves(),
+            first_color == Color::Black,
+            moves,
+        ),
     };
     render(&page)
+}
+
+/// `GET /events/{id}/round/{round}/sheets`: the seeds' score sheet for every board of a
+/// round, filled in before play (event, round, table, players, time limit), one page a board,
+/// to print for an evening over the board.
+pub(crate) async fn round_sheets(
+    State(state): State<AppState>,
+    chrome: Chrome,
+    super::Origin(origin): super::Origin,
+    headers: HeaderMap,
+    Path((id, round)): Path<(String, u32)>,
+) -> Response {
+    let tr = chrome.tr;
+    let (t, _) = match crate::tournaments::read(&state.store, &id).await {
+        Ok(found) => found,
+        Err(crate::tournaments::TournamentError::NotFound) => return not_found(&headers),
+        Err(e) => return super::error::ApiError::from(e).into_response(),
+    };
+    let Some(boards) = t.event.paired.get((round as usize).wrapping_sub(1)) else {
+        return not_found(&headers);
+    };
+    // Online: the games' clock in words; over the board: the limit as the organiser wrote it.
+    let limit = match &t.online {
+        Some(o) => rookery_core::clock::TimeControl::from_friendly(&o.clock)
+            .map(|c| describe(tr, &c))
+            .unwrap_or_default(),
+        None => t.time_limit.clone().unwrap_or_default(),
+    };
+    let name = |n: u32| {
+        let p = &t.event.players[n as usize - 1];
+        if p.rating > 0 {
+            format!("{} ({})", p.name, p.rating)
+        } else {
+            p.name.clone()
+        }
+    };
+    let pages = boards
+        .iter()
+        .enumerate()
+        .filter_map(|(k, b)| {
+            let black = b.black?;
+            Some(blank_page(Fields {
+                event: t.event.name.clone(),
+                site: origin.clone(),
+                round: round.to_string(),
+                table: (k + 1).to_string(),
+                white: name(b.white),
+                black: name(black),
+                limit: limit.clone(),
+                ..Fields::default()
+            }))
+        })
+        .collect();
+    render(&SheetPage {
+        tr,
+        assets: super::pages::Assets,
+        back: (format!("/api/events/{id}"), "back_to_tournament"),
+        notation: None,
+        pages,
+    })
 }
 
 #[cfg(test)]
@@ -204,14 +315,19 @@ mod tests {
     #[test]
     fn sixty_moves_fill_one_page_of_two_columns() {
         let moves: Vec<String> = (0..120).map(|i| format!("m{i}")).collect();
-        let pages = pages_of(1, false, moves);
+        let pages = pages_of(&Fields::default(), 1, false, moves);
         assert_eq!(pages.len(), 1);
         assert_eq!(pages[0].columns.len(), 2);
         assert_eq!(pages[0].columns[0].len(), 30);
         assert_eq!(pages[0].columns[1][29].number, 60);
         assert_eq!(pages[0].columns[1][29].black, "m119");
         // The 61st move starts a second page.
-        let pages = pages_of(1, false, (0..121).map(|i| format!("m{i}")).collect());
+        let pages = pages_of(
+            &Fields::default(),
+            1,
+            false,
+            (0..121).map(|i| format!("m{i}")).collect(),
+        );
         assert_eq!(pages.len(), 2);
         assert_eq!(pages[1].columns[0][0].number, 61);
         assert_eq!(pages[1].columns[0][0].black, "");
@@ -219,7 +335,12 @@ mod tests {
 
     #[test]
     fn black_first_leaves_whites_half_empty() {
-        let pages = pages_of(30, true, vec!["Kd7".into(), "Ke2".into(), "Ke6".into()]);
+        let pages = pages_of(
+            &Fields::default(),
+            30,
+            true,
+            vec!["Kd7".into(), "Ke2".into(), "Ke6".into()],
+        );
         let col = &pages[0].columns[0];
         assert_eq!(
             (col[0].number, col[0].white.as_str(), col[0].black.as_str()),
