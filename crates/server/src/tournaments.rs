@@ -714,7 +714,12 @@ pub(crate) async fn sync(
                 }
             }
             if complete(t) && t.event.next_round() <= t.event.rounds {
-                pair(t)?;
+                // A round that cannot be paired (no pairing meets the absolute criteria)
+                // waits for the arbiter, whose `pair` says why; the results stand and the
+                // tournament stays readable.
+                if let Err(e) = pair(t) {
+                    tracing::warn!(tournament = %id, error = ?e, "the next round cannot be paired");
+                }
             }
             Ok(())
         })
