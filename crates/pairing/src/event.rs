@@ -405,14 +405,28 @@ impl Event {
     /// over the rounds whose results are all known.
     pub fn standings(&self, list: &[TieBreak]) -> (Vec<Vec<Value>>, Vec<usize>) {
         let trf = Trf::parse(&self.trf(false)).expect("an event's own report reads");
-        let system = match self.system {
-            System::Dutch => tiebreak::System::Swiss,
-            System::RoundRobin => tiebreak::System::RoundRobin,
-        };
-        let values = tiebreak::compute(&trf, trf.played_rounds() as usize, system, list)
-            .expect("an event numbers its players from 1");
+        let values = tiebreak::compute(
+            &trf,
+            trf.played_rounds() as usize,
+            self.tie_break_system(),
+            list,
+        )
+        .expect("an event numbers its players from 1");
         let ranks = tiebreak::ranks(&values, list);
         (values, ranks)
+    }
+
+    /// How the tie-breaks read unplayed games in this event.
+    fn tie_break_system(&self) -> tiebreak::System {
+        match self.system {
+            System::Dutch => tiebreak::System::Swiss,
+            System::RoundRobin => tiebreak::System::RoundRobin,
+        }
+    }
+
+    /// The tie-breaks its standings use unless the organiser names others.
+    pub fn default_tie_breaks(&self) -> Vec<TieBreak> {
+        tiebreak::defaults(self.tie_break_system())
     }
 
     fn entrant(&self, player: u32) -> std::result::Result<&Entrant, EventError> {

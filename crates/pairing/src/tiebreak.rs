@@ -135,6 +135,18 @@ impl fmt::Display for TieBreak {
     }
 }
 
+/// The tie-breaks used when the organiser names none (docs/TOURNAMENTS.md).
+pub fn defaults(system: System) -> Vec<TieBreak> {
+    let names: &[&str] = match system {
+        System::Swiss => &["PTS", "BH/C1", "BH", "SB", "DE"],
+        System::RoundRobin => &["PTS", "DE", "SB", "WIN"],
+    };
+    names
+        .iter()
+        .map(|n| TieBreak::parse(n).expect("a known tie-break"))
+        .collect()
+}
+
 /// A tie-break's value for one player.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Value {

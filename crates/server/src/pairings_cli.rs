@@ -116,17 +116,12 @@ pub(crate) fn tiebreaks(args: &TiebreaksArgs) -> ExitCode {
     } else {
         System::Swiss
     };
-    let names: Vec<String> = if args.tie_breaks.is_empty() {
-        let defaults: &[&str] = match system {
-            System::Swiss => &["PTS", "BH/C1", "BH", "SB", "DE"],
-            System::RoundRobin => &["PTS", "DE", "SB", "WIN"],
-        };
-        defaults.iter().map(|s| (*s).to_owned()).collect()
+    let mut list = if args.tie_breaks.is_empty() {
+        tiebreak::defaults(system)
     } else {
-        args.tie_breaks.clone()
+        Vec::new()
     };
-    let mut list = Vec::new();
-    for name in &names {
+    for name in &args.tie_breaks {
         match TieBreak::parse(name) {
             Some(tb) => list.push(tb),
             None => {

@@ -16,7 +16,7 @@
 use rookery_pairing::event::{
     Board, Bye, Entrant, Event, EventError, Result as GameResult, System,
 };
-use rookery_pairing::tiebreak::{TieBreak, Value};
+use rookery_pairing::tiebreak::Value;
 use rookery_pairing::trf::{Color, PointSystem};
 use serde::{Deserialize, Serialize};
 
@@ -465,16 +465,16 @@ pub(crate) async fn create(
     Ok(id)
 }
 
-/// Tournament `id` and its arbiter's account.
+/// Tournament `id`.
 ///
 /// # Errors
 /// No such tournament.
-pub(crate) async fn read(store: &Store, id: &str) -> Result<(Tournament, String), TournamentError> {
+pub(crate) async fn read(store: &Store, id: &str) -> Result<Tournament, TournamentError> {
     let stored = store
         .tournament(id)
         .await?
         .ok_or(TournamentError::NotFound)?;
-    Ok((tournament_of(&stored.body)?, stored.owner))
+    tournament_of(&stored.body)
 }
 
 /// Applies `action` to tournament `id` for `by`: the tournament after it (online, with the
@@ -491,7 +491,7 @@ pub(crate) async fn act(
     let store = rooms.store();
     let mut joining = None;
     if *action == Action::Join {
-        let (t, _) = read(store, id).await?;
+        let t = read(store, id).await?;
         let online = t.online.as_ref().ok_or_else(|| {
             TournamentError::Invalid(
                 "players enter an over-the-board tournament by the arbiter".into(),
@@ -751,7 +751,7 @@ pub(crate) fn keep(rooms: Rooms) {
             };
             for id in ids {
                 let done = match read(rooms.store(), &id).await {
-                    Ok((t, _)) => sync(&rooms, &id, t).await.map(|_| ()),
+                    Ok(t) => sync(&rooms, &id, t).await.map(|_| ()),
                     Err(e) => Err(e),
                 };
                 if let Err(e) = done {
@@ -836,23 +836,11 @@ async fn result_of(store: &Store, id: &str) -> Result<Option<GameResult>, Tourna
     }))
 }
 
-/// The tie-breaks a tournament's standings show (docs/TOURNAMENTS.md's defaults).
-pub(crate) fn tie_breaks(system: System) -> Vec<TieBreak> {
-    let names: &[&str] = match system {
-        System::Dutch => &["PTS", "BH/C1", "BH", "SB", "DE"],
-        System::RoundRobin => &["PTS", "DE", "SB", "WIN"],
-    };
-    names
-        .iter()
-        .map(|n| TieBreak::parse(n).expect("a known tie-break"))
-        .collect()
-}
-
 /// The tournament as the API shows it.
 pub(crate) fn view(id: &str, t: &Tournament) -> serde_json::Value {
     use serde_json::json;
     let event = &t.event;
-    let list = tie_breaks(event.system);
+    let list = event.default_tie_breaks();
     let (values, ranks) = event.standings(&list);
     let mut order: Vec<usize> = (0..event.players.len()).collect();
     order.sort_by_key(|&i| (ranks[i], i));

@@ -259,7 +259,7 @@ pub(crate) async fn round_sheets(
     Path((id, round)): Path<(String, u32)>,
 ) -> Response {
     let tr = chrome.tr;
-    let (t, _) = match crate::tournaments::read(&state.store, &id).await {
+    let t = match crate::tournaments::read(&state.store, &id).await {
         Ok(found) => found,
         Err(crate::tournaments::TournamentError::NotFound) => return not_found(&headers),
         Err(e) => return super::error::ApiError::from(e).into_response(),

@@ -32,7 +32,7 @@ pub(crate) async fn create(
     let me = account(&caller)?;
     scope(me, SCOPE)?;
     let id = tournaments::create(&state.store, &me.user.id, &new, now_ms() as i64).await?;
-    let (t, _) = tournaments::read(&state.store, &id).await?;
+    let t = tournaments::read(&state.store, &id).await?;
     Ok((
         axum::http::StatusCode::CREATED,
         Json(tournaments::view(&id, &t)),
@@ -45,7 +45,7 @@ pub(crate) async fn show(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let (t, _) = tournaments::read(&state.store, &id).await?;
+    let t = tournaments::read(&state.store, &id).await?;
     let t = tournaments::sync(&state.rooms, &id, t).await?;
     Ok(Json(tournaments::view(&id, &t)))
 }
@@ -74,7 +74,7 @@ pub(crate) async fn trf(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let (t, _) = tournaments::read(&state.store, &id).await?;
+    let t = tournaments::read(&state.store, &id).await?;
     let t = tournaments::sync(&state.rooms, &id, t).await?;
     Ok((
         [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
