@@ -445,6 +445,14 @@ impl Event {
         p.first_round <= round && p.withdrawn_from.is_none_or(|w| round < w)
     }
 
+    /// The bye player `id` asked for in `round`, if any.
+    fn bye_asked(&self, id: u32, round: u32) -> Option<Bye> {
+        self.byes
+            .iter()
+            .find(|&&(r, p, _)| (r, p) == (round, id))
+            .map(|&(_, _, b)| b)
+    }
+
     /// What player `id`'s record says of a paired round.
     fn record(&self, id: u32, round: u32) -> Record {
         for b in &self.paired[round as usize - 1] {
@@ -479,11 +487,7 @@ impl Event {
             }
         }
         // Not paired: a bye asked for, or out of the event.
-        let bye = self
-            .byes
-            .iter()
-            .find(|&&(r, p, _)| (r, p) == (round, id))
-            .map(|&(_, _, b)| b);
+        let bye = self.bye_asked(id, round);
         Record {
             opponent: None,
             colour: None,
@@ -495,12 +499,7 @@ impl Event {
     /// bye asked for, or not in the event then.
     fn record_ahead(&self, id: u32, round: u32) -> Option<Record> {
         let p = &self.players[id as usize - 1];
-        let bye = self
-            .byes
-            .iter()
-            .find(|&&(r, q, _)| (r, q) == (round, id))
-            .map(|&(_, _, b)| b);
-        match bye {
+        match self.bye_asked(id, round) {
             Some(b) => Some(Record {
                 opponent: None,
                 colour: None,

@@ -276,14 +276,23 @@ fn pairing_order(trf: &Trf) -> Vec<usize> {
     }
 }
 
-/// Every player's rounds as the pairing reads them, and the number of rounds played.
-fn histories(trf: &Trf) -> Result<(Vec<Entrant>, usize), FieldError> {
-    let count = trf.players.len();
+/// Starting numbers run from 1 without a gap (players are then indexed by number - 1).
+///
+/// # Errors
+/// The first number missing.
+pub(crate) fn numbered_from_one(trf: &Trf) -> Result<(), FieldError> {
     for (i, id) in trf.players.keys().enumerate() {
         if *id as usize != i + 1 {
             return Err(FieldError::MissingNumber(i as u32 + 1));
         }
     }
+    Ok(())
+}
+
+/// Every player's rounds as the pairing reads them, and the number of rounds played.
+fn histories(trf: &Trf) -> Result<(Vec<Entrant>, usize), FieldError> {
+    let count = trf.players.len();
+    numbered_from_one(trf)?;
     let mut players: Vec<Entrant> = Vec::with_capacity(count);
     let mut played_rounds = 0usize;
     for (i, p) in trf.players.values().enumerate() {

@@ -229,11 +229,7 @@ pub fn compute(
     system: System,
     list: &[TieBreak],
 ) -> Result<Vec<Vec<Value>>, FieldError> {
-    for (i, id) in trf.players.keys().enumerate() {
-        if *id as usize != i + 1 {
-            return Err(FieldError::MissingNumber(i as u32 + 1));
-        }
-    }
+    crate::swiss::numbered_from_one(trf)?;
     let players = read_players(trf, rounds, system);
     let mut values: Vec<Vec<Value>> = vec![Vec::with_capacity(list.len()); players.len()];
     for (k, tb) in list.iter().enumerate() {

@@ -30,19 +30,9 @@ pub(crate) fn run(args: &PairingsArgs) -> ExitCode {
         );
         return ExitCode::from(INVALID_REQUEST);
     }
-    let text = match std::fs::read(path) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(e) => {
-            eprintln!("rookery: cannot read {}: {e}", path.display());
-            return ExitCode::from(FILE_ERROR);
-        }
-    };
-    let trf = match Trf::parse(&text) {
+    let trf = match read_trf(path) {
         Ok(t) => t,
-        Err(e) => {
-            eprintln!("rookery: {}: {e}", path.display());
-            return ExitCode::from(INVALID_REQUEST);
-        }
+        Err(code) => return code,
     };
     let Some(out) = &args.pair else {
         return check(path, &trf);
@@ -133,19 +123,9 @@ pub(crate) fn tiebreaks(args: &TiebreaksArgs) -> ExitCode {
             }
         }
     }
-    let text = match std::fs::read(&args.file) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(e) => {
-            eprintln!("rookery: cannot read {}: {e}", args.file.display());
-            return ExitCode::from(FILE_ERROR);
-        }
-    };
-    let trf = match Trf::parse(&text) {
+    let trf = match read_trf(&args.file) {
         Ok(t) => t,
-        Err(e) => {
-            eprintln!("rookery: {}: {e}", args.file.display());
-            return ExitCode::from(INVALID_REQUEST);
-        }
+        Err(code) => return code,
     };
     let rounds = args.rounds.unwrap_or(trf.played_rounds() as usize);
     let values = match tiebreak::compute(&trf, rounds, system, &list) {
@@ -171,4 +151,20 @@ pub(crate) fn tiebreaks(args: &TiebreaksArgs) -> ExitCode {
     }
     print!("{out}");
     ExitCode::SUCCESS
+}
+
+/// The tournament file, read; the exit status (the fault said on standard error) if it
+/// cannot be opened (5) or is not a tournament (3).
+fn read_trf(path: &std::path::Path) -> Result<Trf, ExitCode> {
+    let text = match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) => {
+            eprintln!("rookery: cannot read {}: {e}", path.display());
+            return Err(ExitCode::from(FILE_ERROR));
+        }
+    };
+    Trf::parse(&text).map_err(|e| {
+        eprintln!("rookery: {}: {e}", path.display());
+        ExitCode::from(INVALID_REQUEST)
+    })
 }
