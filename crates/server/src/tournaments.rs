@@ -377,6 +377,12 @@ fn tournament_of(body: &str) -> Result<Tournament, TournamentError> {
         })
 }
 
+/// A name or a line of text as a tournament takes it: 1 to `most` characters, no line break
+/// or other control character.
+fn one_line(text: &str, most: usize) -> bool {
+    !text.is_empty() && text.chars().count() <= most && !text.chars().any(char::is_control)
+}
+
 /// Who acts: an account, by id and name.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Actor<'a> {
@@ -396,7 +402,7 @@ pub(crate) async fn create(
     now: i64,
 ) -> Result<String, TournamentError> {
     let name = new.name.trim();
-    if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control) {
+    if !one_line(name, MAX_NAME) {
         return Err(TournamentError::Invalid(format!(
             "name: 1 to {MAX_NAME} characters, on one line"
         )));
@@ -444,9 +450,7 @@ pub(crate) async fn create(
     };
     let time_limit = match new.time_limit.as_deref().map(str::trim) {
         None | Some("") => None,
-        Some(text) if text.chars().count() <= MAX_NAME && !text.chars().any(char::is_control) => {
-            Some(text.to_owned())
-        }
+        Some(text) if one_line(text, MAX_NAME) => Some(text.to_owned()),
         Some(_) => {
             return Err(TournamentError::Invalid(format!(
                 "time_limit: at most {MAX_NAME} characters, on one line"
@@ -573,10 +577,7 @@ fn apply(
                 ));
             }
             let name = name.trim();
-            if name.is_empty()
-                || name.chars().count() > MAX_PLAYER_NAME
-                || name.chars().any(char::is_control)
-            {
+            if !one_line(name, MAX_PLAYER_NAME) {
                 return Err(TournamentError::Invalid(format!(
                     "name: 1 to {MAX_PLAYER_NAME} characters, on one line"
                 )));
