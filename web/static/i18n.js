@@ -32,7 +32,7 @@ export function savePrefs(patch) {
 export const lang = document.documentElement.lang.startsWith('zh') ? 'zh' : 'en';
 
 /** Refusals whose English sentence says where the trouble is (a ply, a line, a field). */
-const DETAILED = new Set(['bad_pgn', 'import_refused', 'bad_fen', 'bad_time_control', 'illegal_move']);
+const DETAILED = new Set(['bad_pgn', 'import_refused', 'tournament_refused', 'bad_fen', 'bad_time_control', 'illegal_move']);
 
 /**
  * A server refusal in the page's language: the server sends a stable `code` with its English

@@ -10,7 +10,7 @@ use crate::berger;
 use crate::dutch;
 use crate::swiss::{Field, FieldError};
 use crate::tiebreak::{self, TieBreak, Value};
-use crate::trf::{Color, Outcome, Player as TrfPlayer, PointSystem, Record, Trf};
+use crate::trf::{Color, Outcome, Player as TrfPlayer, PointSystem, Points, Record, Trf};
 
 /// How the rounds are paired.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -493,6 +493,24 @@ impl Event {
             colour: None,
             outcome: bye.map_or(Outcome::ZeroBye, Bye::outcome),
         }
+    }
+
+    /// What player `id`'s record says of round `round` (from 1) once it is known: `None`
+    /// for a round not paired yet, or while his game goes on.
+    pub fn record_of(&self, id: u32, round: u32) -> Option<Record> {
+        let boards = self.paired.get((round as usize).wrapping_sub(1))?;
+        let running = boards.iter().any(|b| {
+            b.result.is_none() && b.black.is_some() && (b.white == id || b.black == Some(id))
+        });
+        (!running && (1..=self.players.len() as u32).contains(&id)).then(|| self.record(id, round))
+    }
+
+    /// Player `id`'s points over the rounds before `round` whose records are known.
+    pub fn points_before(&self, id: u32, round: u32) -> Points {
+        (1..round)
+            .filter_map(|r| self.record_of(id, r))
+            .map(|r| self.points.points(r.outcome))
+            .sum()
     }
 
     /// Player `id`'s record for the round about to be paired, when it is settled already: a

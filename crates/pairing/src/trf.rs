@@ -67,7 +67,8 @@ impl Outcome {
         })
     }
 
-    fn as_char(self) -> char {
+    /// The TRF's letter for it (`1`, `=`, `0`, `+`, `-`, `U`, `F`, `H`, `Z`, blank).
+    pub fn as_char(self) -> char {
         match self {
             Outcome::Won => '1',
             Outcome::Drew => '=',

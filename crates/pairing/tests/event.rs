@@ -183,3 +183,38 @@ fn a_round_robin_follows_the_berger_tables_and_ranks_by_its_tie_breaks() {
     );
     assert_eq!(ranks, [1, 2, 4, 3]);
 }
+
+/// A player's record round by round as the crosstable and the pairing lists show it: known
+/// once the board's result is in, the points before a round summing the known ones (C.04.1:
+/// a win 1, a draw ½, a pairing-allocated bye 1, a half-point bye ½).
+#[test]
+fn records_and_points_before_a_round_follow_the_results() {
+    use rookery_pairing::trf::Outcome;
+    let mut e = Event::new("Records", System::Dutch, 3, Color::White);
+    for (name, rating) in [("A", 2000), ("B", 1900), ("C", 1800)] {
+        e.enter(name, rating).unwrap();
+    }
+    e.ask_bye(3, 1, Bye::Half).unwrap();
+    let round = e.pair_next().unwrap().to_vec();
+    assert_eq!(round.len(), 1, "two play, the third asked for a bye");
+    let (w, b) = (round[0].white, round[0].black.unwrap());
+    // While the game goes on, neither record is known; the bye's is.
+    assert_eq!(e.record_of(w, 1), None);
+    assert_eq!(e.record_of(b, 1), None);
+    assert_eq!(e.record_of(3, 1).map(|r| r.outcome), Some(Outcome::HalfBye));
+    assert_eq!(e.record_of(3, 2), None, "round 2 is not paired");
+    assert_eq!(e.record_of(4, 1), None, "no player 4");
+    e.set_result(1, 1, Some(Result::BlackWins)).unwrap();
+    let rw = e.record_of(w, 1).unwrap();
+    assert_eq!(
+        (rw.opponent, rw.colour, rw.outcome),
+        (Some(b), Some(Color::White), Outcome::Lost)
+    );
+    assert_eq!(rw.outcome.as_char(), '0');
+    assert_eq!(e.record_of(b, 1).unwrap().outcome, Outcome::Won);
+    // Points in tenths.
+    assert_eq!(e.points_before(b, 2), 10);
+    assert_eq!(e.points_before(w, 2), 0);
+    assert_eq!(e.points_before(3, 2), 5);
+    assert_eq!(e.points_before(b, 1), 0, "nothing before round 1");
+}

@@ -76,6 +76,7 @@ codes! {
     PositionOver = "position_over" => BAD_REQUEST,
     BadPgn = "bad_pgn" => BAD_REQUEST,
     ImportRefused = "import_refused" => BAD_REQUEST,
+    TournamentRefused = "tournament_refused" => BAD_REQUEST,
     Internal = "internal" => INTERNAL_SERVER_ERROR,
     CrossSite = "cross_site" => FORBIDDEN,
     NameLength = "name_length" => BAD_REQUEST,

@@ -16,7 +16,7 @@
 use rookery_pairing::event::{
     Board, Bye, Entrant, Event, EventError, Result as GameResult, System,
 };
-use rookery_pairing::tiebreak::Value;
+use rookery_pairing::tiebreak::{TieBreak, Value};
 use rookery_pairing::trf::{Color, PointSystem};
 use serde::{Deserialize, Serialize};
 
@@ -40,6 +40,10 @@ const MAX_PLAYER_NAME: usize = 60;
 const MAX_ROUNDS: u32 = 30;
 /// Players a tournament may have.
 const MAX_PLAYERS: usize = 1000;
+/// The longest wait between rounds, or for a first move (a day).
+const MAX_INTERVAL: u32 = 86_400;
+/// The longest reason for a correction.
+const MAX_REASON: usize = 200;
 /// Tries of a change that another change overtook.
 const TRIES: usize = 5;
 
@@ -64,6 +68,30 @@ pub(crate) struct NewTournament {
     /// hours, then 30 minutes"); online, the clock says it.
     #[serde(default)]
     pub(crate) time_limit: Option<String>,
+    /// Online: when round 1 is paired by itself (ms since the epoch).
+    #[serde(default)]
+    pub(crate) starts_at: Option<i64>,
+    /// Online: seconds from a round's end to the next round, or `"arbiter"` (every round
+    /// waits for the arbiter's `pair`); 0 when not given.
+    #[serde(default)]
+    pub(crate) round_interval: Option<Interval>,
+    /// Online: seconds a player may leave his first move unmade before he loses by forfeit.
+    #[serde(default)]
+    pub(crate) forfeit_after: Option<u32>,
+    /// The tie-breaks in order, by FIDE's short names (`BH/C1`, `SB`, `DE`, ...).
+    #[serde(default)]
+    pub(crate) tie_breaks: Option<Vec<String>>,
+    /// Online: joining needs this word.
+    #[serde(default)]
+    pub(crate) password: Option<String>,
+}
+
+/// The time between rounds: seconds, or `"arbiter"`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum Interval {
+    Seconds(u32),
+    Word(String),
 }
 
 /// One change to a tournament, from any door.
@@ -74,8 +102,13 @@ pub(crate) enum Action {
     /// round).
     Enter { name: String, rating: Option<u32> },
     /// The caller's account joins an online tournament (late, in a Swiss, from the next
-    /// round), with its rating at the tournament's speed.
-    Join,
+    /// round), with its rating at the tournament's speed; the password if it has one.
+    Join {
+        #[serde(default)]
+        password: Option<String>,
+    },
+    /// The arbiter opens or closes the entry.
+    Entry { open: bool },
     /// A player leaves from the next round on (the arbiter, or the player himself).
     Withdraw { player: u32 },
     /// A bye asked for a round not paired yet: `half`, `zero` or `full`.
@@ -89,11 +122,13 @@ pub(crate) enum Action {
     /// The next round, paired.
     Pair,
     /// A board's result (`1-0`, `1/2-1/2`, `0-1`, `+/-`, `-/+`, `-/-`), or `null` to clear
-    /// it; a correction of an earlier round too.
+    /// it; a correction of a result already in (any round) needs its `reason`, which is kept.
     Result {
         round: u32,
         board: u32,
         result: Option<String>,
+        #[serde(default)]
+        reason: Option<String>,
     },
 }
 
@@ -122,8 +157,8 @@ impl TournamentError {
                 Code::NotAllowed,
                 "only the tournament's arbiter may change it",
             ),
-            TournamentError::Invalid(m) => Problem::new(Code::BadRequest, m.clone()),
-            TournamentError::Event(e) => Problem::new(Code::BadRequest, e.to_string()),
+            TournamentError::Invalid(m) => Problem::new(Code::TournamentRefused, m.clone()),
+            TournamentError::Event(e) => Problem::new(Code::TournamentRefused, e.to_string()),
             TournamentError::Store(e) => {
                 tracing::error!(error = %e, "store error");
                 Problem::new(Code::Internal, "internal error")
@@ -146,6 +181,8 @@ struct Stored {
     online: Option<Online>,
     #[serde(default)]
     time_limit: Option<String>,
+    #[serde(default)]
+    settings: Settings,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -167,12 +204,62 @@ struct StoredBoard {
     game: Option<String>,
 }
 
-/// What an online tournament's games are.
+/// What an online tournament's games are, and when its rounds begin.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Online {
     /// The clock, as written (`5+3`).
     pub(crate) clock: String,
     pub(crate) rated: bool,
+    /// When round 1 is paired by itself (ms since the epoch); without it, the arbiter
+    /// pairs round 1.
+    #[serde(default)]
+    pub(crate) starts_at: Option<i64>,
+    /// Seconds between a round's last game ending and the next round's pairing.
+    #[serde(default)]
+    pub(crate) interval: u32,
+    /// Every round waits for the arbiter's `pair` ("when the arbiter says").
+    #[serde(default)]
+    pub(crate) by_arbiter: bool,
+    /// When the next round is due (ms), once the last one has ended.
+    #[serde(default)]
+    pub(crate) next_at: Option<i64>,
+    /// A player who has not made his first move this many seconds after his clock began
+    /// (the game made, or the opponent's first move) loses by forfeit; `None`: the game's
+    /// own abort after ten idle minutes does it.
+    #[serde(default)]
+    pub(crate) forfeit_after: Option<u32>,
+}
+
+/// What a tournament keeps beside its event and its play.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Settings {
+    /// FIDE's short names of the tie-breaks in the organiser's order (C.07: `BH/C1`,
+    /// `SB`, ...); empty: the system's defaults.
+    #[serde(default)]
+    pub(crate) tie_breaks: Vec<String>,
+    /// Nobody joins any more (the arbiter still enters players over the board).
+    #[serde(default)]
+    pub(crate) entry_closed: bool,
+    /// Joining needs this word (never shown).
+    #[serde(default)]
+    pub(crate) password: Option<String>,
+    /// Every result changed after it was in, with the arbiter's reason.
+    #[serde(default)]
+    pub(crate) corrections: Vec<Correction>,
+}
+
+/// A result changed by the arbiter after it was entered (or taken from the game).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Correction {
+    pub(crate) round: u32,
+    pub(crate) board: u32,
+    /// The result before, and after (`None`: cleared).
+    pub(crate) from: Option<String>,
+    pub(crate) to: Option<String>,
+    pub(crate) reason: String,
+    /// Who changed it (the account's name), and when (ms).
+    pub(crate) by: String,
+    pub(crate) at: i64,
 }
 
 /// A tournament: the event, and what the server keeps beside it.
@@ -187,6 +274,7 @@ pub(crate) struct Tournament {
     pub(crate) games: Vec<Vec<Option<String>>>,
     /// The time limit written for the score sheets.
     pub(crate) time_limit: Option<String>,
+    pub(crate) settings: Settings,
 }
 
 fn system_name(s: System) -> &'static str {
@@ -272,6 +360,7 @@ impl From<&Tournament> for Stored {
                 .collect(),
             online: t.online.clone(),
             time_limit: t.time_limit.clone(),
+            settings: t.settings.clone(),
         }
     }
 }
@@ -290,11 +379,26 @@ impl Tournament {
             && e.paired
                 .last()
                 .is_some_and(|r| r.iter().all(|b| b.black.is_none() || b.result.is_some()));
-        self.online.is_some() && !e.paired.is_empty() && !finished
+        let waiting = self.online.as_ref().is_some_and(|o| o.starts_at.is_some());
+        self.online.is_some() && (!e.paired.is_empty() || waiting) && !finished
+    }
+
+    /// The tie-breaks of its standings: the organiser's, else the system's defaults.
+    pub(crate) fn tie_breaks(&self) -> Vec<TieBreak> {
+        let chosen: Option<Vec<TieBreak>> = self
+            .settings
+            .tie_breaks
+            .iter()
+            .map(|n| TieBreak::parse(n))
+            .collect();
+        match chosen {
+            Some(list) if !list.is_empty() => list,
+            _ => self.event.default_tie_breaks(),
+        }
     }
 
     /// The starting number of `account`'s entry, if it has one.
-    fn number_of(&self, account: &str) -> Option<u32> {
+    pub(crate) fn number_of(&self, account: &str) -> Option<u32> {
         self.accounts
             .iter()
             .position(|a| a.as_deref() == Some(account))
@@ -358,6 +462,7 @@ impl Stored {
                 .map(|round| round.iter().map(|b| b.game.clone()).collect())
                 .collect(),
             time_limit: self.time_limit.clone(),
+            settings: self.settings.clone(),
         })
     }
 }
@@ -366,7 +471,11 @@ fn body_of(t: &Tournament) -> String {
     serde_json::to_string(&Stored::from(t)).expect("a tournament writes as JSON")
 }
 
-fn tournament_of(body: &str) -> Result<Tournament, TournamentError> {
+/// The tournament a stored body holds.
+///
+/// # Errors
+/// A body this version cannot read.
+pub(crate) fn parse(body: &str) -> Result<Tournament, TournamentError> {
     serde_json::from_str::<Stored>(body)
         .ok()
         .and_then(|s| s.tournament())
@@ -442,10 +551,64 @@ pub(crate) async fn create(
                 )
                 .map_err(|e| TournamentError::Invalid(format!("rated: {e}")))?;
             }
+            let (interval, by_arbiter) = match &new.round_interval {
+                None => (0, false),
+                Some(Interval::Seconds(s)) if *s <= MAX_INTERVAL => (*s, false),
+                Some(Interval::Word(w)) if w == "arbiter" => (0, true),
+                Some(_) => {
+                    return Err(TournamentError::Invalid(format!(
+                        "round_interval: 0 to {MAX_INTERVAL} seconds, or \"arbiter\""
+                    )));
+                }
+            };
+            if new
+                .forfeit_after
+                .is_some_and(|s| !(10..=MAX_INTERVAL).contains(&s))
+            {
+                return Err(TournamentError::Invalid(format!(
+                    "forfeit_after: 10 to {MAX_INTERVAL} seconds"
+                )));
+            }
             Some(Online {
                 clock: clock.trim().to_owned(),
                 rated: new.rated,
+                starts_at: new.starts_at,
+                interval,
+                by_arbiter,
+                next_at: None,
+                forfeit_after: new.forfeit_after,
             })
+        }
+    };
+    if online.is_none()
+        && (new.starts_at.is_some()
+            || new.round_interval.is_some()
+            || new.forfeit_after.is_some()
+            || new.password.is_some())
+    {
+        return Err(TournamentError::Invalid(
+            "starts_at, round_interval, forfeit_after and password are for an online \
+             tournament (with a clock); over the board, the arbiter pairs and enters players"
+                .into(),
+        ));
+    }
+    let mut tie_breaks = Vec::new();
+    for name in new.tie_breaks.iter().flatten() {
+        let tb = TieBreak::parse(name).ok_or_else(|| {
+            TournamentError::Invalid(format!(
+                "tie_breaks: {name:?} is not one of FIDE's (PTS, BH, BH/C1, BH/M1, SB, DE, \
+                 WIN, WON, BPG, BWG, REP, ARO, TPR, PS)"
+            ))
+        })?;
+        tie_breaks.push(tb.to_string());
+    }
+    let password = match new.password.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(p) if one_line(p, MAX_PLAYER_NAME) => Some(p.to_owned()),
+        Some(_) => {
+            return Err(TournamentError::Invalid(format!(
+                "password: at most {MAX_PLAYER_NAME} characters, on one line"
+            )));
         }
     };
     let time_limit = match new.time_limit.as_deref().map(str::trim) {
@@ -463,6 +626,11 @@ pub(crate) async fn create(
         accounts: Vec::new(),
         games: Vec::new(),
         time_limit,
+        settings: Settings {
+            tie_breaks,
+            password,
+            ..Settings::default()
+        },
     };
     let id = crate::ids::game_id();
     store.add_tournament(&id, owner, now, &body_of(&t)).await?;
@@ -478,7 +646,7 @@ pub(crate) async fn read(store: &Store, id: &str) -> Result<Tournament, Tourname
         .tournament(id)
         .await?
         .ok_or(TournamentError::NotFound)?;
-    tournament_of(&stored.body)
+    parse(&stored.body)
 }
 
 /// Applies `action` to tournament `id` for `by`: the tournament after it (online, with the
@@ -494,7 +662,7 @@ pub(crate) async fn act(
 ) -> Result<Tournament, TournamentError> {
     let store = rooms.store();
     let mut joining = None;
-    if *action == Action::Join {
+    if matches!(action, Action::Join { .. }) {
         let t = read(store, id).await?;
         let online = t.online.as_ref().ok_or_else(|| {
             TournamentError::Invalid(
@@ -509,9 +677,10 @@ pub(crate) async fn act(
         };
         joining = Some(rating.round().clamp(0.0, 4000.0) as u32);
     }
+    let now = now_ms() as i64;
     let t = update(store, id, |t, owner| {
         allowed(t, owner, by, action)?;
-        apply(t, by, joining, action)
+        apply(t, by, joining, action, now)
     })
     .await?;
     sync(rooms, id, t).await
@@ -529,7 +698,7 @@ async fn update(
             .tournament(id)
             .await?
             .ok_or(TournamentError::NotFound)?;
-        let mut t = tournament_of(&stored.body)?;
+        let mut t = parse(&stored.body)?;
         change(&mut t, &stored.owner)?;
         if store
             .update_tournament(id, stored.version, &body_of(&t), t.active())
@@ -554,7 +723,7 @@ fn allowed(
         return Ok(());
     }
     match action {
-        Action::Join => Ok(()),
+        Action::Join { .. } => Ok(()),
         Action::Withdraw { player } if t.number_of(by.id) == Some(*player) => Ok(()),
         _ => Err(TournamentError::NotArbiter),
     }
@@ -566,6 +735,7 @@ fn apply(
     by: Actor<'_>,
     joining: Option<u32>,
     action: &Action,
+    now: i64,
 ) -> Result<(), TournamentError> {
     let ev = TournamentError::Event;
     let event = &mut t.event;
@@ -588,14 +758,27 @@ fn apply(
             }
             enter(t, name, rating, None)?;
         }
-        Action::Join => {
+        Action::Join { password } => {
             if t.number_of(by.id).is_some() {
                 return Err(TournamentError::Invalid(
                     "you are in this tournament already".into(),
                 ));
             }
+            if t.settings.entry_closed {
+                return Err(TournamentError::Invalid(
+                    "the entry of this tournament is closed".into(),
+                ));
+            }
+            if let Some(word) = &t.settings.password {
+                if password.as_deref().map(str::trim) != Some(word.as_str()) {
+                    return Err(TournamentError::Invalid(
+                        "this tournament needs its password to join".into(),
+                    ));
+                }
+            }
             enter(t, by.name, joining.unwrap_or(0), Some(by.id))?;
         }
+        Action::Entry { open } => t.settings.entry_closed = !open,
         Action::Withdraw { player } => event.withdraw(*player).map_err(ev)?,
         Action::Bye {
             player,
@@ -612,6 +795,7 @@ fn apply(
             round,
             board,
             result,
+            reason,
         } => {
             let result = match result.as_deref() {
                 None => None,
@@ -619,7 +803,31 @@ fn apply(
                     TournamentError::Invalid("result: 1-0, 1/2-1/2, 0-1, +/-, -/+ or -/-".into())
                 })?),
             };
+            let before = event
+                .paired
+                .get((*round as usize).wrapping_sub(1))
+                .and_then(|r| r.get((*board as usize).wrapping_sub(1)))
+                .and_then(|b| b.result);
+            let reason = reason.as_deref().map(str::trim).unwrap_or("");
+            let correcting = before.is_some() && before != result;
+            if correcting && !one_line(reason, MAX_REASON) {
+                return Err(TournamentError::Invalid(format!(
+                    "reason: a result already in is corrected with a reason (1 to \
+                     {MAX_REASON} characters, on one line), which is kept"
+                )));
+            }
             event.set_result(*round, *board, result).map_err(ev)?;
+            if correcting {
+                t.settings.corrections.push(Correction {
+                    round: *round,
+                    board: *board,
+                    from: before.map(|r| r.as_str().to_owned()),
+                    to: result.map(|r| r.as_str().to_owned()),
+                    reason: reason.to_owned(),
+                    by: by.name.to_owned(),
+                    at: now,
+                });
+            }
         }
     }
     Ok(())
@@ -651,6 +859,9 @@ fn pair(t: &mut Tournament) -> Result<(), TournamentError> {
         .pair_next()
         .map_err(TournamentError::Event)?
         .to_vec();
+    if let Some(o) = t.online.as_mut() {
+        o.next_at = None;
+    }
     t.games.resize(t.event.paired.len() - 1, Vec::new());
     t.games.push(
         boards
@@ -661,9 +872,11 @@ fn pair(t: &mut Tournament) -> Result<(), TournamentError> {
     Ok(())
 }
 
-/// Online: makes the last round's games not made yet, takes in the results of its ended
-/// games, and pairs the next round once every one has ended (until nothing changes). The
-/// tournament as it then stands.
+/// Online: pairs round 1 at its start time, makes the last round's games not made yet,
+/// forfeits a player absent past the tournament's forfeit time, takes in the results of its
+/// ended games, and pairs the next round when it is due (every game of the last one ended,
+/// and the interval gone by; never by itself when the arbiter pairs), until nothing
+/// changes. The tournament as it then stands.
 ///
 /// # Errors
 /// The store failed.
@@ -672,12 +885,29 @@ pub(crate) async fn sync(
     id: &str,
     mut t: Tournament,
 ) -> Result<Tournament, TournamentError> {
-    let Some(online) = t.online.clone() else {
-        return Ok(t);
-    };
     loop {
-        let Some(round) = t.event.paired.len().checked_sub(1) else {
+        let Some(online) = t.online.clone() else {
             return Ok(t);
+        };
+        let now = now_ms() as i64;
+        let Some(round) = t.event.paired.len().checked_sub(1) else {
+            if online.starts_at.is_none_or(|at| now < at) {
+                return Ok(t);
+            }
+            t = update(rooms.store(), id, |t, _| {
+                if t.event.paired.is_empty() {
+                    if let Err(e) = pair(t) {
+                        // Nobody to pair at the start: the arbiter pairs when he can.
+                        tracing::warn!(tournament = %id, error = ?e, "round 1 cannot be paired at its start");
+                        if let Some(o) = t.online.as_mut() {
+                            o.starts_at = None;
+                        }
+                    }
+                }
+                Ok(())
+            })
+            .await?;
+            continue;
         };
         make_games(rooms, &t, round, &online).await?;
         let mut ended = Vec::new();
@@ -688,7 +918,7 @@ pub(crate) async fn sync(
             let Some(game) = t.game(round, k) else {
                 continue;
             };
-            if let Some(result) = result_of(rooms.store(), game).await? {
+            if let Some(result) = result_of(rooms, game, online.forfeit_after, now).await? {
                 ended.push((k, result));
             }
         }
@@ -697,8 +927,9 @@ pub(crate) async fn sync(
                 .iter()
                 .all(|b| b.black.is_none() || b.result.is_some())
         };
-        let next = !ended.is_empty() || (complete(&t) && t.event.next_round() <= t.event.rounds);
-        if !next {
+        let more = |t: &Tournament| t.event.next_round() <= t.event.rounds;
+        let due = |o: &Online| !o.by_arbiter && o.next_at.is_none_or(|at| now >= at);
+        if ended.is_empty() && !(complete(&t) && more(&t) && due(&online)) {
             return Ok(t);
         }
         let before = t.event.paired.len();
@@ -714,7 +945,17 @@ pub(crate) async fn sync(
                         .map_err(TournamentError::Event)?;
                 }
             }
-            if complete(t) && t.event.next_round() <= t.event.rounds {
+            if !(complete(t) && more(t)) {
+                return Ok(());
+            }
+            let Some(o) = t.online.as_mut() else {
+                return Ok(());
+            };
+            if o.by_arbiter {
+                return Ok(());
+            }
+            let at = *o.next_at.get_or_insert(now + i64::from(o.interval) * 1000);
+            if now >= at {
                 // A round that cannot be paired (no pairing meets the absolute criteria)
                 // waits for the arbiter, whose `pair` says why; the results stand and the
                 // tournament stays readable.
@@ -815,12 +1056,56 @@ async fn make_games(
 }
 
 /// The result a tournament takes from game `id`, once it has ended: the game's result; an
-/// aborted game is lost by forfeit by the side that never moved.
-async fn result_of(store: &Store, id: &str) -> Result<Option<GameResult>, TournamentError> {
-    let Some(row) = store.game(id).await? else {
+/// aborted game is lost by forfeit by the side that never moved. With a forfeit time, a
+/// game whose player to move has not made his first move that long after his clock began
+/// (the game made, or White's first move) is ended for him there (aborted: the same
+/// forfeit).
+async fn result_of(
+    rooms: &Rooms,
+    id: &str,
+    forfeit_after: Option<u32>,
+    now: i64,
+) -> Result<Option<GameResult>, TournamentError> {
+    let store = rooms.store();
+    let Some(mut row) = store.game(id).await? else {
         return Ok(None);
     };
-    let Some(ending) = row.ending.filter(|_| row.status == Status::Over) else {
+    if row.status != Status::Over {
+        let Some(after) = forfeit_after else {
+            return Ok(None);
+        };
+        let due = row.game.created_at + i64::from(after) * 1000;
+        if now < due {
+            return Ok(None);
+        }
+        let moves = store.moves(id).await?;
+        let began = match moves.as_slice() {
+            [] => row.game.created_at,
+            [first] => first.at_ms,
+            _ => return Ok(None),
+        };
+        if now < began + i64::from(after) * 1000 {
+            return Ok(None);
+        }
+        let absent = if moves.is_empty() {
+            rookery_core::Color::White
+        } else {
+            rookery_core::Color::Black
+        };
+        if let Some(room) = rooms.get(id).await? {
+            if let Err(e) = room
+                .apply(rookery_core::game::Command::Abort { by: absent })
+                .await
+            {
+                tracing::warn!(game = id, error = ?e, "an absent player's game could not be ended");
+            }
+        }
+        match store.game(id).await? {
+            Some(again) if again.status == Status::Over => row = again,
+            _ => return Ok(None),
+        }
+    }
+    let Some(ending) = row.ending else {
         return Ok(None);
     };
     Ok(Some(match ending.result {
@@ -841,7 +1126,7 @@ async fn result_of(store: &Store, id: &str) -> Result<Option<GameResult>, Tourna
 pub(crate) fn view(id: &str, t: &Tournament) -> serde_json::Value {
     use serde_json::json;
     let event = &t.event;
-    let list = event.default_tie_breaks();
+    let list = t.tie_breaks();
     let (values, ranks) = event.standings(&list);
     let mut order: Vec<usize> = (0..event.players.len()).collect();
     order.sort_by_key(|&i| (ranks[i], i));
@@ -853,7 +1138,17 @@ pub(crate) fn view(id: &str, t: &Tournament) -> serde_json::Value {
         "rounds": event.rounds,
         "next_round": event.next_round(),
         "first_colour": colour_name(event.first_colour),
-        "online": t.online.as_ref().map(|o| json!({ "clock": o.clock, "rated": o.rated })),
+        "online": t.online.as_ref().map(|o| json!({
+            "clock": o.clock,
+            "rated": o.rated,
+            "starts_at": o.starts_at,
+            "round_interval": if o.by_arbiter { json!("arbiter") } else { json!(o.interval) },
+            "next_round_at": o.next_at,
+            "forfeit_after": o.forfeit_after,
+        })),
+        "entry_open": !t.settings.entry_closed,
+        "password": t.settings.password.is_some(),
+        "corrections": t.settings.corrections,
         "time_limit": t.time_limit,
         "players": event.players.iter().enumerate().map(|(i, p)| json!({
             "number": i + 1,

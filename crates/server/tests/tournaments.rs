@@ -130,15 +130,48 @@ fn swiss(url: &str) {
         r.body
     );
     let t = finish_round(&s, &mut arbiter, &id, &t);
-    // A correction: board 2 was a win for Black, not a draw.
+    // A correction: board 2 was a win for Black, not a draw. A result already in changes
+    // only with a reason, which is kept.
+    let r = arbiter.json(
+        &s,
+        &format!("/api/events/{id}"),
+        r#"{"action":"result","round":1,"board":2,"result":"0-1"}"#,
+    );
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(
+        r.body.contains("tournament_refused") && r.body.contains("reason"),
+        "{}",
+        r.body
+    );
+    let t2 = act(
+        &s,
+        &mut arbiter,
+        &id,
+        r#"{"action":"result","round":1,"board":2,"result":"0-1","reason":"the score sheets say Black won"}"#,
+    );
+    assert_eq!(t2["pairings"][0][1]["result"], "0-1");
+    assert_ne!(t["standings"], t2["standings"]);
+    let c = &t2["corrections"][0];
+    assert_eq!(
+        (&c["round"], &c["board"], &c["from"], &c["to"], &c["by"]),
+        (
+            &1.into(),
+            &2.into(),
+            &"1/2-1/2".into(),
+            &"0-1".into(),
+            &"arbiter".into()
+        ),
+        "{t2}"
+    );
+    assert_eq!(c["reason"], "the score sheets say Black won");
+    // The same result again is no correction: no reason needed, nothing added.
     let t2 = act(
         &s,
         &mut arbiter,
         &id,
         r#"{"action":"result","round":1,"board":2,"result":"0-1"}"#,
     );
-    assert_eq!(t2["pairings"][0][1]["result"], "0-1");
-    assert_ne!(t["standings"], t2["standings"]);
+    assert_eq!(t2["corrections"].as_array().unwrap().len(), 1);
     // A late entry (from round 2) and a withdrawal (from round 2).
     act(
         &s,
@@ -189,7 +222,71 @@ fn swiss(url: &str) {
         "{verdicts:?}"
     );
     assert!(report.body.contains("Late Comer"));
+    pages(&s, &mut arbiter, &id, &t);
     refusals(&s, &id);
+}
+
+/// The tournament's pages: the arbiter's controls for the arbiter only, the standings,
+/// the crosstable, each round, the corrections; the printed lists; in Chinese too.
+fn pages(s: &Server, arbiter: &mut Browser, id: &str, t: &Value) {
+    let page = arbiter.get(s, &format!("/events/{id}"));
+    assert_eq!(page.status, 200);
+    for part in [
+        "id=\"arbiter-title\"",
+        "id=\"standings\"",
+        "id=\"crosstable\"",
+        "id=\"round-4\"",
+        "id=\"corrections\"",
+        "the score sheets say Black won",
+        "Late Comer",
+        "withdrawn from round 2",
+        "class=\"set-result\"",
+        "Finished",
+    ] {
+        assert!(page.body.contains(part), "{part} missing from the page");
+    }
+    // The winner's line of the standings: his points as the API counts them.
+    let first = &t["standings"][0];
+    let name = first["name"].as_str().unwrap();
+    assert!(page.body.contains(&format!(
+        "<td>1</td><td>{}</td><td>{name}</td>",
+        first["number"]
+    )));
+    let mut visitor = Browser::at("10.1.0.9");
+    let seen = visitor.get(s, &format!("/events/{id}"));
+    assert_eq!(seen.status, 200);
+    assert!(!seen.body.contains("arbiter-title") && !seen.body.contains("set-result"));
+    assert!(seen.body.contains("id=\"crosstable\""));
+    let list = visitor.get(s, "/events");
+    assert!(
+        list.body.contains(&format!("href=\"/events/{id}\"")) && list.body.contains("Club Swiss")
+    );
+    let standings = visitor.get(s, &format!("/events/{id}/standings"));
+    assert_eq!(standings.status, 200);
+    assert!(
+        standings.body.contains("<th>BH/C1</th>") && standings.body.contains("id=\"cross-list\"")
+    );
+    let pairings = visitor.get(s, &format!("/events/{id}/round/2/pairings"));
+    assert_eq!(pairings.status, 200);
+    let boards = t["pairings"][1].as_array().unwrap().len();
+    assert_eq!(pairings.body.matches("<td class=\"res\">").count(), boards);
+    assert!(pairings.body.contains("Pairings of round 2"));
+    assert_eq!(
+        visitor
+            .get(s, &format!("/events/{id}/round/9/pairings"))
+            .status,
+        404
+    );
+    assert_eq!(visitor.get(s, "/events/nosuch").status, 404);
+    let zh = common::request_with(
+        s,
+        "GET",
+        &format!("/events/{id}/round/2/pairings"),
+        &[("Accept-Language", "zh-CN")],
+        None,
+    )
+    .unwrap();
+    assert!(zh.body.contains("第2轮对阵表"), "{}", zh.body);
 }
 
 /// What others cannot do; nothing changes.
@@ -328,12 +425,13 @@ fn online(url: &str) {
     let (s, mut arbiter, t) = new_tournament(
         url,
         "10.3.0.1",
-        r#"{"name":"Online Swiss","system":"swiss","rounds":2,"first_colour":"white","clock":"5+3","rated":true}"#,
+        r#"{"name":"Online Swiss","system":"swiss","rounds":2,"first_colour":"white","clock":"5+3","rated":true,"forfeit_after":10}"#,
     );
     let id = t["id"].as_str().unwrap().to_owned();
     assert_eq!(
         t["online"],
-        serde_json::json!({"clock": "5+3", "rated": true})
+        serde_json::json!({"clock": "5+3", "rated": true, "starts_at": null,
+            "round_interval": 0, "next_round_at": null, "forfeit_after": 10})
     );
     // The arbiter cannot enter names online; accounts join themselves.
     let r = arbiter.json(
@@ -396,6 +494,8 @@ fn online(url: &str) {
     assert_eq!(t["pairings"].as_array().unwrap().len(), 1);
     play(&s, &mut players, g2, w2, "d2d4");
     play(&s, &mut players, g2, b2, "d7d5");
+    // Round 2 cannot be paired (nor its games made) before this instant.
+    let paired_at = std::time::Instant::now();
     play(&s, &mut players, g2, b2, "resign");
     // Every game of round 1 has ended: the server's keeper pairs round 2 and makes its
     // games with nobody reading the tournament (watched in the database itself).
@@ -416,8 +516,9 @@ fn online(url: &str) {
     assert_eq!(t["pairings"][0][1]["result"], "1-0", "{t}");
     let round2 = t["pairings"][1].as_array().unwrap().clone();
     assert_eq!(round2.len(), 2, "{t}");
-    // Board 1 of round 2: White never moves and aborts: lost by forfeit (-/+). Board 2:
-    // a draw by agreement.
+    // Board 1 of round 2: White never comes and loses by forfeit (-/+) once his clock has
+    // run the tournament's forfeit time (10 s) without a move; board 2: a draw by
+    // agreement.
     let (g1, w1) = (
         round2[0]["game"].as_str().unwrap(),
         round2[0]["white"].as_u64().unwrap(),
@@ -427,15 +528,31 @@ fn online(url: &str) {
         round2[1]["white"].as_u64().unwrap(),
         round2[1]["black"].as_u64().unwrap(),
     );
-    play(&s, &mut players, g1, w1, "abort");
+    let _ = (g1, w1);
     // (R5: an offer made on one's turn stands once one has moved.)
     play(&s, &mut players, g2, w2, "e2e4");
     play(&s, &mut players, g2, b2, "e7e5");
     play(&s, &mut players, g2, w2, "offer-draw");
     play(&s, &mut players, g2, w2, "g1f3");
     play(&s, &mut players, g2, b2, "accept-draw");
-    let t = json(&players[0].get(&s, &format!("/api/events/{id}")).body);
+    let t = loop {
+        let t = json(&players[0].get(&s, &format!("/api/events/{id}")).body);
+        if !t["pairings"][1][0]["result"].is_null() {
+            break t;
+        }
+        assert!(
+            paired_at.elapsed().as_secs() < 60,
+            "the absent player was never forfeited"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    assert!(
+        paired_at.elapsed().as_secs() >= 10,
+        "forfeited before the forfeit time"
+    );
     assert_eq!(t["pairings"][1][0]["result"], "-/+", "{t}");
+    let g = json(&players[0].get(&s, &format!("/api/games/{g1}")).body);
+    assert_eq!(g["termination"], "aborted", "{g}");
     assert_eq!(t["pairings"][1][1]["result"], "1/2-1/2", "{t}");
     assert_eq!(t["next_round"], 3);
     // The report: both rounds as the Dutch system pairs them.
@@ -448,4 +565,117 @@ fn online(url: &str) {
             .iter()
             .all(|v| *v == Verdict::AsPaired)
     );
+}
+
+#[test]
+fn an_online_tournament_starts_on_time_and_waits_for_its_arbiter() {
+    on_both("tournament-schedule", scheduled);
+}
+
+/// Round 1 paired by the keeper at the start time; with "when the arbiter says", round 2
+/// waits for the arbiter; a password to join, the entry closed, the organiser's tie-breaks;
+/// what a tournament's settings refuse.
+fn scheduled(url: &str) {
+    let s = start_with(url, &["--trust-proxy"]);
+    let mut arbiter = Browser::at("10.4.0.1");
+    assert_eq!(
+        signup(&s, &mut arbiter, "arbiter", "arbiter password").status,
+        303
+    );
+    let mut players = Vec::new();
+    for i in 0..4 {
+        let mut b = Browser::at(&format!("10.4.1.{i}"));
+        assert_eq!(
+            signup(&s, &mut b, &format!("sched{i}"), "sched password").status,
+            303
+        );
+        players.push(b);
+    }
+    for (body, says) in [
+        (
+            r#"{"name":"A","system":"swiss","rounds":3,"starts_at":1}"#,
+            "online tournament",
+        ),
+        (
+            r#"{"name":"A","system":"swiss","rounds":3,"clock":"3+2","round_interval":"soon"}"#,
+            "round_interval",
+        ),
+        (
+            r#"{"name":"A","system":"swiss","rounds":3,"clock":"3+2","forfeit_after":2}"#,
+            "forfeit_after",
+        ),
+        (
+            r#"{"name":"A","system":"swiss","rounds":3,"tie_breaks":["PTS","XYZ"]}"#,
+            "XYZ",
+        ),
+    ] {
+        let r = arbiter.json(&s, "/api/events", body);
+        assert_eq!(r.status, 400, "{body}: {}", r.body);
+        assert!(r.body.contains(says), "{body}: {}", r.body);
+    }
+    let starts = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+        + 2_000;
+    let r = arbiter.json(
+        &s,
+        "/api/events",
+        &format!(
+            r#"{{"name":"Evening Swiss","system":"swiss","rounds":2,"clock":"3+2","starts_at":{starts},"round_interval":"arbiter","password":"knight","tie_breaks":["PTS","SB","BH"]}}"#
+        ),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let t = json(&r.body);
+    let id = t["id"].as_str().unwrap().to_owned();
+    assert_eq!(t["tie_breaks"], serde_json::json!(["PTS", "SB", "BH"]));
+    assert_eq!(t["password"], true, "only that there is one: {t}");
+    assert!(!r.body.contains("knight"));
+    let path = format!("/api/events/{id}");
+    let r = players[0].json(&s, &path, r#"{"action":"join"}"#);
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("password"), "{}", r.body);
+    for p in players.iter_mut().take(3) {
+        let r = p.json(&s, &path, r#"{"action":"join","password":"knight"}"#);
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    // The entry closed: nobody else joins.
+    act(&s, &mut arbiter, &id, r#"{"action":"entry","open":false}"#);
+    let r = players[3].json(&s, &path, r#"{"action":"join","password":"knight"}"#);
+    assert!(r.status == 400 && r.body.contains("closed"), "{}", r.body);
+    // Round 1 comes by itself at the start time (nobody reads the tournament).
+    let began = std::time::Instant::now();
+    let t = loop {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let bodies = runtime.block_on(common::agent::column(url, "SELECT body FROM tournaments"));
+        let body = json(&bodies[0]);
+        if !body["paired"].as_array().unwrap().is_empty() {
+            break json(&players[0].get(&s, &path).body);
+        }
+        assert!(began.elapsed().as_secs() < 60, "round 1 was never paired");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    let board = &t["pairings"][0][0];
+    let game = board["game"].as_str().unwrap();
+    let white = board["white"].as_u64().unwrap() as usize;
+    let black = board["black"].as_u64().unwrap() as usize;
+    let r = players[white - 1].json(&s, &format!("/api/games/{game}/move"), r#"{"m":"e2e4"}"#);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let r = players[black - 1].json(&s, &format!("/api/games/{game}/move"), r#"{"m":"e7e5"}"#);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let r = players[black - 1].json(&s, &format!("/api/games/{game}/resign"), "{}");
+    assert_eq!(r.status, 200, "{}", r.body);
+    let t = json(&players[0].get(&s, &path).body);
+    assert_eq!(t["pairings"][0][0]["result"], "1-0", "{t}");
+    // "When the arbiter says": two keeper turns later, round 2 still waits.
+    std::thread::sleep(std::time::Duration::from_secs(5));
+    let t = json(&players[0].get(&s, &path).body);
+    assert_eq!(t["pairings"].as_array().unwrap().len(), 1, "{t}");
+    assert_eq!(t["online"]["round_interval"], "arbiter");
+    let t = act(&s, &mut arbiter, &id, r#"{"action":"pair"}"#);
+    assert_eq!(t["pairings"].as_array().unwrap().len(), 2, "{t}");
+    assert!(t["pairings"][1][0]["game"].is_string());
 }

@@ -8,6 +8,7 @@ mod body;
 mod charts;
 mod chat;
 pub(crate) mod error;
+mod events;
 mod games;
 mod guard;
 pub(crate) mod identity;
@@ -145,6 +146,7 @@ pub(crate) fn routes(state: AppState) -> (Router<AppState>, Vec<limits::Declared
         .get("/api/events/{id}", Read, tournaments::show)
         .post("/api/events/{id}", Action, tournaments::change)
         .get("/api/events/{id}/trf", Read, tournaments::trf)
+        .get("/api/events/{id}/games", Read, tournaments::games)
         .post("/api/token/test", Account, lichess::token_test)
         .delete("/api/token", Account, lichess::revoke_token)
         .get("/api/account", Read, lichess::account)
@@ -232,6 +234,14 @@ pub(crate) fn routes(state: AppState) -> (Router<AppState>, Vec<limits::Declared
             "/events/{id}/round/{round}/sheets",
             Read,
             sheet::round_sheets,
+        )
+        .get("/events", Read, events::list)
+        .get("/events/{id}", Read, events::page)
+        .get("/events/{id}/standings", Read, events::print_standings)
+        .get(
+            "/events/{id}/round/{round}/pairings",
+            Read,
+            events::print_pairings,
         )
         .get("/@/{name}", Read, pages::player)
         .get("/leaderboard", Read, boards::overview)

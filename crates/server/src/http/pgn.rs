@@ -13,10 +13,10 @@ use super::identity::InGame;
 use super::{AppState, Origin};
 use crate::store::accounts::Whose;
 
-const PGN: &str = "application/x-chess-pgn; charset=utf-8";
+pub(super) const PGN: &str = "application/x-chess-pgn; charset=utf-8";
 
 /// What the client asks for in `Accept`, as lichess reads it: JSON, NDJSON, or PGN.
-fn wants(headers: &HeaderMap, kind: &str) -> bool {
+pub(super) fn wants(headers: &HeaderMap, kind: &str) -> bool {
     headers
         .get(axum::http::header::ACCEPT)
         .and_then(|v| v.to_str().ok())
@@ -77,15 +77,40 @@ pub(crate) async fn user_games(
         .await?;
     let more = rows.len() > max as usize;
     rows.truncate(max as usize);
+    let out = write_games(&state, &rows, &origin, q.clocks, ndjson).await;
+    let mut response = ([(CONTENT_TYPE, games_type(ndjson))], out).into_response();
+    if let Some(last) = rows.last().filter(|_| more)
+        && let Ok(value) = axum::http::HeaderValue::from_str(&last.game.id)
+    {
+        response.headers_mut().insert("x-next-after", value);
+    }
+    Ok(response)
+}
+
+/// The content type of many games: PGN, or lichess's NDJSON.
+pub(super) fn games_type(ndjson: bool) -> &'static str {
+    if ndjson { "application/x-ndjson" } else { PGN }
+}
+
+/// Finished games written one after the other, as PGN or as lichess's NDJSON (one JSON
+/// object a line). A stored game that cannot be written is left out and logged: one bad row
+/// never costs the reader the rest.
+pub(super) async fn write_games(
+    state: &AppState,
+    rows: &[crate::store::GameRow],
+    origin: &str,
+    clocks: bool,
+    ndjson: bool,
+) -> String {
     let mut out = String::new();
-    for row in &rows {
+    for row in rows {
         let written = if ndjson {
-            super::lichess::game_json(&state, row)
+            super::lichess::game_json(state, row)
                 .await
                 .map(|v| v.to_string() + "\n")
                 .map_err(|e| e.problem.message)
         } else {
-            crate::export::pgn(&state.rooms, &state.store, row, &origin, q.clocks)
+            crate::export::pgn(&state.rooms, &state.store, row, origin, clocks)
                 .await
                 .map_err(|e| e.to_string())
         };
@@ -96,14 +121,7 @@ pub(crate) async fn user_games(
             }
         }
     }
-    let kind = if ndjson { "application/x-ndjson" } else { PGN };
-    let mut response = ([(CONTENT_TYPE, kind)], out).into_response();
-    if let Some(last) = rows.last().filter(|_| more)
-        && let Ok(value) = axum::http::HeaderValue::from_str(&last.game.id)
-    {
-        response.headers_mut().insert("x-next-after", value);
-    }
-    Ok(response)
+    out
 }
 
 /// `POST /api/import`: a finished game from PGN (form field `pgn`, or the raw body); the first

@@ -302,7 +302,7 @@ pub(crate) async fn round_sheets(
     render(&SheetPage {
         tr,
         assets: super::pages::Assets,
-        back: (format!("/api/events/{id}"), "back_to_tournament"),
+        back: (format!("/events/{id}"), "back_to_tournament"),
         notation: None,
         pages,
     })

@@ -82,3 +82,30 @@ pub(crate) async fn trf(
     )
         .into_response())
 }
+
+/// `GET /api/events/{id}/games`: the tournament's finished games, round by round and board
+/// by board, as one PGN (or NDJSON with `Accept: application/x-ndjson`).
+pub(crate) async fn games(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    super::Origin(origin): super::Origin,
+    headers: axum::http::HeaderMap,
+) -> Result<Response, ApiError> {
+    let t = tournaments::read(&state.store, &id).await?;
+    let t = tournaments::sync(&state.rooms, &id, t).await?;
+    let mut rows = Vec::new();
+    for game in t.games.iter().flatten().flatten() {
+        if let Some(row) = state.store.game(game).await?
+            && row.status == crate::store::Status::Over
+        {
+            rows.push(row);
+        }
+    }
+    let ndjson = super::pgn::wants(&headers, "application/x-ndjson");
+    let out = super::pgn::write_games(&state, &rows, &origin, false, ndjson).await;
+    Ok((
+        [(header::CONTENT_TYPE, super::pgn::games_type(ndjson))],
+        out,
+    )
+        .into_response())
+}

@@ -17,6 +17,17 @@ pub(crate) struct StoredTournament {
     pub(crate) body: String,
 }
 
+/// A row of `SELECT id, owner, created_at, version, body`.
+fn stored(r: &sqlx::any::AnyRow) -> Result<StoredTournament, StoreError> {
+    Ok(StoredTournament {
+        id: r.try_get(0)?,
+        owner: r.try_get(1)?,
+        created_at: r.try_get(2)?,
+        version: r.try_get(3)?,
+        body: r.try_get(4)?,
+    })
+}
+
 impl Store {
     /// Stores a new tournament at version 1.
     pub(crate) async fn add_tournament(
@@ -50,16 +61,7 @@ impl Store {
         .bind(id)
         .fetch_optional(self.pool())
         .await?;
-        row.map(|r| {
-            Ok(StoredTournament {
-                id: r.try_get(0)?,
-                owner: r.try_get(1)?,
-                created_at: r.try_get(2)?,
-                version: r.try_get(3)?,
-                body: r.try_get(4)?,
-            })
-        })
-        .transpose()
+        row.as_ref().map(stored).transpose()
     }
 
     /// Replaces tournament `id`'s body (and whether it is active) if it is still at
@@ -82,6 +84,21 @@ impl Store {
         .execute(self.pool())
         .await?;
         Ok(done.rows_affected() == 1)
+    }
+
+    /// The `limit` newest tournaments, newest first.
+    pub(crate) async fn recent_tournaments(
+        &self,
+        limit: i64,
+    ) -> Result<Vec<StoredTournament>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, owner, created_at, version, body FROM tournaments \
+             ORDER BY created_at DESC, id LIMIT $1",
+        )
+        .bind(limit)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter().map(stored).collect()
     }
 
     /// The ids of the active tournaments (online, a round under way).
@@ -130,5 +147,10 @@ pub(crate) mod tests {
         assert!(store.active_tournaments().await.unwrap().is_empty());
         // The same id twice is refused.
         assert!(store.add_tournament("t1", "other", 6, "{}").await.is_err());
+        store.add_tournament("t0", "other", 4, "{}").await.unwrap();
+        store.add_tournament("t3", "other", 9, "{}").await.unwrap();
+        let recent = store.recent_tournaments(2).await.unwrap();
+        let ids: Vec<&str> = recent.iter().map(|t| t.id.as_str()).collect();
+        assert_eq!(ids, ["t3", "t1"], "newest first, the limit kept");
     }
 }

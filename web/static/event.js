@@ -1,0 +1,115 @@
+// The tournament pages: the form that makes a tournament (/events), and on a tournament's
+// page the arbiter's controls and a player's join and withdraw. Every change is one POST of
+// an action to /api/events/{id}; the page is then read again, or the refusal shown in the
+// reader's language.
+
+import { languageSwitcher, problemText } from './i18n.js';
+
+languageSwitcher();
+
+const error = document.getElementById('event-error');
+
+function showProblem(problem) {
+  if (error) error.textContent = problemText(problem);
+}
+
+async function send(url, body) {
+  if (error) error.textContent = '';
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer = await res.json().catch(() => ({ code: 'internal', error: res.statusText }));
+  if (!res.ok) {
+    showProblem(answer);
+    return null;
+  }
+  return answer;
+}
+
+// /events: the new tournament's form; online fields shown for an online one.
+const form = document.getElementById('new-event');
+if (form) {
+  const where = document.getElementById('ev-where');
+  const show = () => {
+    const online = where.value === 'online';
+    for (const el of form.querySelectorAll('.online-only')) el.hidden = !online;
+    for (const el of form.querySelectorAll('.otb-only')) el.hidden = online;
+  };
+  where.addEventListener('change', show);
+  show();
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const v = (name) => form.elements[name].value.trim();
+    const body = { name: v('name'), system: v('system'), rounds: Number(v('rounds')) };
+    if (where.value === 'online') {
+      body.clock = v('clock');
+      body.rated = form.elements.rated.checked;
+      if (v('starts_at')) body.starts_at = new Date(v('starts_at')).getTime();
+      const interval = v('round_interval');
+      body.round_interval = interval === 'arbiter' ? 'arbiter' : Number(interval);
+      if (v('forfeit_after')) body.forfeit_after = Number(v('forfeit_after'));
+      if (v('password')) body.password = v('password');
+    } else if (v('time_limit')) {
+      body.time_limit = v('time_limit');
+    }
+    const made = await send('/api/events', body);
+    if (made) location.assign(`/events/${made.id}`);
+  });
+}
+
+// /events/{id}: one action at a time.
+const panel = document.querySelector('[data-event]');
+if (panel) {
+  const id = panel.dataset.event;
+  const act = async (action) => {
+    if (await send(`/api/events/${id}`, action)) location.reload();
+  };
+  const on = (elementId, event, handler) => {
+    const el = document.getElementById(elementId);
+    if (el) el.addEventListener(event, handler);
+  };
+  on('ev-pair', 'click', () => act({ action: 'pair' }));
+  on('ev-entry', 'click', (e) => act({ action: 'entry', open: e.target.dataset.open === 'true' }));
+  on('ev-leave', 'click', (e) => act({ action: 'withdraw', player: Number(e.target.dataset.player) }));
+  on('ev-join', 'submit', (e) => {
+    e.preventDefault();
+    const password = document.getElementById('join-password');
+    act(password ? { action: 'join', password: password.value } : { action: 'join' });
+  });
+  on('ev-enter', 'submit', (e) => {
+    e.preventDefault();
+    const f = e.target.elements;
+    const rating = f.rating.value.trim();
+    act({ action: 'enter', name: f.name.value, rating: rating ? Number(rating) : null });
+  });
+  on('ev-bye', 'submit', (e) => {
+    e.preventDefault();
+    const f = e.target.elements;
+    act({ action: 'bye', player: Number(f.player.value), round: Number(f.round.value), kind: f.kind.value });
+  });
+  on('ev-withdraw', 'submit', (e) => {
+    e.preventDefault();
+    act({ action: 'withdraw', player: Number(e.target.elements.player.value) });
+  });
+  // A result: sent as soon as it is picked; a correction with the reason written beside it.
+  for (const select of document.querySelectorAll('select.set-result')) {
+    select.addEventListener('change', async () => {
+      const { round, board, was } = select.dataset;
+      const reason = document.querySelector(`input.reason[data-round="${round}"][data-board="${board}"]`);
+      const action = {
+        action: 'result',
+        round: Number(round),
+        board: Number(board),
+        result: select.value || null,
+      };
+      if (reason && reason.value.trim()) action.reason = reason.value.trim();
+      if (await send(`/api/events/${id}`, action)) {
+        location.reload();
+      } else {
+        select.value = was;
+      }
+    });
+  }
+}
