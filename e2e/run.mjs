@@ -961,6 +961,97 @@ async function scenarioScoreSheet(browser, base) {
   for (const p of [page, zh]) await p.context().close();
 }
 
+/** An evening over the board: the arbiter makes a Swiss on /events, enters the players,
+ * pairs round 1, prints its pairing list and score sheets, enters the results (a
+ * correction only with a reason), pairs round 2; the standings and the crosstable on the
+ * page and printed; the same pages in Chinese and on a phone. */
+async function scenarioTournamentEvening(browser, base) {
+  const page = await open(browser, `${base}/signup`, DESKTOP, 'arbiter');
+  check(await account(page, base, 'signup', 'Arbiter', 'arbiter runs the evening'), 'the arbiter signs up');
+  await page.click('#events-link');
+  await page.waitForURL(`${base}/events`);
+  await page.fill('#ev-name', 'Thursday Club Swiss');
+  await page.fill('#ev-rounds', '3');
+  await page.fill('#ev-limit', '40 moves in 90 minutes, then 30 minutes');
+  await Promise.all([page.waitForURL(/\/events\/[A-Za-z0-9]+$/), page.click('#ev-create')]);
+  const url = page.url();
+  check((await page.textContent('#event-title')) === 'Thursday Club Swiss', 'the tournament is made, the arbiter on its page');
+  const players = [['Wang Hao', 2150], ['Anna Kowalska', 2040], ['李伟', 1980], ['Tom Berg', 1875], ['Sara Diaz', 1760], ['Ole Nyberg', 1690]];
+  for (const [name, rating] of players) {
+    await page.fill('#enter-name', name);
+    await page.fill('#enter-rating', String(rating));
+    await Promise.all([page.waitForNavigation(), page.click('#ev-enter button')]);
+  }
+  check(await page.locator('#players tbody tr').count() === 6, 'six players entered');
+  await Promise.all([page.waitForNavigation(), page.click('#ev-pair')]);
+  const boards = page.locator('#round-1 table.pairings tbody tr');
+  check(await boards.count() === 3, 'round 1: three boards');
+  const first = await boards.first().textContent();
+  check(first.includes('Wang Hao') && first.includes('Tom Berg'), 'board 1: the top seed against the first of the lower half (C.04.3: 1 against 4 of six)');
+  // The printed pairing list and the score sheets of round 1.
+  const list = await open(browser, `${url}/round/1/pairings`, DESKTOP, 'pairing list');
+  check(await list.locator('#pairing-list tbody tr').count() === 3, 'the pairing list has the three boards');
+  const listPdf = await list.pdf({ format: 'A4', printBackground: true });
+  check(pdfPages(listPdf) === 1, `the pairing list prints on one A4 page (${pdfPages(listPdf)})`);
+  writeFileSync(path.join(shots, 'event-pairings-en.pdf'), listPdf);
+  await list.screenshot({ path: path.join(shots, 'event-pairings-en.png'), fullPage: true });
+  const sheets = await open(browser, `${url}/round/1/sheets`, DESKTOP, 'round sheets');
+  check(await sheets.locator('article.sheet').count() === 3, 'a score sheet for each board');
+  check((await sheets.textContent('#sheet-1 #f-limit')).includes('40 moves in 90 minutes'), 'each sheet carries the time limit');
+  const sheetsPdf = await sheets.pdf({ format: 'A4', printBackground: true });
+  check(pdfPages(sheetsPdf) === 3, `three boards print as three A4 pages (${pdfPages(sheetsPdf)})`);
+  await sheets.screenshot({ path: path.join(shots, 'event-sheets-en.png') });
+  // The results, as the arbiter collects the sheets.
+  const results = ['1-0', '1/2-1/2', '0-1'];
+  for (let b = 1; b <= 3; b++) {
+    await Promise.all([page.waitForNavigation(), page.selectOption(`select.set-result[data-round="1"][data-board="${b}"]`, results[b - 1])]);
+  }
+  check(await page.locator('#crosstable').count() === 1, 'round 1 complete: the crosstable appears');
+  // A correction without a reason is refused and said; with one it is taken and listed.
+  refusalsExpected = true;
+  try {
+    await page.selectOption('select.set-result[data-round="1"][data-board="2"]', '1-0');
+    await page.waitForFunction(() => document.getElementById('event-error').textContent.length > 0);
+    check((await page.textContent('#event-error')).includes('reason'), 'a correction without a reason is refused, saying why');
+  } finally {
+    refusalsExpected = false;
+  }
+  await page.fill('input.why[data-round="1"][data-board="2"]', 'Black resigned; the sheet was misread');
+  await Promise.all([page.waitForNavigation(), page.selectOption('select.set-result[data-round="1"][data-board="2"]', '1-0')]);
+  check((await page.textContent('#corrections')).includes('the sheet was misread'), 'the correction is listed with its reason');
+  await Promise.all([page.waitForNavigation(), page.click('#ev-pair')]);
+  check(await page.locator('#round-2 table.pairings tbody tr').count() === 3, 'round 2 paired');
+  const top = await page.textContent('#standings tbody tr:first-child');
+  check(/2\.0|1\.0/.test(top), `the standings lead with the points (${top.trim().slice(0, 60)})`);
+  await page.screenshot({ path: path.join(shots, 'event-en.png'), fullPage: true });
+  const standings = await open(browser, `${url}/standings`, DESKTOP, 'standings');
+  check(await standings.locator('#standings-list tbody tr').count() === 6, 'the printed standings list everyone');
+  const standingsPdf = await standings.pdf({ format: 'A4', printBackground: true });
+  check(pdfPages(standingsPdf) === 1, `standings and crosstable on one A4 page (${pdfPages(standingsPdf)})`);
+  writeFileSync(path.join(shots, 'event-standings-en.pdf'), standingsPdf);
+  // Chinese: the page, the pairing list and the sheets.
+  const zh = await open(browser, url, { ...DESKTOP, locale: 'zh-CN' }, 'event zh');
+  check((await zh.textContent('#standings-title')) === '名次', 'the page in Chinese');
+  check((await zh.textContent('#cross-title')) === '对阵总表', 'the crosstable in Chinese');
+  await zh.screenshot({ path: path.join(shots, 'event-zh.png'), fullPage: true });
+  const zhList = await open(browser, `${url}/round/2/pairings`, { ...DESKTOP, locale: 'zh-CN' }, 'pairing list zh');
+  check((await zhList.textContent('#list-title')) === '第2轮对阵表', 'the pairing list in Chinese');
+  const zhPdf = await zhList.pdf({ format: 'A4', printBackground: true });
+  check(pdfPages(zhPdf) === 1, `and on one A4 page (${pdfPages(zhPdf)})`);
+  writeFileSync(path.join(shots, 'event-pairings-zh.pdf'), zhPdf);
+  await zhList.screenshot({ path: path.join(shots, 'event-pairings-zh.png'), fullPage: true });
+  const zhSheets = await open(browser, `${url}/round/2/sheets`, { ...DESKTOP, locale: 'zh-CN' }, 'sheets zh');
+  check((await zhSheets.textContent('#sheet-1 h1')) === '国际象棋记录', 'the score sheets in Chinese');
+  await zhSheets.screenshot({ path: path.join(shots, 'event-sheets-zh.png') });
+  // A visitor on a phone: the standings, no arbiter's controls, nothing wider than the screen.
+  const phone = await open(browser, url, PHONE, 'event phone');
+  check(await phone.locator('#arbiter-title').count() === 0, 'a visitor sees no arbiter controls');
+  const wide = await phone.evaluate(() => document.documentElement.scrollWidth);
+  check(wide <= 390, `the page fits a phone's width (${wide}px)`);
+  await phone.screenshot({ path: path.join(shots, 'event-phone.png'), fullPage: true });
+  for (const p of [page, list, sheets, standings, zh, zhList, zhSheets, phone]) await p.context().close();
+}
+
 /** Computer analysis on the game page: request it, watch it finish, see the blunder marked
  * `??` with the better move, the graph (a click shows that move) and the summary. */
 async function scenarioAnalysis(browser, base) {
@@ -1365,6 +1456,7 @@ async function main() {
     scenarioAccounts,
     scenarioPools,
     scenarioScoreSheet,
+    scenarioTournamentEvening,
     scenarioAnalysis,
     scenarioBlitzComforts,
     scenarioLooks,

@@ -97,7 +97,7 @@ if (panel) {
   for (const select of document.querySelectorAll('select.set-result')) {
     select.addEventListener('change', async () => {
       const { round, board, was } = select.dataset;
-      const reason = document.querySelector(`input.reason[data-round="${round}"][data-board="${board}"]`);
+      const reason = document.querySelector(`input.why[data-round="${round}"][data-board="${board}"]`);
       const action = {
         action: 'result',
         round: Number(round),

@@ -84,6 +84,11 @@ pub(super) const STATIC: &[(&str, &str, &[u8])] = &[
         "text/javascript; charset=utf-8",
         include_bytes!("../../../../../web/static/sheet.js"),
     ),
+    (
+        "event.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../../../../web/static/event.js"),
+    ),
 ];
 
 /// Each static file's ETag: its content's SHA-256, in part (the files are in the binary, so
