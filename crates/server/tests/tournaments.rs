@@ -6,7 +6,7 @@
 mod common;
 
 use common::agent::{Browser, on_both, signup};
-use common::{Server, start_with};
+use common::{Reply, Server, start_with};
 use rookery_pairing::check::{Verdict, check_dutch};
 use rookery_pairing::trf::Trf;
 use serde_json::Value;
@@ -678,4 +678,240 @@ fn scheduled(url: &str) {
     let t = act(&s, &mut arbiter, &id, r#"{"action":"pair"}"#);
     assert_eq!(t["pairings"].as_array().unwrap().len(), 2, "{t}");
     assert!(t["pairings"][1][0]["game"].is_string());
+}
+
+#[test]
+fn forty_bots_and_people_play_a_swiss_over_the_api() {
+    on_both("tournament-forty", forty);
+}
+
+/// A player of the forty: a BOT account playing through lichess's Bot API with its token,
+/// or a person's account playing through Rookery's game API with its session.
+enum Entrant {
+    Bot(String),
+    Person(Browser),
+}
+
+/// What a player does in his game: a move, `resign`, `offer` or `accept` a draw.
+fn does(s: &Server, who: &mut Entrant, game: &str, what: &str) {
+    let r = match who {
+        Entrant::Bot(bearer) => {
+            let path = match what {
+                "resign" => format!("/api/bot/game/{game}/resign"),
+                "offer" | "accept" => format!("/api/bot/game/{game}/draw/yes"),
+                m => format!("/api/bot/game/{game}/move/{m}"),
+            };
+            common::request_with(s, "POST", &path, &[("Authorization", bearer)], Some("")).unwrap()
+        }
+        Entrant::Person(b) => match what {
+            "resign" => b.json(s, &format!("/api/games/{game}/resign"), "{}"),
+            "offer" => b.json(s, &format!("/api/games/{game}/offer-draw"), "{}"),
+            "accept" => b.json(s, &format!("/api/games/{game}/accept-draw"), "{}"),
+            m => b.json(
+                s,
+                &format!("/api/games/{game}/move"),
+                &format!(r#"{{"m":"{m}"}}"#),
+            ),
+        },
+    };
+    assert_eq!(r.status, 200, "{game} {what}: {}", r.body);
+}
+
+/// Acts on the tournament as `who` (a player's own withdrawal, his joining).
+fn entrant_acts(s: &Server, who: &mut Entrant, id: &str, action: &str) -> Reply {
+    let path = format!("/api/events/{id}");
+    match who {
+        Entrant::Bot(bearer) => common::request_with(
+            s,
+            "POST",
+            &path,
+            &[
+                ("Authorization", bearer),
+                ("Content-Type", "application/json"),
+            ],
+            Some(action),
+        )
+        .unwrap(),
+        Entrant::Person(b) => b.json(s, &path, action),
+    }
+}
+
+/// Forty accounts, ten of them BOTs, in a five-round online Swiss: a requested half-point
+/// bye, a player absent and forfeited by the forfeit time, one withdrawn by himself, one late
+/// entry; every round paired by the server as the games end. Its report passes the Dutch
+/// system's checker, and bbpPairings's own (`bbpPairings --dutch FILE -c`) where
+/// `ROOKERY_BBP` names it (CI builds it from tools/bbpPairings).
+fn forty(url: &str) {
+    let (s, mut arbiter, t) = new_tournament(
+        url,
+        "10.5.0.1",
+        r#"{"name":"Forty Swiss","system":"swiss","rounds":5,"first_colour":"white","clock":"5+3","forfeit_after":10}"#,
+    );
+    let id = t["id"].as_str().unwrap().to_owned();
+    let mut players: Vec<Entrant> = Vec::new();
+    for i in 0..40 {
+        let name = format!("forty{i:02}");
+        let mut b = Browser::at(&format!("10.5.1.{i}"));
+        assert_eq!(signup(&s, &mut b, &name, "forty password").status, 303);
+        if i < 10 {
+            let (ok, token) = common::agent::user_command(
+                url,
+                &["token", &name, "--scopes", "bot:play,tournament:write"],
+                "",
+            );
+            assert!(ok, "{token}");
+            let bearer = format!("Bearer {}", token.trim());
+            let r = common::request_with(
+                &s,
+                "POST",
+                "/api/bot/account/upgrade",
+                &[("Authorization", bearer.as_str())],
+                Some(""),
+            )
+            .unwrap();
+            assert_eq!(r.status, 200, "{}", r.body);
+            players.push(Entrant::Bot(bearer));
+        } else {
+            players.push(Entrant::Person(b));
+        }
+    }
+    // Thirty-nine join now; the last comes late. Player 5 asks for a half-point bye in
+    // round 2 (the arbiter enters it).
+    for p in players.iter_mut().take(39) {
+        let r = entrant_acts(&s, p, &id, r#"{"action":"join"}"#);
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    act(
+        &s,
+        &mut arbiter,
+        &id,
+        r#"{"action":"bye","player":5,"round":2,"kind":"half"}"#,
+    );
+    let mut t = act(&s, &mut arbiter, &id, r#"{"action":"pair"}"#);
+    let r = entrant_acts(&s, &mut players[39], &id, r#"{"action":"join"}"#);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let path = format!("/api/events/{id}");
+    for round in 1..=5usize {
+        let boards = t["pairings"][round - 1].as_array().unwrap().clone();
+        let mut absent_game = None;
+        for (k, board) in boards.iter().enumerate() {
+            let Some(game) = board["game"].as_str() else {
+                continue;
+            };
+            let w = board["white"].as_u64().unwrap() as usize - 1;
+            let b = board["black"].as_u64().unwrap() as usize - 1;
+            // Round 3, board 2: Black never comes.
+            if round == 3 && k == 1 {
+                does(&s, &mut players[w], game, "e2e4");
+                absent_game = Some(game.to_owned());
+                continue;
+            }
+            does(&s, &mut players[w], game, "e2e4");
+            does(&s, &mut players[b], game, "e7e5");
+            match k % 3 {
+                0 => does(&s, &mut players[b], game, "resign"),
+                1 => does(&s, &mut players[w], game, "resign"),
+                _ => {
+                    does(&s, &mut players[w], game, "offer");
+                    does(&s, &mut players[w], game, "g1f3");
+                    does(&s, &mut players[b], game, "accept");
+                }
+            }
+        }
+        if round == 2 {
+            // Player 7 withdraws himself once round 2 is played out.
+            let r = entrant_acts(
+                &s,
+                &mut players[6],
+                &id,
+                r#"{"action":"withdraw","player":7}"#,
+            );
+            assert_eq!(r.status, 200, "{}", r.body);
+        }
+        // The server takes the results in and pairs the next round by itself.
+        let began = std::time::Instant::now();
+        t = loop {
+            let now = json(&arbiter.get(&s, &path).body);
+            let done = if round < 5 {
+                now["pairings"].as_array().unwrap().len() > round
+            } else {
+                now["next_round"] == 6
+                    && now["pairings"][4]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .all(|b| b["black"].is_null() || !b["result"].is_null())
+            };
+            if done {
+                break now;
+            }
+            assert!(
+                began.elapsed().as_secs() < 90,
+                "round {round} never ended: {now}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        };
+        if let Some(game) = absent_game {
+            let board = &t["pairings"][2][1];
+            assert_eq!(board["game"].as_str(), Some(game.as_str()));
+            assert_eq!(board["result"], "+/-", "the absent Black forfeits: {t}");
+        }
+    }
+    // Round 2 had the half-point bye and the late entry; from round 3 on, player 7 is out.
+    let in_round = |r: usize| -> Vec<u64> {
+        t["pairings"][r]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|b| [b["white"].as_u64(), b["black"].as_u64()])
+            .flatten()
+            .collect()
+    };
+    assert!(!in_round(0).contains(&40) && in_round(1).contains(&40));
+    assert!(!in_round(1).contains(&5) && in_round(2).contains(&5));
+    assert!(in_round(1).contains(&7) && !in_round(2).contains(&7) && !in_round(4).contains(&7));
+    let report = arbiter.get(&s, &format!("/api/events/{id}/trf"));
+    let trf = Trf::parse(&report.body).unwrap();
+    assert_eq!(trf.played_rounds(), 5);
+    assert!(
+        check_dutch(&trf)
+            .unwrap()
+            .iter()
+            .all(|v| *v == Verdict::AsPaired)
+    );
+    match std::env::var_os("ROOKERY_BBP") {
+        Some(bbp) => {
+            let file = std::env::temp_dir().join(format!("forty-{}.trf", std::process::id()));
+            std::fs::write(&file, &report.body).unwrap();
+            let out = std::process::Command::new(bbp)
+                .arg("--dutch")
+                .arg(&file)
+                .arg("-c")
+                .output()
+                .unwrap();
+            let _ = std::fs::remove_file(&file);
+            assert!(
+                out.status.success(),
+                "bbpPairings's checker refused the report: {}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        None => {
+            println!("SKIPPED: bbpPairings's check of the report (set ROOKERY_BBP to its binary)")
+        }
+    }
+    // The event's games as one PGN: every game played and every forfeit's aborted game.
+    let pgn = arbiter.get(&s, &format!("/api/events/{id}/games")).body;
+    let games: usize = (0..5)
+        .map(|r| {
+            t["pairings"][r]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|b| b["game"].is_string())
+                .count()
+        })
+        .sum();
+    assert_eq!(pgn.matches("[Event \"Forty Swiss\"]").count(), games);
 }
