@@ -244,7 +244,7 @@ pub(crate) enum UserCommand {
     Token {
         name: String,
         /// Comma-separated scopes (board:play, bot:play, challenge:read, challenge:write,
-        /// preference:read, preference:write, tournament:write).
+        /// preference:read, preference:write, team:lead, team:read, team:write, tournament:write).
         #[arg(long, default_value = "")]
         scopes: String,
         /// What the token is for, as the account's tokens page lists it.

@@ -42,6 +42,8 @@ const MAX_ROUNDS: u32 = 30;
 const MAX_PLAYERS: usize = 1000;
 /// The longest wait between rounds, or for a first move (a day).
 const MAX_INTERVAL: u32 = 86_400;
+/// The longest description.
+const MAX_DESCRIPTION: usize = 2_000;
 /// The longest reason for a correction.
 const MAX_REASON: usize = 200;
 /// Tries of a change that another change overtook.
@@ -84,6 +86,12 @@ pub(crate) struct NewTournament {
     /// Online: joining needs this word.
     #[serde(default)]
     pub(crate) password: Option<String>,
+    /// The club it belongs to (its leaders make it; only its members join).
+    #[serde(default)]
+    pub(crate) club: Option<String>,
+    /// A few lines about it, for its page.
+    #[serde(default)]
+    pub(crate) description: Option<String>,
 }
 
 /// The time between rounds: seconds, or `"arbiter"`.
@@ -109,6 +117,12 @@ pub(crate) enum Action {
     },
     /// The arbiter opens or closes the entry.
     Entry { open: bool },
+    /// The arbiter sets when the next round begins (ms since the epoch): round 1's start,
+    /// or the next round's pairing once the last one has ended.
+    Schedule { at: i64 },
+    /// The arbiter ends the tournament after the rounds paired so far (games under way
+    /// still count when they end).
+    Terminate,
     /// A player leaves from the next round on (the arbiter, or the player himself).
     Withdraw { player: u32 },
     /// A bye asked for a round not paired yet: `half`, `zero` or `full`.
@@ -246,6 +260,11 @@ pub(crate) struct Settings {
     /// Every result changed after it was in, with the arbiter's reason.
     #[serde(default)]
     pub(crate) corrections: Vec<Correction>,
+    /// The club it belongs to.
+    #[serde(default)]
+    pub(crate) club: Option<String>,
+    #[serde(default)]
+    pub(crate) description: Option<String>,
 }
 
 /// A result changed by the arbiter after it was entered (or taken from the game).
@@ -620,6 +639,20 @@ pub(crate) async fn create(
             )));
         }
     };
+    if let Some(club) = &new.club {
+        if store.membership(club, owner).await? != Some(true) {
+            return Err(TournamentError::NotArbiter);
+        }
+    }
+    let description = match new.description.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(d) if d.chars().count() <= MAX_DESCRIPTION => Some(d.to_owned()),
+        Some(_) => {
+            return Err(TournamentError::Invalid(format!(
+                "description: at most {MAX_DESCRIPTION} characters"
+            )));
+        }
+    };
     let t = Tournament {
         event: Event::new(name, system, new.rounds, first),
         online,
@@ -629,11 +662,15 @@ pub(crate) async fn create(
         settings: Settings {
             tie_breaks,
             password,
+            club: new.club.clone(),
+            description,
             ..Settings::default()
         },
     };
     let id = crate::ids::game_id();
-    store.add_tournament(&id, owner, now, &body_of(&t)).await?;
+    store
+        .add_tournament(&id, owner, now, &body_of(&t), new.club.as_deref())
+        .await?;
     Ok(id)
 }
 
@@ -676,6 +713,13 @@ pub(crate) async fn act(
             None => rookery_core::rating::Glicko::default().rating,
         };
         joining = Some(rating.round().clamp(0.0, 4000.0) as u32);
+        if let Some(club) = &t.settings.club {
+            if store.membership(club, by.id).await?.is_none() {
+                return Err(TournamentError::Invalid(
+                    "only the club's members join its tournaments".into(),
+                ));
+            }
+        }
     }
     let now = now_ms() as i64;
     let t = update(store, id, |t, owner| {
@@ -779,6 +823,25 @@ fn apply(
             enter(t, by.name, joining.unwrap_or(0), Some(by.id))?;
         }
         Action::Entry { open } => t.settings.entry_closed = !open,
+        Action::Schedule { at } => {
+            let online = t.online.as_mut().ok_or_else(|| {
+                TournamentError::Invalid("over the board, the arbiter pairs each round".into())
+            })?;
+            if event.paired.is_empty() {
+                online.starts_at = Some(*at);
+            } else {
+                online.next_at = Some(*at);
+            }
+        }
+        Action::Terminate => {
+            let paired = event.paired.len() as u32;
+            event.rounds = paired;
+            t.settings.entry_closed = true;
+            if let Some(o) = t.online.as_mut() {
+                o.starts_at = None;
+                o.next_at = None;
+            }
+        }
         Action::Withdraw { player } => event.withdraw(*player).map_err(ev)?,
         Action::Bye {
             player,
@@ -909,7 +972,7 @@ pub(crate) async fn sync(
             .await?;
             continue;
         };
-        make_games(rooms, &t, round, &online).await?;
+        make_games(rooms, id, &t, round, &online).await?;
         let mut ended = Vec::new();
         for (k, b) in t.event.paired[round].iter().enumerate() {
             if b.result.is_some() {
@@ -928,7 +991,9 @@ pub(crate) async fn sync(
                 .all(|b| b.black.is_none() || b.result.is_some())
         };
         let more = |t: &Tournament| t.event.next_round() <= t.event.rounds;
-        let due = |o: &Online| !o.by_arbiter && o.next_at.is_none_or(|at| now >= at);
+        // Due: at the time set (by the interval, or by the arbiter's `schedule`); with no
+        // time set, at once unless the arbiter pairs.
+        let due = |o: &Online| o.next_at.map_or(!o.by_arbiter, |at| now >= at);
         if ended.is_empty() && !(complete(&t) && more(&t) && due(&online)) {
             return Ok(t);
         }
@@ -951,7 +1016,7 @@ pub(crate) async fn sync(
             let Some(o) = t.online.as_mut() else {
                 return Ok(());
             };
-            if o.by_arbiter {
+            if o.by_arbiter && o.next_at.is_none() {
                 return Ok(());
             }
             let at = *o.next_at.get_or_insert(now + i64::from(o.interval) * 1000);
@@ -1008,6 +1073,7 @@ pub(crate) fn keep(rooms: Rooms) {
 /// one game request every door uses.
 async fn make_games(
     rooms: &Rooms,
+    id: &str,
     t: &Tournament,
     round: usize,
     online: &Online,
@@ -1042,6 +1108,7 @@ async fn make_games(
             event: Some(t.event.name.chars().take(64).collect()),
             round: Some((round + 1).to_string()),
             table: Some((k + 1).to_string()),
+            tournament: Some(id.to_owned()),
         };
         match make(rooms, spec).await {
             Ok(_) => {}

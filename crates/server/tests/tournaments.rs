@@ -915,3 +915,147 @@ fn forty(url: &str) {
         .sum();
     assert_eq!(pgn.matches("[Event \"Forty Swiss\"]").count(), games);
 }
+
+#[test]
+fn a_clubs_swiss_is_made_by_its_leaders_and_joined_by_its_members() {
+    on_both("tournament-club", club_swiss);
+}
+
+/// lichess's team and Swiss API (berserk plays a whole one in
+/// `tests/python/berserk_test.py`): who may make a club's Swiss and join it; what a bad
+/// request is told.
+fn club_swiss(url: &str) {
+    let s = start_with(url, &["--trust-proxy"]);
+    let mut leader = Browser::at("10.6.0.1");
+    let mut member = Browser::at("10.6.0.2");
+    let mut outsider = Browser::at("10.6.0.3");
+    for (b, name) in [
+        (&mut leader, "leader"),
+        (&mut member, "member"),
+        (&mut outsider, "outsider"),
+    ] {
+        assert_eq!(signup(&s, b, name, "club password").status, 303);
+    }
+    let r = leader.json(
+        &s,
+        "/api/clubs",
+        r#"{"name":"Rook & Pawn 1975","description":"Since 1975"}"#,
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let club = json(&r.body);
+    assert_eq!(club["id"], "rook-pawn-1975");
+    assert_eq!(club["leader"]["name"], "leader");
+    let r = leader.json(&s, "/api/clubs", r#"{"name":"Rook  Pawn 1975"}"#);
+    assert_eq!(r.status, 409, "the same address: {}", r.body);
+    let r = leader.json(&s, "/api/clubs", r#"{"name":"象棋俱乐部"}"#);
+    assert_eq!(
+        r.status, 201,
+        "a name without A-Z gets an address by lot: {}",
+        r.body
+    );
+    assert_eq!(
+        member.json(&s, "/team/rook-pawn-1975/join", "{}").status,
+        200
+    );
+    let t = json(&member.get(&s, "/api/team/rook-pawn-1975").body);
+    assert_eq!(
+        (t["nbMembers"].as_u64(), t["joined"].as_bool()),
+        (Some(2), Some(true))
+    );
+    let users = member.get(&s, "/api/team/rook-pawn-1975/users").body;
+    assert_eq!(users.lines().count(), 2, "{users}");
+    assert!(
+        users.lines().next().unwrap().contains("\"leader\""),
+        "leaders first: {users}"
+    );
+    let mine = json(&member.get(&s, "/api/team/of/member").body);
+    assert_eq!(mine[0]["id"], "rook-pawn-1975");
+    let r = leader.json(&s, "/team/rook-pawn-1975/quit", "{}");
+    assert_eq!(r.status, 400, "the only leader stays: {}", r.body);
+    // Only a leader makes the club's Swiss.
+    let body = r#"{"clock.limit":180,"clock.increment":2,"nbRounds":3,"name":"Club Swiss","roundInterval":99999999}"#;
+    let r = member.json(&s, "/api/swiss/new/rook-pawn-1975", body);
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert_eq!(leader.json(&s, "/api/swiss/new/nosuch", body).status, 404);
+    for (bad, says) in [
+        (r#"{"clock.increment":2,"nbRounds":3}"#, "clock.limit"),
+        (
+            r#"{"clock.limit":180,"nbRounds":3,"variant":"chess960"}"#,
+            "standard",
+        ),
+        (r#"{"clock.limit":99999,"nbRounds":3}"#, "clock.limit"),
+        (
+            r#"{"clock.limit":180,"nbRounds":3,"forbiddenPairings":"a b"}"#,
+            "forbiddenPairings",
+        ),
+    ] {
+        let r = leader.json(&s, "/api/swiss/new/rook-pawn-1975", bad);
+        assert_eq!(r.status, 400, "{bad}: {}", r.body);
+        assert!(r.body.contains(says), "{bad}: {}", r.body);
+    }
+    let r = leader.json(&s, "/api/swiss/new/rook-pawn-1975", body);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let swiss = json(&r.body);
+    let id = swiss["id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        (
+            &swiss["status"],
+            &swiss["nbRounds"],
+            &swiss["clock"]["limit"],
+            &swiss["teamId"]
+        ),
+        (
+            &"created".into(),
+            &3.into(),
+            &180.into(),
+            &"rook-pawn-1975".into()
+        )
+    );
+    // Members join; others are told why not.
+    let r = outsider.json(&s, &format!("/api/swiss/{id}/join"), "{}");
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("club's members"), "{}", r.body);
+    assert_eq!(
+        member
+            .json(&s, &format!("/api/swiss/{id}/join"), "{}")
+            .status,
+        200
+    );
+    let r = outsider.json(&s, &format!("/api/swiss/{id}/withdraw"), "{}");
+    assert!(
+        r.status == 400 && r.body.contains("not in this tournament"),
+        "{}",
+        r.body
+    );
+    assert_eq!(
+        member
+            .json(&s, &format!("/api/swiss/{id}/terminate"), "{}")
+            .status,
+        403
+    );
+    // The same tournament on Rookery's own API and page.
+    let t = json(&member.get(&s, &format!("/api/events/{id}")).body);
+    assert_eq!(t["players"][0]["name"], "member");
+    assert_eq!(outsider.get(&s, &format!("/swiss/{id}")).status, 303);
+    let listed = outsider.get(&s, "/api/team/rook-pawn-1975/swiss").body;
+    assert_eq!(listed.lines().count(), 1);
+    assert!(listed.contains(&id));
+    assert_eq!(
+        leader
+            .json(&s, &format!("/api/swiss/{id}/terminate"), "{}")
+            .status,
+        200
+    );
+    let done = json(&outsider.get(&s, &format!("/api/swiss/{id}")).body);
+    assert_eq!(done["status"], "finished", "{done}");
+    assert_eq!(
+        outsider.json(&s, "/team/rook-pawn-1975/join", "{}").status,
+        200
+    );
+    let r = outsider.json(&s, &format!("/api/swiss/{id}/join"), "{}");
+    assert!(
+        r.status == 400 && r.body.contains("closed"),
+        "a terminated Swiss takes nobody: {}",
+        r.body
+    );
+}

@@ -89,6 +89,9 @@ pub(crate) const SCOPES: &[&str] = &[
     "challenge:write",
     "preference:read",
     "preference:write",
+    "team:lead",
+    "team:read",
+    "team:write",
     "tournament:write",
 ];
 

@@ -84,6 +84,7 @@ pub(crate) async fn create(
         event: club_field(req.event),
         round: club_field(req.round),
         table: club_field(req.table),
+        tournament: None,
     };
     // Guests are counted by address, unless limits are off (a load test from one address).
     spec.guests = state

@@ -246,7 +246,7 @@ pub(crate) async fn game_info(
         "fen": game.position().fen(),
         "color": color.name(),
         "lastMove": last.unwrap_or_default(),
-        "source": "friend",
+        "source": if row.game.club.tournament.is_some() { "swiss" } else { "friend" },
         "status": { "id": 20, "name": "started" },
         "variant": { "key": "standard", "name": "Standard" },
         "speed": speed,
@@ -264,6 +264,9 @@ pub(crate) async fn game_info(
     });
     if let Some(s) = seconds_left {
         v["secondsLeft"] = json!(s);
+    }
+    if let Some(t) = &row.game.club.tournament {
+        v["swissId"] = json!(t);
     }
     if opponent_user.is_none() {
         v["opponent"]["id"] = Value::Null;
@@ -328,6 +331,8 @@ pub(crate) async fn game_json(state: &AppState, row: &GameRow) -> Result<Value, 
     let sans: Vec<String> = game.moves().iter().map(|m| m.san.to_string()).collect();
     let source = if row.game.white_bot.is_some() || row.game.black_bot.is_some() {
         "ai"
+    } else if row.game.club.tournament.is_some() {
+        "swiss"
     } else {
         "friend"
     };
@@ -344,6 +349,9 @@ pub(crate) async fn game_json(state: &AppState, row: &GameRow) -> Result<Value, 
         "players": players,
         "moves": sans.join(" "),
     });
+    if let Some(t) = &row.game.club.tournament {
+        v["swissId"] = json!(t);
+    }
     if let Some((result, _)) = game.result() {
         match result {
             rookery_core::pgn::GameResult::WhiteWins => v["winner"] = json!("white"),

@@ -7,6 +7,7 @@ mod boards;
 mod body;
 mod charts;
 mod chat;
+mod clubs;
 pub(crate) mod error;
 mod events;
 mod games;
@@ -22,6 +23,7 @@ mod pools;
 mod serve;
 mod sheet;
 mod socket;
+mod swiss;
 mod tournaments;
 mod tv;
 
@@ -147,6 +149,18 @@ pub(crate) fn routes(state: AppState) -> (Router<AppState>, Vec<limits::Declared
         .post("/api/events/{id}", Action, tournaments::change)
         .get("/api/events/{id}/trf", Read, tournaments::trf)
         .get("/api/events/{id}/games", Read, tournaments::games)
+        .post("/api/clubs", CreateGame, clubs::create)
+        .get("/api/team/of/{user}", Read, clubs::of_user)
+        .get("/api/team/{id}", Read, clubs::show)
+        .get("/api/team/{id}/users", Read, clubs::users)
+        .get("/api/team/{id}/swiss", Read, clubs::swiss)
+        .post("/team/{id}/{what}", Action, clubs::membership)
+        .post("/api/swiss/new/{team}", CreateGame, swiss::create)
+        .get("/api/swiss/{id}", Read, swiss::show)
+        .get("/api/swiss/{id}/games", Read, tournaments::games)
+        .get("/api/swiss/{id}/results", Read, swiss::results)
+        .post("/api/swiss/{id}/{what}", Action, swiss::change)
+        .get("/swiss/{file}", Read, swiss::file)
         .post("/api/token/test", Account, lichess::token_test)
         .delete("/api/token", Account, lichess::revoke_token)
         .get("/api/account", Read, lichess::account)

@@ -102,6 +102,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "tournaments",
         include_str!("../../../../migrations/0019_tournaments.sql"),
     ),
+    (
+        20,
+        "clubs",
+        include_str!("../../../../migrations/0020_clubs.sql"),
+    ),
 ];
 
 /// Applies the migrations not applied yet, in order, each in its own transaction. On

@@ -6,6 +6,7 @@ pub(crate) mod accounts;
 pub(crate) mod analyses;
 pub(crate) mod challenges;
 pub(crate) mod chat;
+pub(crate) mod clubs;
 pub(crate) mod leases;
 mod migrate;
 pub(crate) mod ratings;
@@ -31,7 +32,8 @@ macro_rules! game_columns {
         "g.id, g.created_at, g.start_fen, g.time_control, g.white_name, g.black_name, g.status, \
          g.result, g.termination, g.finished_at, g.white_seat, g.black_seat, g.white_bot, \
          g.black_bot, g.rematch_of, g.draw_offers, g.seek, g.white_user, g.black_user, \
-         wu.title, bu.title, g.rated, g.rating_min, g.rating_max, g.event, g.round, g.board"
+         wu.title, bu.title, g.rated, g.rating_min, g.rating_max, g.event, g.round, g.board, \
+         g.tournament"
     };
 }
 
@@ -135,6 +137,8 @@ pub(crate) struct ClubRecord {
     pub(crate) event: Option<String>,
     pub(crate) round: Option<String>,
     pub(crate) table: Option<String>,
+    /// The tournament whose round made it (`tournaments.rs`).
+    pub(crate) tournament: Option<String>,
 }
 
 /// One move as stored.
@@ -345,9 +349,9 @@ impl Store {
             "INSERT INTO games (id, created_at, start_fen, time_control, white_name, black_name, \
              white_seat, black_seat, white_bot, black_bot, rematch_of, status, seek, white_user, \
              black_user, rated, rating_min, rating_max, event, round, board, owner, lease_until, \
-             epoch, guest_address) \
+             epoch, guest_address, tournament) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
-             $17, $18, $19, $20, $21, $22, $23, $24, $25)",
+             $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)",
         )
         .bind(&g.id)
         .bind(g.created_at)
@@ -374,6 +378,7 @@ impl Store {
         .bind(held.map_or(0, |(_, until)| until))
         .bind(if held.is_some() { HELD_EPOCH } else { 0 })
         .bind(g.guest_address.clone())
+        .bind(g.club.tournament.clone())
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -769,6 +774,7 @@ fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow, StoreError> {
                 event: r.try_get(24)?,
                 round: r.try_get(25)?,
                 table: r.try_get(26)?,
+                tournament: r.try_get(27)?,
             },
         },
         status: Status::parse(&r.try_get::<String, _>(6)?)?,
@@ -1073,6 +1079,7 @@ pub(crate) mod tests {
         ratings::tests::suite(&store, &writer).await;
         leases::tests::suite(&store, &writer).await;
         tournaments::tests::suite(&store).await;
+        clubs::tests::suite(&store).await;
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

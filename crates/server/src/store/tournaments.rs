@@ -15,9 +15,11 @@ pub(crate) struct StoredTournament {
     pub(crate) created_at: i64,
     pub(crate) version: i64,
     pub(crate) body: String,
+    /// The club it belongs to (migration 0020).
+    pub(crate) club: Option<String>,
 }
 
-/// A row of `SELECT id, owner, created_at, version, body`.
+/// A row of `SELECT id, owner, created_at, version, body, club`.
 fn stored(r: &sqlx::any::AnyRow) -> Result<StoredTournament, StoreError> {
     Ok(StoredTournament {
         id: r.try_get(0)?,
@@ -25,6 +27,7 @@ fn stored(r: &sqlx::any::AnyRow) -> Result<StoredTournament, StoreError> {
         created_at: r.try_get(2)?,
         version: r.try_get(3)?,
         body: r.try_get(4)?,
+        club: r.try_get(5)?,
     })
 }
 
@@ -36,15 +39,17 @@ impl Store {
         owner: &str,
         created_at: i64,
         body: &str,
+        club: Option<&str>,
     ) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT INTO tournaments (id, owner, created_at, version, active, body) \
-             VALUES ($1, $2, $3, 1, 0, $4)",
+            "INSERT INTO tournaments (id, owner, created_at, version, active, body, club) \
+             VALUES ($1, $2, $3, 1, 0, $4, $5)",
         )
         .bind(id)
         .bind(owner)
         .bind(created_at)
         .bind(body)
+        .bind(club)
         .execute(self.pool())
         .await?;
         Ok(())
@@ -56,7 +61,7 @@ impl Store {
         id: &str,
     ) -> Result<Option<StoredTournament>, StoreError> {
         let row = sqlx::query(
-            "SELECT id, owner, created_at, version, body FROM tournaments WHERE id = $1",
+            "SELECT id, owner, created_at, version, body, club FROM tournaments WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(self.pool())
@@ -92,9 +97,26 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<StoredTournament>, StoreError> {
         let rows = sqlx::query(
-            "SELECT id, owner, created_at, version, body FROM tournaments \
+            "SELECT id, owner, created_at, version, body, club FROM tournaments \
              ORDER BY created_at DESC, id LIMIT $1",
         )
+        .bind(limit)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter().map(stored).collect()
+    }
+
+    /// Club `club`'s tournaments, newest first, at most `limit`.
+    pub(crate) async fn club_tournaments(
+        &self,
+        club: &str,
+        limit: i64,
+    ) -> Result<Vec<StoredTournament>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, owner, created_at, version, body, club FROM tournaments \
+             WHERE club = $1 ORDER BY created_at DESC, id LIMIT $2",
+        )
+        .bind(club)
         .bind(limit)
         .fetch_all(self.pool())
         .await?;
@@ -117,7 +139,7 @@ pub(crate) mod tests {
     /// Run on both backends by the store's suite.
     pub(crate) async fn suite(store: &Store) {
         store
-            .add_tournament("t1", "arbiter", 5, "{}")
+            .add_tournament("t1", "arbiter", 5, "{}", None)
             .await
             .unwrap();
         let t = store.tournament("t1").await.unwrap().unwrap();
@@ -146,11 +168,33 @@ pub(crate) mod tests {
         assert!(store.update_tournament("t1", 2, "{}", false).await.unwrap());
         assert!(store.active_tournaments().await.unwrap().is_empty());
         // The same id twice is refused.
-        assert!(store.add_tournament("t1", "other", 6, "{}").await.is_err());
-        store.add_tournament("t0", "other", 4, "{}").await.unwrap();
-        store.add_tournament("t3", "other", 9, "{}").await.unwrap();
+        assert!(
+            store
+                .add_tournament("t1", "other", 6, "{}", None)
+                .await
+                .is_err()
+        );
+        store
+            .add_tournament("t0", "other", 4, "{}", Some("club"))
+            .await
+            .unwrap();
+        store
+            .add_tournament("t3", "other", 9, "{}", Some("club"))
+            .await
+            .unwrap();
         let recent = store.recent_tournaments(2).await.unwrap();
         let ids: Vec<&str> = recent.iter().map(|t| t.id.as_str()).collect();
         assert_eq!(ids, ["t3", "t1"], "newest first, the limit kept");
+        let of_club = store.club_tournaments("club", 10).await.unwrap();
+        let ids: Vec<&str> = of_club.iter().map(|t| t.id.as_str()).collect();
+        assert_eq!(ids, ["t3", "t0"]);
+        assert_eq!(of_club[0].club.as_deref(), Some("club"));
+        assert!(
+            store
+                .club_tournaments("other", 10)
+                .await
+                .unwrap()
+                .is_empty()
+        );
     }
 }

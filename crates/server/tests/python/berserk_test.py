@@ -12,6 +12,14 @@ and `rookery user token`. Then:
 2. A BOT: a third account upgrades itself to a BOT, streams its events, accepts Bo's challenge
    and plays a whole game with a UCI engine (the `rookery-engine` binary, through
    python-chess), against Bo's random legal moves through the Board API, to its end.
+3. A Swiss in a club (docs/API.md "lichess's Swiss API"): Anna makes a club, Bo and the BOT
+   join it (`teams.join`); Anna makes a two-round Swiss in it (`create_swiss`, the next round
+   "when the arbiter says"), all three join (`join_swiss`); round 1 starts at its time, each
+   player hears `gameStart` on his event stream and plays his game from its game stream (the
+   BOT through the Bot API); Anna schedules round 2 (`schedule_swiss_next_round`); then the
+   tournament (`get_swiss`: finished), its report (`export_swiss_trf`, checked by `rookery
+   pairings --dutch FILE -c`), results, games and the club's list of Swiss read back; a
+   second Swiss is joined, withdrawn from and terminated.
 
 Usage: berserk_test.py --binary target/debug/rookery --engine target/debug/rookery-engine
 Needs `pip install berserk==0.14.0 chess`. Exit status 0 when every check held.
@@ -19,6 +27,7 @@ Needs `pip install berserk==0.14.0 chess`. Exit status 0 when every check held.
 import argparse
 import io
 import json
+import os
 import queue
 import random
 import shutil
@@ -88,9 +97,10 @@ def main():
     tmp = tempfile.mkdtemp()
     url = f"sqlite://{tmp}/berserk.db"
     tokens = {}
-    for name, scopes in [("Anna", "board:play,challenge:read,challenge:write"),
-                         ("Bo", "board:play,challenge:read,challenge:write"),
-                         ("Engine", "bot:play,challenge:read,challenge:write")]:
+    swiss = "tournament:write,team:write,team:lead"
+    for name, scopes in [("Anna", f"board:play,challenge:read,challenge:write,{swiss}"),
+                         ("Bo", f"board:play,challenge:read,challenge:write,{swiss}"),
+                         ("Engine", f"bot:play,challenge:read,challenge:write,{swiss}")]:
         subprocess.run([args.binary, "--database-url", url, "user", "create", name],
                        input="a long enough password\n", text=True, check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -115,6 +125,7 @@ def main():
         person_game(client)
         correspondence_game(client)
         bot_game(client, args.engine)
+        swiss_event(client, args.binary)
     finally:
         server.terminate()
         server.wait()
@@ -303,17 +314,20 @@ def bot_game(client, engine_path):
           "and its PGN reads back in python-chess")
 
 
+def states_of(api, gid, me):
+    """A game's stream as (the colour account `me` plays, each state), from `gameFull` on."""
+    colour = None
+    for event in api.stream_game_state(gid):
+        if event["type"] == "gameFull":
+            colour = chess.WHITE if event["white"].get("id") == me else chess.BLACK
+            yield colour, event["state"]
+        elif event["type"] == "gameState":
+            yield colour, event
+
+
 def play_as_bot(engine, uci, gid, results):
     """The BOT's side: on each state where it is to move, its UCI engine chooses."""
-    color = None
-    for event in engine.bots.stream_game_state(gid):
-        if event["type"] == "gameFull":
-            color = chess.WHITE if event["white"].get("id") == "engine" else chess.BLACK
-            state = event["state"]
-        elif event["type"] == "gameState":
-            state = event
-        else:
-            continue
+    for color, state in states_of(engine.bots, gid, "engine"):
         if state["status"] != "started":
             return
         board = chess.Board()
@@ -330,6 +344,121 @@ def play_as_bot(engine, uci, gid, results):
             except berserk.exceptions.ResponseError as e:
                 results["refused"] = str(e)
 
+
+
+
+def plays_through_streams(client, name, bot, stop, played):
+    """A player: hears `gameStart` on his event stream, then plays that game from its game
+    stream (random legal moves; as Black, resigns once six plies are on the board)."""
+    api = client[name].bots if bot else client[name].board
+    events = queue.Queue()
+    listen(api.stream_incoming_events(), events)
+    me = name.lower()
+    rng = random.Random(name)
+
+    def game(gid):
+        for colour, state in states_of(api, gid, me):
+            if state["status"] != "started":
+                played.put((name, gid, state["status"]))
+                return
+            board = chess.Board()
+            for m in state["moves"].split():
+                board.push_uci(m)
+            if board.turn != colour:
+                continue
+            if colour == chess.BLACK and board.ply() >= 6:
+                api.resign_game(gid)
+            else:
+                api.make_move(gid, rng.choice(list(board.legal_moves)).uci())
+
+    def run():
+        seen = set()
+        while not stop.is_set():
+            try:
+                event = events.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            if event.get("type") == "gameStart":
+                gid = event["game"]["gameId"]
+                if gid not in seen and event["game"].get("source") == "swiss" and event["game"].get("swissId"):
+                    seen.add(gid)
+                    threading.Thread(target=game, args=(gid,), daemon=True).start()
+
+    threading.Thread(target=run, daemon=True).start()
+
+
+def post(path, token, body):
+    req = urllib.request.Request(f"{BASE[0]}{path}", method="POST", data=json.dumps(body).encode())
+    req.add_header("Authorization", f"Bearer {token}")
+    req.add_header("Content-Type", "application/json")
+    with urllib.request.urlopen(req) as r:
+        return json.loads(r.read())
+
+
+def swiss_event(client, binary):
+    anna, bo, engine = client["Anna"], client["Bo"], client["Engine"]
+    club = post("/api/clubs", TOKENS["Anna"], {"name": "Thursday Club", "description": "We meet on Thursdays"})
+    check(club["id"] == "thursday-club" and club["leader"]["name"] == "Anna", "Anna makes a club, its leader")
+    bo.teams.join("thursday-club")
+    engine.teams.join("thursday-club")
+    team = anna.teams.get_team("thursday-club")
+    check(team["nbMembers"] == 3, f"Bo and the BOT join it through teams.join ({team['nbMembers']} members)")
+    starts = int(time.time() * 1000) + 3000
+    made = anna.tournaments.create_swiss("thursday-club", 180, 2, 2, name="Thursday Swiss",
+                                         startsAt=starts, roundInterval=99999999, rated=False)
+    sid = made["id"]
+    check(made["status"] == "created" and made["nbRounds"] == 2 and made["clock"]["limit"] == 180,
+          f"create_swiss makes a Swiss in the club ({made['status']}, {made['clock']})")
+    stop, played = threading.Event(), queue.Queue()
+    for name, bot in [("Anna", False), ("Bo", False), ("Engine", True)]:
+        client[name].tournaments.join_swiss(sid)
+        plays_through_streams(client, name, bot, stop, played)
+    info = anna.tournaments.get_swiss(sid)
+    check(info["nbPlayers"] == 3, f"all three joined ({info['nbPlayers']})")
+    # Round 1 at its start time: one game (three players: one has the bye).
+    ended = [played.get(timeout=90) for _ in range(2)]
+    check(all(status in ("resign", "mate", "draw", "stalemate") for _, _, status in ended),
+          f"round 1's game was played through the streams to its end ({ended})")
+    deadline = time.time() + 30
+    while anna.tournaments.get_swiss(sid)["nbOngoing"] and time.time() < deadline:
+        time.sleep(0.2)
+    time.sleep(3)
+    info = anna.tournaments.get_swiss(sid)
+    check(info["round"] == 1 and info["status"] == "started",
+          f"round 2 waits for the arbiter ({info['round']}, {info['status']})")
+    anna.tournaments.schedule_swiss_next_round(sid, int(time.time() * 1000))
+    ended = [played.get(timeout=90) for _ in range(2)]
+    check(len({gid for _, gid, _ in ended}) == 1, "round 2's game was played to its end")
+    deadline = time.time() + 30
+    while anna.tournaments.get_swiss(sid)["status"] != "finished" and time.time() < deadline:
+        time.sleep(0.2)
+    info = anna.tournaments.get_swiss(sid)
+    check(info["status"] == "finished" and info["round"] == 2, f"the Swiss has finished ({info['status']})")
+    stop.set()
+    trf = anna.tournaments.export_swiss_trf(sid)
+    with tempfile.NamedTemporaryFile("w", suffix=".trf", delete=False) as f:
+        f.write(trf)
+    checked = subprocess.run([binary, "pairings", "--dutch", f.name, "-c"], capture_output=True, text=True)
+    os.unlink(f.name)
+    check(checked.returncode == 0 and "Thursday Swiss" in trf,
+          f"export_swiss_trf: the report, every round as the Dutch system pairs it ({checked.stdout.strip()})")
+    results = list(anna.tournaments.stream_swiss_results(sid))
+    check(len(results) == 3 and results[0]["rank"] == 1
+          and sorted(r["username"] for r in results) == ["Anna", "Bo", "Engine"]
+          and sum(r["points"] for r in results) == 4.0,
+          f"stream_swiss_results: three players, four points in all (two games, two byes) ({results})")
+    games = list(anna.tournaments.export_swiss_games(sid, as_pgn=True))
+    pgn = "".join(games)
+    check(pgn.count('[Event "Thursday Swiss"]') == 2, "export_swiss_games: both games as PGN")
+    listed = anna.tournaments.swiss_by_team("thursday-club")
+    check(any(t["id"] == sid for t in listed), "swiss_by_team lists it")
+    # A second Swiss: Bo joins and withdraws; Anna terminates it.
+    other = anna.tournaments.create_swiss("thursday-club", 60, 0, 3, name="Another Swiss")
+    bo.tournaments.join_swiss(other["id"])
+    check(anna.tournaments.get_swiss(other["id"])["nbPlayers"] == 1, "Bo joins another")
+    bo.tournaments.withdraw_swiss(other["id"])
+    anna.tournaments.terminate_swiss(other["id"])
+    check(anna.tournaments.get_swiss(other["id"])["status"] == "finished", "withdraw_swiss and terminate_swiss")
 
 if __name__ == "__main__":
     sys.exit(main())
