@@ -1007,6 +1007,17 @@ async function scenarioTournamentEvening(browser, base) {
     await Promise.all([page.waitForNavigation(), page.selectOption(`select.set-result[data-round="1"][data-board="${b}"]`, results[b - 1])]);
   }
   check(await page.locator('#crosstable').count() === 1, 'round 1 complete: the crosstable appears');
+  // Board 1's moves, typed in from its score sheet afterwards.
+  await page.fill('#moves-round', '1');
+  await page.fill('#moves-board', '1');
+  await page.fill('#moves-pgn', '1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0');
+  await Promise.all([page.waitForNavigation(), page.click('#ev-moves button')]);
+  const gameLink = page.locator('#round-1 tr[data-board="1"] a.game-link');
+  check(await gameLink.count() === 1, 'board 1 has its game, entered from PGN');
+  await Promise.all([page.waitForURL(/\/game\/[A-Za-z0-9]+$/), gameLink.click()]);
+  await page.waitForFunction(() => document.querySelectorAll('#moves .san, #moves [data-ply]').length > 0 || document.body.textContent.includes('Qxf7#'));
+  check((await page.content()).includes('Qxf7#'), 'its page shows the moves');
+  await page.goBack();
   // A correction without a reason is refused and said; with one it is taken and listed.
   refusalsExpected = true;
   try {
@@ -1023,6 +1034,8 @@ async function scenarioTournamentEvening(browser, base) {
   check(await page.locator('#round-2 table.pairings tbody tr').count() === 3, 'round 2 paired');
   const top = await page.textContent('#standings tbody tr:first-child');
   check(/2\.0|1\.0/.test(top), `the standings lead with the points (${top.trim().slice(0, 60)})`);
+  const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  check(pageWidth <= 1280, `the arbiter's page fits the window (${pageWidth}px)`);
   await page.screenshot({ path: path.join(shots, 'event-en.png'), fullPage: true });
   const standings = await open(browser, `${url}/standings`, DESKTOP, 'standings');
   check(await standings.locator('#standings-list tbody tr').count() === 6, 'the printed standings list everyone');

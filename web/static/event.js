@@ -89,6 +89,11 @@ if (panel) {
     const f = e.target.elements;
     act({ action: 'bye', player: Number(f.player.value), round: Number(f.round.value), kind: f.kind.value });
   });
+  on('ev-moves', 'submit', (e) => {
+    e.preventDefault();
+    const f = e.target.elements;
+    act({ action: 'moves', round: Number(f.round.value), board: Number(f.board.value), pgn: f.pgn.value });
+  });
   on('ev-withdraw', 'submit', (e) => {
     e.preventDefault();
     act({ action: 'withdraw', player: Number(e.target.elements.player.value) });

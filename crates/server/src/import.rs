@@ -10,7 +10,7 @@ use rookery_core::game::{Game, GameError};
 use rookery_core::pgn::{GameRecord, Reader};
 
 use crate::ids;
-use crate::store::{Ending, NewGame, Store, StoreError, StoredMove, storable};
+use crate::store::{ClubRecord, Ending, NewGame, Store, StoreError, StoredMove, storable};
 use crate::wallclock::now_ms;
 
 /// Why a well-formed record is not stored.
@@ -51,6 +51,20 @@ pub(crate) async fn store_record(
     store: &Store,
     record: &GameRecord,
 ) -> Result<Result<String, Refused>, StoreError> {
+    store_record_as(store, record, None, ClubRecord::default()).await
+}
+
+/// As [`store_record`], with the players' names given (a tournament's board names them,
+/// whatever the record says) and the club record (event, round, table, tournament) set.
+///
+/// # Errors
+/// As [`store_record`].
+pub(crate) async fn store_record_as(
+    store: &Store,
+    record: &GameRecord,
+    names: Option<(&str, &str)>,
+    club: ClubRecord,
+) -> Result<Result<String, Refused>, StoreError> {
     let game = match Game::from_record(record) {
         Ok(game) => game,
         Err((ply, reason)) => return Ok(Err(Refused::Rules { ply, reason })),
@@ -74,8 +88,13 @@ pub(crate) async fn store_record(
         created_at: now_ms() as i64,
         start_fen: (record.start != Position::new()).then(|| record.start.fen()),
         time_control: game.clock().control().clone(),
-        white_name: tag("White").unwrap_or("?").to_owned(),
-        black_name: tag("Black").unwrap_or("?").to_owned(),
+        white_name: names
+            .map_or_else(|| tag("White").unwrap_or("?"), |n| n.0)
+            .to_owned(),
+        black_name: names
+            .map_or_else(|| tag("Black").unwrap_or("?"), |n| n.1)
+            .to_owned(),
+        club,
         ..NewGame::default()
     };
     let moves: Vec<StoredMove> = record

@@ -123,6 +123,10 @@ pub(crate) enum Action {
     /// The arbiter ends the tournament after the rounds paired so far (games under way
     /// still count when they end).
     Terminate,
+    /// Over the board: a board's game entered afterwards from its PGN (its first game). The
+    /// moves are checked by the core as an import's are; the board's players name it; a
+    /// board without a result takes the game's, and one with a result must agree with it.
+    Moves { round: u32, board: u32, pgn: String },
     /// A player leaves from the next round on (the arbiter, or the player himself).
     Withdraw { player: u32 },
     /// A bye asked for a round not paired yet: `half`, `zero` or `full`.
@@ -721,13 +725,141 @@ pub(crate) async fn act(
             }
         }
     }
+    let imported = match action {
+        Action::Moves { round, board, pgn } => {
+            Some(import_moves(store, id, by, *round, *board, pgn).await?)
+        }
+        _ => None,
+    };
     let now = now_ms() as i64;
+    let prepared = Prepared { joining, imported };
     let t = update(store, id, |t, owner| {
         allowed(t, owner, by, action)?;
-        apply(t, by, joining, action, now)
+        apply(t, by, &prepared, action, now)
     })
     .await?;
     sync(rooms, id, t).await
+}
+
+/// What an action needed from the store before it met the tournament: a joining account's
+/// rating; an imported game's id and result.
+struct Prepared {
+    joining: Option<u32>,
+    imported: Option<(String, Option<GameResult>)>,
+}
+
+/// The board `board` (from 1) of round `round` (from 1), with its index.
+fn board_at(
+    t: &Tournament,
+    round: u32,
+    board: u32,
+) -> Result<(usize, usize, Board), TournamentError> {
+    let (r, k) = (
+        (round as usize).wrapping_sub(1),
+        (board as usize).wrapping_sub(1),
+    );
+    t.event
+        .paired
+        .get(r)
+        .and_then(|boards| boards.get(k))
+        .map(|b| (r, k, *b))
+        .ok_or_else(|| TournamentError::Invalid(format!("round {round} has no board {board}")))
+}
+
+/// Over the board: checks that board `board` of round `round` may take a game, reads the
+/// PGN's first game and stores it (the core checks every move), named by the board's players
+/// and marked with the event, round, table and tournament. Its id and result.
+async fn import_moves(
+    store: &Store,
+    id: &str,
+    by: Actor<'_>,
+    round: u32,
+    board: u32,
+    pgn: &str,
+) -> Result<(String, Option<GameResult>), TournamentError> {
+    let stored = store
+        .tournament(id)
+        .await?
+        .ok_or(TournamentError::NotFound)?;
+    if stored.owner != by.id {
+        return Err(TournamentError::NotArbiter);
+    }
+    let t = parse(&stored.body)?;
+    if t.online.is_some() {
+        return Err(TournamentError::Invalid(
+            "an online tournament's games are played here; moves are entered over the board only"
+                .into(),
+        ));
+    }
+    let (r, k, b) = board_at(&t, round, board)?;
+    let Some(black) = b.black else {
+        return Err(TournamentError::Invalid("the bye has no game".into()));
+    };
+    if t.game(r, k).is_some() {
+        return Err(TournamentError::Invalid(format!(
+            "round {round}, board {board} has its moves already"
+        )));
+    }
+    let record = match rookery_core::pgn::Reader::new(std::io::Cursor::new(pgn.as_bytes())).next() {
+        Some(Ok(record)) => record,
+        Some(Err(e)) => return Err(TournamentError::Invalid(format!("pgn: {e}"))),
+        None => return Err(TournamentError::Invalid("pgn: no game in it".into())),
+    };
+    let result = match rookery_core::game::Game::from_record(&record) {
+        Ok(game) => game.result().and_then(|(r, _)| match r {
+            PgnResult::WhiteWins => Some(GameResult::WhiteWins),
+            PgnResult::BlackWins => Some(GameResult::BlackWins),
+            PgnResult::Draw => Some(GameResult::Draw),
+            PgnResult::Unknown => None,
+        }),
+        Err((ply, reason)) => {
+            return Err(TournamentError::Invalid(format!(
+                "pgn: ply {ply}: {reason}"
+            )));
+        }
+    };
+    agrees(b.result, result, round, board)?;
+    let name = |n: u32| t.event.players[n as usize - 1].name.clone();
+    let (white, black) = (name(b.white), name(black));
+    let club = ClubRecord {
+        event: Some(t.event.name.chars().take(64).collect()),
+        round: Some(round.to_string()),
+        table: Some(board.to_string()),
+        tournament: Some(id.to_owned()),
+    };
+    match crate::import::store_record_as(store, &record, Some((&white, &black)), club).await? {
+        Ok(game) => Ok((game, result)),
+        Err(e) => Err(TournamentError::Invalid(format!("pgn: {e}"))),
+    }
+}
+
+/// A board's result and its game's must not disagree (a forfeit has no game).
+fn agrees(
+    board: Option<GameResult>,
+    game: Option<GameResult>,
+    round: u32,
+    number: u32,
+) -> Result<(), TournamentError> {
+    match (board, game) {
+        (Some(b), Some(g)) if b != g => Err(TournamentError::Invalid(format!(
+            "round {round}, board {number}: the moves end {} but the board's result is {}; \
+             correct the result first",
+            g.as_str(),
+            b.as_str()
+        ))),
+        (
+            Some(
+                b @ (GameResult::WhiteByForfeit
+                | GameResult::BlackByForfeit
+                | GameResult::DoubleForfeit),
+            ),
+            _,
+        ) => Err(TournamentError::Invalid(format!(
+            "round {round}, board {number} was a forfeit ({}): no game was played",
+            b.as_str()
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// A change to tournament `id`, made on what is stored and written back if nobody changed
@@ -777,10 +909,11 @@ fn allowed(
 fn apply(
     t: &mut Tournament,
     by: Actor<'_>,
-    joining: Option<u32>,
+    prepared: &Prepared,
     action: &Action,
     now: i64,
 ) -> Result<(), TournamentError> {
+    let joining = prepared.joining;
     let ev = TournamentError::Event;
     let event = &mut t.event;
     match action {
@@ -832,6 +965,25 @@ fn apply(
             } else {
                 online.next_at = Some(*at);
             }
+        }
+        Action::Moves { round, board, .. } => {
+            let Some((game, result)) = prepared.imported.clone() else {
+                return Err(TournamentError::Invalid("no game was read".into()));
+            };
+            let (r, k, b) = board_at(t, *round, *board)?;
+            if t.game(r, k).is_some() {
+                return Err(TournamentError::Invalid(format!(
+                    "round {round}, board {board} has its moves already"
+                )));
+            }
+            agrees(b.result, result, *round, *board)?;
+            if b.result.is_none() && result.is_some() {
+                t.event.set_result(*round, *board, result).map_err(ev)?;
+            }
+            t.games.resize(t.event.paired.len(), Vec::new());
+            let boards = t.event.paired[r].len();
+            t.games[r].resize(boards, None);
+            t.games[r][k] = Some(game);
         }
         Action::Terminate => {
             let paired = event.paired.len() as u32;

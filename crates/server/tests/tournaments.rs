@@ -192,6 +192,7 @@ fn swiss(url: &str) {
         .flat_map(|b| [&b["white"], &b["black"]])
         .collect();
     assert!(in_round2.contains(&&12.into()) && !in_round2.contains(&&11.into()));
+    moves_afterwards(&s, &mut arbiter, &id, &t);
     let mut t = finish_round(&s, &mut arbiter, &id, &t);
     for _ in 3..=4 {
         t = act(&s, &mut arbiter, &id, r#"{"action":"pair"}"#);
@@ -287,6 +288,56 @@ fn pages(s: &Server, arbiter: &mut Browser, id: &str, t: &Value) {
     )
     .unwrap();
     assert!(zh.body.contains("第2轮对阵表"), "{}", zh.body);
+}
+
+/// A game's moves entered afterwards from its PGN: the core checks them; the board's
+/// players name the game, which carries the event, round and table; a board without a result
+/// takes the game's; one with a result must agree with it; a board takes one game.
+fn moves_afterwards(s: &Server, arbiter: &mut Browser, id: &str, t: &Value) {
+    // JSON text: a PGN with a tag of its own (the board's players name the game).
+    const MATE: &str = r#"[White \"Someone\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"#;
+    let path = format!("/api/events/{id}");
+    let moves = |round: u32, board: u32, pgn: &str| {
+        format!(r#"{{"action":"moves","round":{round},"board":{board},"pgn":"{pgn}"}}"#)
+    };
+    // Round 2, board 1 has no result yet: the game's (1-0) becomes the board's.
+    let after = act(s, arbiter, id, &moves(2, 1, MATE));
+    let board = &after["pairings"][1][0];
+    assert_eq!(board["result"], "1-0", "{after}");
+    let game = board["game"].as_str().unwrap();
+    let pgn = arbiter.get(s, &format!("/game/export/{game}")).body;
+    let white = &after["players"][board["white"].as_u64().unwrap() as usize - 1]["name"];
+    for tag in [
+        "[Event \"Club Swiss\"]".to_owned(),
+        "[Round \"2\"]".to_owned(),
+        "[Board \"1\"]".to_owned(),
+        format!("[White \"{}\"]", white.as_str().unwrap()),
+        "4. Qxf7# 1-0".to_owned(),
+    ] {
+        assert!(pgn.contains(&tag), "{tag} missing: {pgn}");
+    }
+    for (body, says) in [
+        (moves(2, 1, MATE), "has its moves already"),
+        // Round 1, board 1 was 1-0: a game Black won does not fit it.
+        (
+            moves(1, 1, "1. f3 e5 2. g4 Qh4# 0-1"),
+            "the moves end 0-1 but the board's result is 1-0",
+        ),
+        (moves(1, 3, "1. e4 e5 2. Ke3 Kd6 1-0"), "ply 3 (2. Ke3)"),
+        (moves(1, 9, MATE), "round 1 has no board 9"),
+        (moves(1, 3, ""), "no game"),
+    ] {
+        let r = arbiter.json(s, &path, &body);
+        assert_eq!(r.status, 400, "{body}: {}", r.body);
+        assert!(r.body.contains(says), "{body}: {}", r.body);
+    }
+    let mut other = Browser::at("10.1.0.8");
+    assert_eq!(
+        signup(s, &mut other, "meddler", "meddler password").status,
+        303
+    );
+    assert_eq!(other.json(s, &path, &moves(1, 2, MATE)).status, 403);
+    let _ = t;
 }
 
 /// What others cannot do; nothing changes.

@@ -544,8 +544,8 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO games (id, created_at, start_fen, time_control, white_name, black_name, \
-             status, result, termination, finished_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+             status, result, termination, finished_at, event, round, board, tournament) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
         )
         .bind(&g.id)
         .bind(g.created_at)
@@ -557,6 +557,10 @@ impl Store {
         .bind(ending.result.as_str())
         .bind(ending.termination.as_str())
         .bind(g.created_at)
+        .bind(g.club.event.clone())
+        .bind(g.club.round.clone())
+        .bind(g.club.table.clone())
+        .bind(g.club.tournament.clone())
         .execute(&mut *tx)
         .await?;
         for m in moves {
