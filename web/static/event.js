@@ -42,10 +42,11 @@ if (form) {
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const v = (name) => form.elements[name].value.trim();
-    const body = { name: v('name'), system: v('system'), rounds: Number(v('rounds')) };
+    const body = {
+      name: v('name'), system: v('system'), rounds: Number(v('rounds')), rated: form.elements.rated.checked,
+    };
     if (where.value === 'online') {
       body.clock = v('clock');
-      body.rated = form.elements.rated.checked;
       if (v('starts_at')) body.starts_at = new Date(v('starts_at')).getTime();
       const interval = v('round_interval');
       body.round_interval = interval === 'arbiter' ? 'arbiter' : Number(interval);

@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use rookery_core::ByColor;
 use rookery_core::clock::TimeControl;
 use rookery_core::pgn::GameResult as PgnResult;
+use rookery_core::rating::ladder::{LadderPoints, LadderResult};
 use rookery_core::rating::{RatedSeat, Speed, rateable};
 
 use crate::new_game::{GameSpec, SeatSpec, Source, make};
@@ -269,6 +270,70 @@ pub(crate) struct Settings {
     pub(crate) club: Option<String>,
     #[serde(default)]
     pub(crate) description: Option<String>,
+    /// Over the board and rated: its games move the players' ladder points (R8), each
+    /// entered with his points as his rating.
+    #[serde(default)]
+    pub(crate) ladder: bool,
+}
+
+/// A player's ladder points over a rated event over the board (R8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LadderLine {
+    pub(crate) before: LadderPoints,
+    pub(crate) after: LadderPoints,
+    /// Games played over the board that counted.
+    pub(crate) games: u32,
+}
+
+/// The ladder points of a rated event over the board (R8, seed 004): each player starts
+/// from his rating as entered (the club's points); round by round, every game played over
+/// the board (forfeits and byes do not count) moves both players' points by R8's table,
+/// from their points at the start of the round (so the order of the boards does not matter).
+/// Rounds with a result missing are left out.
+pub(crate) fn ladder(event: &Event) -> Vec<LadderLine> {
+    let start: Vec<LadderPoints> = event
+        .players
+        .iter()
+        .map(|p| LadderPoints(i64::from(p.rating) * 100))
+        .collect();
+    let mut now = start.clone();
+    let mut games = vec![0u32; start.len()];
+    for round in &event.paired {
+        if round
+            .iter()
+            .any(|b| b.black.is_some() && b.result.is_none())
+        {
+            break;
+        }
+        let before = now.clone();
+        for b in round {
+            let (Some(black), Some(result)) = (b.black, b.result) else {
+                continue;
+            };
+            let outcome = match result {
+                GameResult::WhiteWins => LadderResult::AWins,
+                GameResult::Draw => LadderResult::Draw,
+                GameResult::BlackWins => LadderResult::BWins,
+                _ => continue,
+            };
+            let (w, k) = (b.white as usize - 1, black as usize - 1);
+            let (dw, dk) = rookery_core::rating::ladder::change(before[w], before[k], outcome);
+            now[w].0 += dw;
+            now[k].0 += dk;
+            games[w] += 1;
+            games[k] += 1;
+        }
+    }
+    start
+        .into_iter()
+        .zip(now)
+        .zip(games)
+        .map(|((before, after), games)| LadderLine {
+            before,
+            after,
+            games,
+        })
+        .collect()
 }
 
 /// A result changed by the arbiter after it was entered (or taken from the game).
@@ -557,11 +622,7 @@ pub(crate) async fn create(
         }
     };
     let online = match &new.clock {
-        None if new.rated => {
-            return Err(TournamentError::Invalid(
-                "rated: only an online tournament (with a clock) is rated".into(),
-            ));
-        }
+        // Over the board, "rated" is the club's ladder (R8), kept by the tournament.
         None => None,
         Some(clock) => {
             let control = TimeControl::from_friendly(clock)
@@ -668,6 +729,7 @@ pub(crate) async fn create(
             password,
             club: new.club.clone(),
             description,
+            ladder: new.rated && new.clock.is_none(),
             ..Settings::default()
         },
     };
@@ -1368,6 +1430,13 @@ pub(crate) fn view(id: &str, t: &Tournament) -> serde_json::Value {
         "entry_open": !t.settings.entry_closed,
         "password": t.settings.password.is_some(),
         "corrections": t.settings.corrections,
+        "ladder": t.settings.ladder.then(|| ladder(event).iter().enumerate().map(|(i, l)| json!({
+            "number": i + 1,
+            "name": event.players[i].name,
+            "before": l.before.shown(),
+            "after": l.after.shown(),
+            "games": l.games,
+        })).collect::<Vec<_>>()),
         "time_limit": t.time_limit,
         "players": event.players.iter().enumerate().map(|(i, p)| json!({
             "number": i + 1,
@@ -1396,4 +1465,46 @@ pub(crate) fn view(id: &str, t: &Tournament) -> serde_json::Value {
             "values": values[i].iter().map(show).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// R8's table by hand (docs/RULES.md): a higher-rated win at d = 50 gains 10 - 50/12.5 =
+    /// 6; a draw at d = 200 gives the lower d/4 = 50; a lower-rated win at d = 256 gains d/2
+    /// = 128, from the points at the round's start; a forfeit and a round still being played
+    /// count nothing.
+    #[test]
+    fn an_over_the_board_event_moves_ladder_points_by_r8() {
+        let mut e = Event::new("Ladder night", System::Dutch, 3, Color::White);
+        for (name, points) in [("A", 1500), ("B", 1450), ("C", 1200), ("D", 1400)] {
+            e.enter(name, points).unwrap();
+        }
+        let board = |white, black, result| Board {
+            white,
+            black: Some(black),
+            result,
+        };
+        e.paired = vec![
+            vec![
+                board(1, 2, Some(GameResult::WhiteWins)),
+                board(3, 4, Some(GameResult::Draw)),
+            ],
+            vec![
+                board(1, 3, Some(GameResult::BlackWins)),
+                board(2, 4, Some(GameResult::WhiteByForfeit)),
+            ],
+            vec![board(1, 4, Some(GameResult::WhiteWins)), board(2, 3, None)],
+        ];
+        let l = ladder(&e);
+        let after: Vec<i64> = l.iter().map(|l| l.after.0).collect();
+        assert_eq!(after, [137_800, 144_400, 137_800, 135_000]);
+        let games: Vec<u32> = l.iter().map(|l| l.games).collect();
+        assert_eq!(games, [2, 1, 2, 1]);
+        assert_eq!(l[0].before, LadderPoints(150_000));
+        // Zero-sum, as R8 is.
+        let total: i64 = l.iter().map(|l| l.after.0 - l.before.0).sum();
+        assert_eq!(total, 0);
+    }
 }

@@ -404,15 +404,16 @@ fn round_robin(url: &str) {
     let (s, mut arbiter, t) = new_tournament(
         url,
         "10.2.0.1",
-        r#"{"name":"Club RR","system":"round-robin","rounds":3}"#,
+        r#"{"name":"Club RR","system":"round-robin","rounds":3,"rated":true}"#,
     );
     let id = t["id"].as_str().unwrap().to_owned();
-    for name in ["A", "B", "C", "D"] {
+    // Rated over the board: the ladder (R8), each player entered with his points.
+    for (name, points) in [("A", 1500), ("B", 1450), ("C", 1200), ("D", 1400)] {
         act(
             &s,
             &mut arbiter,
             &id,
-            &format!(r#"{{"action":"enter","name":"{name}"}}"#),
+            &format!(r#"{{"action":"enter","name":"{name}","rating":{points}}}"#),
         );
     }
     // FIDE's table for four: 1-4 2-3 / 4-3 1-2 / 2-4 3-1.
@@ -450,6 +451,25 @@ fn round_robin(url: &str) {
         .map(|p| p["values"][0].as_str().unwrap())
         .collect();
     assert_eq!(points, ["2.0", "2.0", "1.0", "1.0"]);
+    // The ladder: round 1 alone is worked out in tournaments.rs's test; here every game
+    // counted for both, and the points moved from one player to another (R8 is zero-sum).
+    let ladder = t["ladder"].as_array().unwrap();
+    assert_eq!(ladder.len(), 4, "{t}");
+    assert_eq!(ladder[0]["before"], "1500");
+    let mut moved = 0.0;
+    for l in ladder {
+        assert_eq!(l["games"], 3, "{l}");
+        let figure = |k: &str| l[k].as_str().unwrap().parse::<f64>().unwrap();
+        moved += figure("after") - figure("before");
+    }
+    assert!(moved.abs() < 1e-9, "zero-sum: {moved}");
+    assert_ne!(ladder[0]["after"], ladder[0]["before"]);
+    let page = arbiter.get(&s, &format!("/events/{id}")).body;
+    assert!(page.contains("id=\"ladder\"") && page.contains("Ladder points (R8)"));
+    assert!(
+        page.contains("id=\"crosstable\"") && page.contains("<td>×</td>"),
+        "the round robin's table"
+    );
 }
 
 #[test]

@@ -138,6 +138,19 @@ struct EventView {
     rounds_view: Vec<RoundView>,
     players: Vec<EntryLine>,
     corrections: Vec<CorrectionLine>,
+    /// A rated event over the board: each player's ladder points (R8).
+    ladder: Vec<LadderRow>,
+}
+
+/// A player's ladder points before the event and now (R8).
+struct LadderRow {
+    number: usize,
+    name: String,
+    before: String,
+    after: String,
+    change: String,
+    games: u32,
+    class: String,
 }
 
 fn bye_words(tr: Tr, outcome: Outcome) -> String {
@@ -388,6 +401,30 @@ fn view(tr: Tr, id: &str, t: &Tournament) -> EventView {
                 }
             })
             .collect(),
+        ladder: if t.settings.ladder {
+            tournaments::ladder(e)
+                .iter()
+                .enumerate()
+                .map(|(i, l)| {
+                    let diff = rookery_core::rating::ladder::LadderPoints(l.after.0 - l.before.0);
+                    LadderRow {
+                        number: i + 1,
+                        name: e.players[i].name.clone(),
+                        before: l.before.shown(),
+                        after: l.after.shown(),
+                        change: if diff.0 > 0 {
+                            format!("+{}", diff.shown())
+                        } else {
+                            diff.shown()
+                        },
+                        games: l.games,
+                        class: super::boards::class_name(tr, l.after.class()),
+                    }
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
         corrections: t
             .settings
             .corrections
