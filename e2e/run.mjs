@@ -1065,6 +1065,44 @@ async function scenarioTournamentEvening(browser, base) {
   for (const p of [page, list, sheets, standings, zh, zhList, zhSheets, phone]) await p.context().close();
 }
 
+/** An online Swiss from the page: the arbiter makes it, two players join with the page's
+ * button and wait on the tournament's page; when the arbiter pairs round 1, each is taken to
+ * his game (the account's event stream), and a move made there reaches the other. */
+async function scenarioTournamentOnline(browser, base) {
+  const arbiter = await open(browser, `${base}/signup`, DESKTOP, 'online arbiter');
+  check(await account(arbiter, base, 'signup', 'Organiser', 'organiser makes swiss'), 'the organiser signs up');
+  await arbiter.goto(`${base}/events`);
+  await arbiter.fill('#ev-name', 'Friday Blitz Swiss');
+  await arbiter.fill('#ev-rounds', '2');
+  await arbiter.selectOption('#ev-where', 'online');
+  await arbiter.fill('#ev-clock', '3+2');
+  await arbiter.selectOption('#ev-interval', 'arbiter');
+  await Promise.all([arbiter.waitForURL(/\/events\/[A-Za-z0-9]+$/), arbiter.click('#ev-create')]);
+  const url = arbiter.url();
+  const players = [];
+  for (const name of ['Pia', 'Quinn']) {
+    const p = await open(browser, `${base}/signup`, DESKTOP, name);
+    check(await account(p, base, 'signup', name, `${name} plays blitz`), `${name} signs up`);
+    await p.goto(url);
+    await Promise.all([p.waitForNavigation(), p.click('#ev-join button')]);
+    check(await p.locator('#ev-leave').count() === 1, `${name} joins from the page`);
+    players.push(p);
+  }
+  // Give each page's event stream a moment to open, then pair.
+  await new Promise((r) => setTimeout(r, 500));
+  await Promise.all([arbiter.waitForNavigation(), arbiter.click('#ev-pair')]);
+  for (const [i, p] of players.entries()) {
+    await checkWait(p.waitForURL(/\/game\/[A-Za-z0-9]+$/, { timeout: 15000 }), `${['Pia', 'Quinn'][i]} is taken to the game when round 1 begins`);
+  }
+  check(players[0].url() === players[1].url(), 'both to the same game');
+  await players[0].screenshot({ path: path.join(shots, 'event-online-game.png') });
+  // Back on the tournament's page, the player's game is named; it does not send him away.
+  await players[0].goto(url);
+  await players[0].waitForTimeout(1000);
+  check(players[0].url() === url && await players[0].locator('#my-game').count() === 1, 'the tournament page names the game under way');
+  for (const p of [arbiter, ...players]) await p.context().close();
+}
+
 /** Computer analysis on the game page: request it, watch it finish, see the blunder marked
  * `??` with the better move, the graph (a click shows that move) and the summary. */
 async function scenarioAnalysis(browser, base) {
@@ -1470,6 +1508,7 @@ async function main() {
     scenarioPools,
     scenarioScoreSheet,
     scenarioTournamentEvening,
+    scenarioTournamentOnline,
     scenarioAnalysis,
     scenarioBlitzComforts,
     scenarioLooks,

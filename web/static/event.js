@@ -72,6 +72,9 @@ if (panel) {
     if (el) el.addEventListener(event, handler);
   };
   on('ev-pair', 'click', () => act({ action: 'pair' }));
+  // A player of an online tournament waiting on its page is taken to his game when his
+  // round begins: the account's event stream says `gameStart` with this tournament's id.
+  if (panel.dataset.plays) watchForMyGame(id);
   on('ev-entry', 'click', (e) => act({ action: 'entry', open: e.target.dataset.open === 'true' }));
   on('ev-leave', 'click', (e) => act({ action: 'withdraw', player: Number(e.target.dataset.player) }));
   on('ev-join', 'submit', (e) => {
@@ -117,5 +120,37 @@ if (panel) {
         select.value = was;
       }
     });
+  }
+}
+
+/** Reads the account's event stream (lichess's NDJSON) and goes to the first game of this
+ * tournament that starts. */
+async function watchForMyGame(id) {
+  // The game the page shows already is not a new one (the stream names it on connecting).
+  const shown = document.querySelector('#my-game a')?.getAttribute('href')?.split('/').pop();
+  try {
+    const res = await fetch('/api/stream/event');
+    if (!res.ok || !res.body) return;
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    let pending = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      pending += decoder.decode(value, { stream: true });
+      const lines = pending.split('\n');
+      pending = lines.pop();
+      for (const line of lines) {
+        if (!line.trim()) continue;
+        const event = JSON.parse(line);
+        const game = event.type === 'gameStart' ? event.game : null;
+        if (game && game.swissId === id && game.gameId !== shown) {
+          location.assign(`/game/${game.gameId}`);
+          return;
+        }
+      }
+    }
+  } catch {
+    // The page still shows the game on a reload.
   }
 }

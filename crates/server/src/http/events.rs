@@ -496,6 +496,8 @@ struct EventPage {
     mine: Option<u32>,
     /// The reader may join (online, logged in, not in it, entry open).
     can_join: bool,
+    /// The reader's game under way in the last round: (round, game id).
+    my_game: Option<(usize, String)>,
 }
 
 /// `GET /events/{id}`: the tournament.
@@ -520,12 +522,20 @@ pub(crate) async fn page(
     let mine = me.and_then(|m| t.number_of(m));
     let ev = view(tr, &id, &t);
     let can_join = me.is_some() && mine.is_none() && ev.online && ev.entry_open;
+    let my_game = mine.and_then(|n| {
+        let r = t.event.paired.len().checked_sub(1)?;
+        let k = t.event.paired[r].iter().position(|b| {
+            b.result.is_none() && b.black.is_some() && (b.white == n || b.black == Some(n))
+        })?;
+        Some((r + 1, t.game(r, k)?.to_owned()))
+    });
     render(&EventPage {
         tr,
         chrome,
         arbiter: me == Some(owner.as_str()),
         mine,
         can_join,
+        my_game,
         ev,
     })
 }
