@@ -195,6 +195,9 @@ pub struct Event {
     pub paired: Vec<Vec<Board>>,
     /// Byes asked for ahead: (round, starting number, kind).
     pub byes: Vec<(u32, u32, Bye)>,
+    /// Pairs of starting numbers that may not meet (the organiser's: family, club mates;
+    /// `XXP` in the file the next pairing reads, not in the report).
+    pub forbidden: Vec<(u32, u32)>,
 }
 
 impl Event {
@@ -209,6 +212,7 @@ impl Event {
             players: Vec::new(),
             paired: Vec::new(),
             byes: Vec::new(),
+            forbidden: Vec::new(),
         }
     }
 
@@ -398,6 +402,11 @@ impl Event {
                 Color::Black => "black",
             }
         ));
+        if ahead {
+            for (a, b) in &self.forbidden {
+                text.push_str(&format!("XXP {a} {b}\n"));
+            }
+        }
         text
     }
 

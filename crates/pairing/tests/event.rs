@@ -218,3 +218,37 @@ fn records_and_points_before_a_round_follow_the_results() {
     assert_eq!(e.points_before(3, 2), 5);
     assert_eq!(e.points_before(b, 1), 0, "nothing before round 1");
 }
+
+/// A forbidden pair (C.04.3's absolute criterion B1 extended by the organiser, as JaVaFo's
+/// and bbpPairings's `XXP`): four players would meet 1-3 and 2-4 in round 1 (the top half
+/// against the bottom half); with 1 and 3 forbidden to meet, nobody plays 1-3.
+#[test]
+fn forbidden_pairs_never_meet() {
+    let mut e = Event::new("Family", System::Dutch, 3, Color::White);
+    for (name, rating) in [("A", 2000), ("B", 1900), ("C", 1800), ("D", 1700)] {
+        e.enter(name, rating).unwrap();
+    }
+    let free = e.clone().pair_next().unwrap().to_vec();
+    assert!(
+        free.iter().any(|b| (b.white, b.black) == (1, Some(3))),
+        "{free:?}"
+    );
+    e.forbidden.push((1, 3));
+    assert!(e.trf(true).contains("XXP 1 3"));
+    assert!(
+        !e.trf(false).contains("XXP"),
+        "the report holds games, not wishes"
+    );
+    for round in 1..=2 {
+        let boards = e.pair_next().unwrap().to_vec();
+        for b in &boards {
+            let pair = (b.white.min(b.black.unwrap()), b.white.max(b.black.unwrap()));
+            assert_ne!(pair, (1, 3), "round {round}: {boards:?}");
+        }
+        for k in 1..=boards.len() as u32 {
+            e.set_result(round, k, Some(Result::Draw)).unwrap();
+        }
+    }
+    // Round 3 would need 1-3 (every other pair has met): no pairing, said so.
+    assert_eq!(e.pair_next().unwrap_err(), EventError::NoPairing);
+}

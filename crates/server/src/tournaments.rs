@@ -90,6 +90,10 @@ pub(crate) struct NewTournament {
     /// The club it belongs to (its leaders make it; only its members join).
     #[serde(default)]
     pub(crate) club: Option<String>,
+    /// A Swiss: pairs of players who may not meet (family, club mates), by account name or
+    /// entered name; names not in the tournament count for nothing.
+    #[serde(default)]
+    pub(crate) forbidden_pairs: Option<Vec<(String, String)>>,
     /// A few lines about it, for its page.
     #[serde(default)]
     pub(crate) description: Option<String>,
@@ -274,6 +278,9 @@ pub(crate) struct Settings {
     /// entered with his points as his rating.
     #[serde(default)]
     pub(crate) ladder: bool,
+    /// Pairs of players who may not meet, by account or entered name (a Swiss only).
+    #[serde(default)]
+    pub(crate) forbidden: Vec<(String, String)>,
 }
 
 /// A player's ladder points over a rated event over the board (R8).
@@ -539,6 +546,7 @@ impl Stored {
                 .collect(),
             paired,
             byes,
+            forbidden: Vec::new(),
         };
         Some(Tournament {
             event,
@@ -704,6 +712,21 @@ pub(crate) async fn create(
             )));
         }
     };
+    let forbidden = new.forbidden_pairs.clone().unwrap_or_default();
+    if !forbidden.is_empty() && system != System::Dutch {
+        return Err(TournamentError::Invalid(
+            "forbidden_pairs: a round robin's pairings are its table's".into(),
+        ));
+    }
+    if forbidden.len() > MAX_PLAYERS
+        || forbidden
+            .iter()
+            .any(|(a, b)| !one_line(a, MAX_PLAYER_NAME) || !one_line(b, MAX_PLAYER_NAME))
+    {
+        return Err(TournamentError::Invalid(format!(
+            "forbidden_pairs: pairs of names of 1 to {MAX_PLAYER_NAME} characters"
+        )));
+    }
     if let Some(club) = &new.club {
         if store.membership(club, owner).await? != Some(true) {
             return Err(TournamentError::NotArbiter);
@@ -730,6 +753,7 @@ pub(crate) async fn create(
             club: new.club.clone(),
             description,
             ladder: new.rated && new.clock.is_none(),
+            forbidden,
             ..Settings::default()
         },
     };
@@ -1129,8 +1153,29 @@ fn enter(
     Ok(())
 }
 
+/// The starting number of the player named `name`: by account, else by entered name
+/// (letter case aside).
+fn number_named(t: &Tournament, name: &str) -> Option<u32> {
+    let folded = name.trim().to_lowercase();
+    t.number_of(&folded).or_else(|| {
+        t.event
+            .players
+            .iter()
+            .position(|p| p.name.to_lowercase() == folded)
+            .map(|i| i as u32 + 1)
+    })
+}
+
 /// Pairs the next round; online, each board's game gets its id in the same change.
 fn pair(t: &mut Tournament) -> Result<(), TournamentError> {
+    let forbidden: Vec<(u32, u32)> = t
+        .settings
+        .forbidden
+        .iter()
+        .filter_map(|(a, b)| Some((number_named(t, a)?, number_named(t, b)?)))
+        .filter(|(a, b)| a != b)
+        .collect();
+    t.event.forbidden = forbidden;
     let boards = t
         .event
         .pair_next()

@@ -1056,8 +1056,8 @@ fn club_swiss(url: &str) {
         ),
         (r#"{"clock.limit":99999,"nbRounds":3}"#, "clock.limit"),
         (
-            r#"{"clock.limit":180,"nbRounds":3,"forbiddenPairings":"a b"}"#,
-            "forbiddenPairings",
+            r#"{"clock.limit":180,"nbRounds":3,"forbiddenPairings":"a b c"}"#,
+            "two usernames a line",
         ),
     ] {
         let r = leader.json(&s, "/api/swiss/new/rook-pawn-1975", bad);
@@ -1127,6 +1127,44 @@ fn club_swiss(url: &str) {
     assert!(
         r.status == 400 && r.body.contains("closed"),
         "a terminated Swiss takes nobody: {}",
+        r.body
+    );
+    // Forbidden pairs (Rookery's API, over the board): A and C would meet in round 1 (the
+    // top half against the bottom half: 1-3, 2-4); forbidden, they do not.
+    let r = leader.json(
+        &s,
+        "/api/events",
+        r#"{"name":"Family Swiss","system":"swiss","rounds":2,"first_colour":"white","forbidden_pairs":[["a","C"]]}"#,
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let fid = json(&r.body)["id"].as_str().unwrap().to_owned();
+    for (name, rating) in [("A", 2000), ("B", 1900), ("C", 1800), ("D", 1700)] {
+        act(
+            &s,
+            &mut leader,
+            &fid,
+            &format!(r#"{{"action":"enter","name":"{name}","rating":{rating}}}"#),
+        );
+    }
+    let t = act(&s, &mut leader, &fid, r#"{"action":"pair"}"#);
+    let pairs: Vec<(u64, u64)> = t["pairings"][0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            let (w, k) = (b["white"].as_u64().unwrap(), b["black"].as_u64().unwrap());
+            (w.min(k), w.max(k))
+        })
+        .collect();
+    assert!(!pairs.contains(&(1, 3)) && pairs.len() == 2, "{pairs:?}");
+    let r = leader.json(
+        &s,
+        "/api/events",
+        r#"{"name":"RR","system":"round-robin","rounds":3,"forbidden_pairs":[["A","C"]]}"#,
+    );
+    assert!(
+        r.status == 400 && r.body.contains("forbidden_pairs"),
+        "{}",
         r.body
     );
 }

@@ -142,13 +142,24 @@ pub(crate) async fn create(
             "only standard chess is played here",
         ));
     }
-    if f.get("forbiddenPairings")
-        .is_some_and(|v| !v.trim().is_empty())
+    // lichess's form: one pair a line, two usernames apart.
+    let mut forbidden = Vec::new();
+    for line in f
+        .get("forbiddenPairings")
+        .map_or("", String::as_str)
+        .lines()
     {
-        return Err(ApiError::new(
-            Code::BadRequest,
-            "forbiddenPairings: not taken yet; ask the arbiter to enter byes instead",
-        ));
+        let names: Vec<&str> = line.split_whitespace().collect();
+        match names.as_slice() {
+            [] => {}
+            [a, b] => forbidden.push(((*a).to_owned(), (*b).to_owned())),
+            _ => {
+                return Err(ApiError::new(
+                    Code::BadRequest,
+                    format!("forbiddenPairings: two usernames a line, not {line:?}"),
+                ));
+            }
+        }
     }
     let limit = number(&f, "clock.limit")?
         .ok_or_else(|| ApiError::new(Code::BadRequest, "clock.limit: seconds, required"))?;
@@ -186,6 +197,7 @@ pub(crate) async fn create(
         password: f.get("password").cloned(),
         club: Some(club.id.clone()),
         description: f.get("description").cloned(),
+        forbidden_pairs: Some(forbidden),
     };
     let id = tournaments::create(&state.store, &me.user.id, &new, now_ms() as i64).await?;
     let t = tournaments::read(&state.store, &id).await?;
