@@ -1096,10 +1096,24 @@ async function scenarioTournamentOnline(browser, base) {
   }
   check(players[0].url() === players[1].url(), 'both to the same game');
   await players[0].screenshot({ path: path.join(shots, 'event-online-game.png') });
+  // The game is played (a move each through the game API, then Black resigns): the
+  // arbiter's page, left open, follows it and shows the result.
+  const gid = players[0].url().split('/').pop();
+  const send = (p, what, body) => p.evaluate(async ([g, w, b]) => (await fetch(`/api/games/${g}/${w}`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(b),
+  })).status, [gid, what, body]);
+  refusalsExpected = true; // the first try may be Black's, refused
+  const [first, second] = (await send(players[0], 'move', { m: 'e2e4' })) === 200 ? players : [players[1], players[0]];
+  refusalsExpected = false;
+  if (first === players[1]) await send(first, 'move', { m: 'e2e4' });
+  await send(second, 'move', { m: 'e7e5' });
+  check((await send(second, 'resign', {})) === 200, 'Black resigns');
+  await checkWait(arbiter.waitForFunction(() => document.querySelector('#round-1 select.set-result')?.value === '1-0', null, { timeout: 20000 }),
+    'the tournament page left open follows the result (1-0)');
   // Back on the tournament's page, the player's game is named; it does not send him away.
   await players[0].goto(url);
   await players[0].waitForTimeout(1000);
-  check(players[0].url() === url && await players[0].locator('#my-game').count() === 1, 'the tournament page names the game under way');
+  check(players[0].url() === url, 'back on the tournament page, a player is not sent away');
   for (const p of [arbiter, ...players]) await p.context().close();
 }
 

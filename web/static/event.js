@@ -75,6 +75,9 @@ if (panel) {
   // A player of an online tournament waiting on its page is taken to his game when his
   // round begins: the account's event stream says `gameStart` with this tournament's id.
   if (panel.dataset.plays) watchForMyGame(id);
+  // Online, under way: the page follows the tournament (results, the next round), read
+  // again when it changes unless the reader is typing in one of its forms.
+  if (panel.dataset.live) follow(id);
   on('ev-entry', 'click', (e) => act({ action: 'entry', open: e.target.dataset.open === 'true' }));
   on('ev-leave', 'click', (e) => act({ action: 'withdraw', player: Number(e.target.dataset.player) }));
   on('ev-join', 'submit', (e) => {
@@ -152,5 +155,28 @@ async function watchForMyGame(id) {
     }
   } catch {
     // The page still shows the game on a reload.
+  }
+}
+
+/** Every five seconds, reads the tournament; when its rounds or results changed, reloads. */
+async function follow(id) {
+  const signature = (t) => JSON.stringify([t.next_round, t.pairings.map((r) => r.map((b) => b.result))]);
+  let seen = null;
+  for (;;) {
+    try {
+      const res = await fetch(`/api/events/${id}`);
+      if (res.ok) {
+        const now = signature(await res.json());
+        const typing = document.activeElement && ['INPUT', 'TEXTAREA', 'SELECT'].includes(document.activeElement.tagName);
+        if (seen !== null && now !== seen && !typing) {
+          location.reload();
+          return;
+        }
+        seen = now;
+      }
+    } catch {
+      // Try again at the next turn.
+    }
+    await new Promise((r) => setTimeout(r, 5000));
   }
 }
