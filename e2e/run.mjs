@@ -1095,6 +1095,7 @@ async function scenarioTournamentOnline(browser, base) {
     await checkWait(p.waitForURL(/\/game\/[A-Za-z0-9]+$/, { timeout: 15000 }), `${['Pia', 'Quinn'][i]} is taken to the game when round 1 begins`);
   }
   check(players[0].url() === players[1].url(), 'both to the same game');
+  check((await players[0].textContent('#tournament-link')).includes('Friday Blitz Swiss'), 'the game page names its tournament, round and board');
   await players[0].screenshot({ path: path.join(shots, 'event-online-game.png') });
   // The game is played (a move each through the game API, then Black resigns): the
   // arbiter's page, left open, follows it and shows the result.

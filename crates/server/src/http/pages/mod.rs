@@ -153,6 +153,8 @@ struct GamePage {
     time_control: String,
     /// The result panel's "New game": the lobby with this game's clock (and bot) chosen.
     new_game_url: String,
+    /// A tournament's game: the tournament's id, its name, the round and the board.
+    tournament: Option<(String, String, String, String)>,
     page_json: String,
 }
 
@@ -252,6 +254,15 @@ pub(crate) async fn game(
         // In words ("5 min + 3 s a move"), as the lobby says it.
         time_control: describe(tr, &row.game.time_control),
         new_game_url,
+        tournament: row.game.club.tournament.clone().map(|t| {
+            let club = &row.game.club;
+            (
+                t,
+                club.event.clone().unwrap_or_default(),
+                club.round.clone().unwrap_or_default(),
+                club.table.clone().unwrap_or_default(),
+            )
+        }),
         page_json: script_json(&PageData {
             id: &id,
             you: you.map(Color::name),
