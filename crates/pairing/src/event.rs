@@ -198,6 +198,9 @@ pub struct Event {
     /// Pairs of starting numbers that may not meet (the organiser's: family, club mates;
     /// `XXP` in the file the next pairing reads, not in the report).
     pub forbidden: Vec<(u32, u32)>,
+    /// Baku acceleration (C.04.7.1): the top half's players count a virtual point in the
+    /// first rounds (`192 FIDE_DUTCH_2025_BAKU` in its files, as bbpPairings reads it).
+    pub baku: bool,
 }
 
 impl Event {
@@ -213,6 +216,7 @@ impl Event {
             paired: Vec::new(),
             byes: Vec::new(),
             forbidden: Vec::new(),
+            baku: false,
         }
     }
 
@@ -402,6 +406,9 @@ impl Event {
                 Color::Black => "black",
             }
         ));
+        if self.baku {
+            text.push_str("192 FIDE_DUTCH_2025_BAKU\n");
+        }
         if ahead {
             for (a, b) in &self.forbidden {
                 text.push_str(&format!("XXP {a} {b}\n"));

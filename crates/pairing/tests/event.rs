@@ -252,3 +252,26 @@ fn forbidden_pairs_never_meet() {
     // Round 3 would need 1-3 (every other pair has met): no pairing, said so.
     assert_eq!(e.pair_next().unwrap_err(), EventError::NoPairing);
 }
+
+/// Baku acceleration (C.04.7.1, FIDE's handbook): in round 1 of eight players, the top half
+/// (GA: 1-4) counts a virtual point, so GA pairs within itself (1-3, 2-4) and GB too (5-7,
+/// 6-8), where the plain Dutch system pairs the top half against the bottom (1-5, 2-6, ...).
+#[test]
+fn baku_acceleration_pairs_the_top_half_among_itself() {
+    let mut e = Event::new("Accelerated", System::Dutch, 5, Color::White);
+    for i in 0..8 {
+        e.enter(&format!("P{i}"), 2400 - i * 50).unwrap();
+    }
+    let pairs = |e: &mut Event| -> Vec<(u32, u32)> {
+        e.clone()
+            .pair_next()
+            .unwrap()
+            .iter()
+            .map(|b| (b.white.min(b.black.unwrap()), b.white.max(b.black.unwrap())))
+            .collect()
+    };
+    assert_eq!(pairs(&mut e), [(1, 5), (2, 6), (3, 7), (4, 8)]);
+    e.baku = true;
+    assert!(e.trf(false).contains("192 FIDE_DUTCH_2025_BAKU"));
+    assert_eq!(pairs(&mut e), [(1, 3), (2, 4), (5, 7), (6, 8)]);
+}

@@ -94,6 +94,9 @@ pub(crate) struct NewTournament {
     /// entered name; names not in the tournament count for nothing.
     #[serde(default)]
     pub(crate) forbidden_pairs: Option<Vec<(String, String)>>,
+    /// A Swiss: `"baku"` for Baku acceleration (C.04.7.1).
+    #[serde(default)]
+    pub(crate) acceleration: Option<String>,
     /// A few lines about it, for its page.
     #[serde(default)]
     pub(crate) description: Option<String>,
@@ -206,6 +209,8 @@ struct Stored {
     time_limit: Option<String>,
     #[serde(default)]
     settings: Settings,
+    #[serde(default)]
+    baku: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -456,6 +461,7 @@ impl From<&Tournament> for Stored {
             online: t.online.clone(),
             time_limit: t.time_limit.clone(),
             settings: t.settings.clone(),
+            baku: e.baku,
         }
     }
 }
@@ -547,6 +553,7 @@ impl Stored {
             paired,
             byes,
             forbidden: Vec::new(),
+            baku: self.baku,
         };
         Some(Tournament {
             event,
@@ -712,6 +719,15 @@ pub(crate) async fn create(
             )));
         }
     };
+    let baku = match new.acceleration.as_deref() {
+        None | Some("" | "none") => false,
+        Some("baku") if system == System::Dutch => true,
+        Some(_) => {
+            return Err(TournamentError::Invalid(
+                "acceleration: \"baku\" (a Swiss), or none".into(),
+            ));
+        }
+    };
     let forbidden = new.forbidden_pairs.clone().unwrap_or_default();
     if !forbidden.is_empty() && system != System::Dutch {
         return Err(TournamentError::Invalid(
@@ -741,8 +757,10 @@ pub(crate) async fn create(
             )));
         }
     };
+    let mut event = Event::new(name, system, new.rounds, first);
+    event.baku = baku;
     let t = Tournament {
-        event: Event::new(name, system, new.rounds, first),
+        event,
         online,
         accounts: Vec::new(),
         games: Vec::new(),
@@ -1464,6 +1482,7 @@ pub(crate) fn view(id: &str, t: &Tournament) -> serde_json::Value {
         "rounds": event.rounds,
         "next_round": event.next_round(),
         "first_colour": colour_name(event.first_colour),
+        "acceleration": event.baku.then_some("baku"),
         "online": t.online.as_ref().map(|o| json!({
             "clock": o.clock,
             "rated": o.rated,

@@ -992,6 +992,19 @@ fn a_clubs_swiss_is_made_by_its_leaders_and_joined_by_its_members() {
     on_both("tournament-club", club_swiss);
 }
 
+/// Round 1's boards as pairs of starting numbers, the lower first.
+fn first_round_pairs(t: &Value) -> Vec<(u64, u64)> {
+    t["pairings"][0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            let (w, k) = (b["white"].as_u64().unwrap(), b["black"].as_u64().unwrap());
+            (w.min(k), w.max(k))
+        })
+        .collect()
+}
+
 /// lichess's team and Swiss API (berserk plays a whole one in
 /// `tests/python/berserk_test.py`): who may make a club's Swiss and join it; what a bad
 /// request is told.
@@ -1147,15 +1160,7 @@ fn club_swiss(url: &str) {
         );
     }
     let t = act(&s, &mut leader, &fid, r#"{"action":"pair"}"#);
-    let pairs: Vec<(u64, u64)> = t["pairings"][0]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| {
-            let (w, k) = (b["white"].as_u64().unwrap(), b["black"].as_u64().unwrap());
-            (w.min(k), w.max(k))
-        })
-        .collect();
+    let pairs = first_round_pairs(&t);
     assert!(!pairs.contains(&(1, 3)) && pairs.len() == 2, "{pairs:?}");
     let r = leader.json(
         &s,
@@ -1164,6 +1169,39 @@ fn club_swiss(url: &str) {
     );
     assert!(
         r.status == 400 && r.body.contains("forbidden_pairs"),
+        "{}",
+        r.body
+    );
+    // Baku acceleration (C.04.7.1): round 1 of eight pairs the top half among itself.
+    let r = leader.json(
+        &s,
+        "/api/events",
+        r#"{"name":"Fast Swiss","system":"swiss","rounds":5,"first_colour":"white","acceleration":"baku"}"#,
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let bid = json(&r.body)["id"].as_str().unwrap().to_owned();
+    for i in 0..8 {
+        act(
+            &s,
+            &mut leader,
+            &bid,
+            &format!(
+                r#"{{"action":"enter","name":"P{i}","rating":{}}}"#,
+                2400 - i * 50
+            ),
+        );
+    }
+    let t = act(&s, &mut leader, &bid, r#"{"action":"pair"}"#);
+    assert_eq!(t["acceleration"], "baku");
+    let pairs = first_round_pairs(&t);
+    assert_eq!(pairs, [(1, 3), (2, 4), (5, 7), (6, 8)]);
+    let r = leader.json(
+        &s,
+        "/api/events",
+        r#"{"name":"RR","system":"round-robin","rounds":3,"acceleration":"baku"}"#,
+    );
+    assert!(
+        r.status == 400 && r.body.contains("acceleration"),
         "{}",
         r.body
     );

@@ -198,6 +198,7 @@ pub(crate) async fn create(
         club: Some(club.id.clone()),
         description: f.get("description").cloned(),
         forbidden_pairs: Some(forbidden),
+        acceleration: None,
     };
     let id = tournaments::create(&state.store, &me.user.id, &new, now_ms() as i64).await?;
     let t = tournaments::read(&state.store, &id).await?;
