@@ -106,7 +106,7 @@ fn migrate_creates_the_schema_and_can_run_twice() {
         versions,
         [
             "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16",
-            "17", "18", "19"
+            "17", "18", "19", "20"
         ]
     );
     for column in [
@@ -129,6 +129,7 @@ fn migrate_creates_the_schema_and_can_run_twice() {
         "owner",
         "lease_until",
         "guest_address",
+        "tournament",
     ] {
         assert!(
             columns.iter().any(|c| c == column),
@@ -152,6 +153,8 @@ fn migrate_creates_the_schema_and_can_run_twice() {
         "roles",
         "challenges",
         "tournaments",
+        "clubs",
+        "club_members",
     ] {
         assert!(tables.iter().any(|t| t == table), "{table}: {tables:?}");
     }
