@@ -1,0 +1,163 @@
+//! An arena's scoring, rule by rule, as lichess publishes it (its arena FAQ: "How are points
+//! calculated?", "Berserk", "Quick draws"; the thresholds as lila counts them). Each test is
+//! named after the rule it checks; the figures are worked out by hand from the rule.
+
+use rookery_pairing::arena::{Flag, Game, Outcome, Sheet, performance, standings};
+
+fn game(outcome: Outcome, plies: u32, berserk: bool) -> Game {
+    Game {
+        outcome,
+        plies,
+        berserk,
+    }
+}
+
+const W: Outcome = Outcome::Win;
+const D: Outcome = Outcome::Draw;
+const L: Outcome = Outcome::Loss;
+
+/// The points of each game in turn, streaks on.
+fn points(games: &[Game]) -> Vec<u32> {
+    let mut sheet = Sheet::default();
+    games.iter().map(|&g| sheet.add(g, true).points).collect()
+}
+
+#[test]
+fn a_win_is_worth_two_a_draw_one_a_loss_nothing() {
+    assert_eq!(
+        points(&[game(W, 40, false), game(L, 40, false), game(D, 40, false)]),
+        [2, 0, 1]
+    );
+}
+
+#[test]
+fn two_wins_in_a_row_double_every_game_until_one_is_not_won() {
+    // W W | W W (on fire: 4 each) | L (ends it) | W W | W (on fire again)
+    let games: Vec<Game> = [W, W, W, W, L, W, W, W]
+        .iter()
+        .map(|&o| game(o, 40, false))
+        .collect();
+    assert_eq!(points(&games), [2, 2, 4, 4, 0, 2, 2, 4]);
+}
+
+#[test]
+fn a_draw_on_fire_is_worth_two_and_ends_the_streak() {
+    let games: Vec<Game> = [W, W, D, W].iter().map(|&o| game(o, 40, false)).collect();
+    let mut sheet = Sheet::default();
+    let scores: Vec<(u32, Flag)> = games
+        .iter()
+        .map(|&g| {
+            let s = sheet.add(g, true);
+            (s.points, s.flag)
+        })
+        .collect();
+    assert_eq!(
+        scores,
+        [
+            (2, Flag::Normal),
+            (2, Flag::Normal),
+            (2, Flag::Double),
+            (2, Flag::Normal)
+        ]
+    );
+}
+
+#[test]
+fn an_arena_without_streaks_never_doubles() {
+    let mut sheet = Sheet::default();
+    for _ in 0..4 {
+        assert_eq!(sheet.add(game(W, 40, false), false).points, 2);
+    }
+    assert_eq!(sheet.total, 8);
+}
+
+#[test]
+fn a_berserk_win_of_at_least_seven_moves_each_earns_one_more_point_not_doubled() {
+    // Berserk win of exactly 14 plies: 2 + 1. On fire, a berserk win is 4 + 1, not 6 or 10.
+    assert_eq!(
+        points(&[game(W, 14, true), game(W, 40, false), game(W, 41, true)]),
+        [3, 2, 5]
+    );
+}
+
+#[test]
+fn a_berserk_win_in_under_seven_moves_each_earns_no_extra_point() {
+    assert_eq!(points(&[game(W, 13, true)]), [2]);
+}
+
+#[test]
+fn going_berserk_and_drawing_or_losing_earns_nothing_more() {
+    assert_eq!(points(&[game(D, 40, true), game(L, 40, true)]), [1, 0]);
+}
+
+#[test]
+fn a_draw_in_fewer_than_ten_moves_each_scores_nothing() {
+    // 19 plies: quick; 20: counts.
+    assert_eq!(points(&[game(D, 19, false)]), [0]);
+    assert_eq!(points(&[game(D, 20, false)]), [1]);
+}
+
+#[test]
+fn a_quick_draw_scores_nothing_even_on_fire() {
+    assert_eq!(
+        points(&[game(W, 40, false), game(W, 40, false), game(D, 10, false)]),
+        [2, 2, 0]
+    );
+}
+
+#[test]
+fn a_short_draw_after_a_draw_scores_nothing_losses_between_do_not_reset_it() {
+    // D (1) then D (0); D L D: the loss does not break the run of draws (0); a win does.
+    assert_eq!(points(&[game(D, 40, false), game(D, 40, false)]), [1, 0]);
+    assert_eq!(
+        points(&[game(D, 40, false), game(L, 40, false), game(D, 40, false)]),
+        [1, 0, 0]
+    );
+    assert_eq!(
+        points(&[game(D, 40, false), game(W, 40, false), game(D, 40, false)]),
+        [1, 2, 1]
+    );
+    // A quick draw counts as a draw before the next one.
+    assert_eq!(points(&[game(D, 10, false), game(D, 40, false)]), [0, 0]);
+}
+
+#[test]
+fn a_draw_of_thirty_moves_each_counts_even_after_a_draw() {
+    assert_eq!(points(&[game(D, 40, false), game(D, 60, false)]), [1, 1]);
+    assert_eq!(points(&[game(D, 40, false), game(D, 59, false)]), [1, 0]);
+}
+
+#[test]
+fn three_wins_the_third_berserk_score_two_two_four_plus_one() {
+    // The issue's example: the loser resigns after 2, 2 and 7 moves (4, 4 and 14 plies),
+    // the winner berserk in the third: 2 + 2 + 4 + 1 = 9; the loser 0.
+    let mut winner = Sheet::default();
+    let mut loser = Sheet::default();
+    for (plies, berserk) in [(4, false), (4, false), (14, true)] {
+        winner.add(game(W, plies, berserk), true);
+        loser.add(game(L, plies, false), true);
+    }
+    assert_eq!((winner.total, loser.total), (9, 0));
+}
+
+#[test]
+fn performance_averages_the_opponents_rating_plus_or_minus_five_hundred() {
+    // (1600 + 500) + (1400) + (1800 - 500) = 4800 / 3 = 1600.
+    assert_eq!(performance(&[(1600, W), (1400, D), (1800, L)]), Some(1600));
+    // Rounded down: (1500 + 500 + 1501) / 2 = 1750.5 -> 1750.
+    assert_eq!(performance(&[(1500, W), (1501, D)]), Some(1750));
+    assert_eq!(performance(&[]), None);
+}
+
+#[test]
+fn ties_in_score_are_broken_by_performance_then_by_rating_then_by_who_came_first() {
+    // (score, performance, rating)
+    let players = [
+        (10, Some(1700), 1500),
+        (12, Some(1400), 1400),
+        (10, Some(1900), 1200),
+        (10, None, 1800),
+        (10, None, 1800),
+    ];
+    assert_eq!(standings(&players), [1, 2, 3, 4, 0]);
+}
