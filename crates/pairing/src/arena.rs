@@ -151,3 +151,172 @@ pub fn standings(players: &[(u32, Option<i64>, u32)]) -> Vec<usize> {
     });
     order
 }
+
+/// A player's colours in the arena so far: `strike` is +n after n games in a row with White,
+/// -n after n with Black; `balance` is his Whites minus his Blacks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Colours {
+    pub strike: i32,
+    pub balance: i32,
+}
+
+/// Games in a row with one colour that two players may not both have before meeting.
+const MAX_STRIKE: i32 = 3;
+/// Waiting players paired by the full matching at most, per group (lichess's 100).
+const GROUP: usize = 100;
+
+impl Colours {
+    /// After one more game, with White or not.
+    pub fn after(self, white: bool) -> Colours {
+        if white {
+            Colours {
+                strike: self.strike.max(0) + 1,
+                balance: self.balance + 1,
+            }
+        } else {
+            Colours {
+                strike: self.strike.min(0) - 1,
+                balance: self.balance - 1,
+            }
+        }
+    }
+
+    /// Two players may meet unless both have had Black three times in a row, or both White.
+    fn could_meet(self, other: Colours) -> bool {
+        (self.strike > -MAX_STRIKE || other.strike > -MAX_STRIKE)
+            && (self.strike < MAX_STRIKE || other.strike < MAX_STRIKE)
+    }
+
+    /// Whether this player takes White against `other`: the one with the shorter run of
+    /// Whites (then the fewer Whites) does; `None` when they are alike (then by lot).
+    fn white_against(self, other: Colours) -> Option<bool> {
+        match (self.strike, self.balance).cmp(&(other.strike, other.balance)) {
+            std::cmp::Ordering::Less => Some(true),
+            std::cmp::Ordering::Greater => Some(false),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+}
+
+/// A player waiting for his next game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Waiting {
+    /// The caller's id for him.
+    pub id: u64,
+    /// His place in the standings now, from 1.
+    pub rank: u32,
+    pub rating: u32,
+    /// Whom he played last, if anyone.
+    pub last_opponent: Option<u64>,
+    pub colours: Colours,
+}
+
+/// How an arena pairs its waiting players now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wave {
+    /// The arena has just begun: neighbours in the standings (its first order) meet.
+    First,
+    /// Later: the matching below.
+    Later,
+    /// Only two players are active: they meet again and again.
+    TwoAlone,
+}
+
+/// Pairs waiting players as lichess's arena does: at the start, neighbours by rank; later,
+/// among up to a hundred players at a time, the pairs that keep ranks (and ratings) closest,
+/// the top of the standings counting most (a rank gap costs 2,000 a place at the top, 300 at
+/// the bottom, a rating point 1), never two players who just met (unless only they are
+/// active) nor two who have both had one colour three times in a row; as many pairs as can
+/// be made. More than a hundred waiting: the two best groups so, then neighbours by rank in
+/// up to six more. Answers (white, black) by id; `coin` settles colours the histories leave
+/// open.
+pub fn pair(waiting: &[Waiting], wave: Wave, coin: &mut dyn FnMut() -> bool) -> Vec<(u64, u64)> {
+    let mut players: Vec<Waiting> = waiting.to_vec();
+    players.sort_by_key(|p| (p.rank, p.id));
+    let mut pairs: Vec<(Waiting, Waiting)> = Vec::new();
+    match wave {
+        Wave::First => neighbours(&players, &mut pairs, false),
+        Wave::TwoAlone => best(&players, true, &mut pairs),
+        Wave::Later if players.len() <= GROUP => best(&players, false, &mut pairs),
+        Wave::Later => {
+            let group = (players.len() / 4 * 2).min(GROUP);
+            best(&players[..group], false, &mut pairs);
+            best(&players[group..2 * group], false, &mut pairs);
+            let end = (8 * group).min(players.len());
+            neighbours(&players[2 * group..end], &mut pairs, true);
+        }
+    }
+    pairs
+        .into_iter()
+        .map(|(a, b)| {
+            let a_white = if wave == Wave::First {
+                coin()
+            } else {
+                a.colours
+                    .white_against(b.colours)
+                    .unwrap_or_else(&mut *coin)
+            };
+            if a_white { (a.id, b.id) } else { (b.id, a.id) }
+        })
+        .collect()
+}
+
+fn just_met(a: &Waiting, b: &Waiting) -> bool {
+    a.last_opponent == Some(b.id) || b.last_opponent == Some(a.id)
+}
+
+/// Neighbours in rank order, two by two (with `careful`, a pair that just met or clashes in
+/// colour is skipped: both wait for the next wave).
+fn neighbours(players: &[Waiting], pairs: &mut Vec<(Waiting, Waiting)>, careful: bool) {
+    for two in players.chunks_exact(2) {
+        let (a, b) = (two[0], two[1]);
+        if !careful || (!just_met(&a, &b) && a.colours.could_meet(b.colours)) {
+            pairs.push((a, b));
+        }
+    }
+}
+
+/// The least costly matching of the most pairs among `players` (sorted by rank).
+fn best(players: &[Waiting], two_alone: bool, pairs: &mut Vec<(Waiting, Waiting)>) {
+    let n = players.len();
+    if n < 2 {
+        return;
+    }
+    let max_rank = players.iter().map(|p| p.rank).max().unwrap_or(1).max(1);
+    let cost = |a: &Waiting, b: &Waiting| -> Option<u64> {
+        if two_alone {
+            return Some(1);
+        }
+        if just_met(a, b) || !a.colours.could_meet(b.colours) {
+            return None;
+        }
+        let top = a.rank.min(b.rank);
+        let factor = 300 + 1700 * u64::from(max_rank - top) / u64::from(max_rank);
+        Some(u64::from(a.rank.abs_diff(b.rank)) * factor + u64::from(a.rating.abs_diff(b.rating)))
+    };
+    let costs: Vec<Vec<Option<u64>>> = (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| (i != j).then(|| cost(&players[i], &players[j])).flatten())
+                .collect()
+        })
+        .collect();
+    let most = costs.iter().flatten().flatten().copied().max().unwrap_or(0);
+    // One more pair always outweighs any saving in cost: the most pairs first, then the
+    // cheapest of those.
+    let top = most * (n as u64 / 2 + 1) + 1;
+    let mut matcher = crate::matching::Matcher::<1>::new(n);
+    for i in 0..n {
+        for j in i + 1..n {
+            if let Some(c) = costs[i][j] {
+                matcher.set_weight(i, j, crate::wide::Wide::from_u64(top - c));
+            }
+        }
+    }
+    matcher.solve();
+    for i in 0..n {
+        if let Some(j) = matcher.mate(i).filter(|&j| j > i) {
+            pairs.push((players[i], players[j]));
+        }
+    }
+}

@@ -161,3 +161,131 @@ fn ties_in_score_are_broken_by_performance_then_by_rating_then_by_who_came_first
     ];
     assert_eq!(standings(&players), [1, 2, 3, 4, 0]);
 }
+
+mod pairing {
+    use std::collections::HashSet;
+
+    use rookery_pairing::arena::{Colours, Waiting, Wave, pair};
+
+    fn waiting(id: u64, rank: u32, rating: u32) -> Waiting {
+        Waiting {
+            id,
+            rank,
+            rating,
+            last_opponent: None,
+            colours: Colours::default(),
+        }
+    }
+
+    /// The pairs as unordered sets of ids, sorted.
+    fn pairs(w: &[Waiting], wave: Wave) -> Vec<(u64, u64)> {
+        let mut heads = true;
+        let mut out: Vec<(u64, u64)> = pair(w, wave, &mut || {
+            heads = !heads;
+            heads
+        })
+        .into_iter()
+        .map(|(a, b)| (a.min(b), a.max(b)))
+        .collect();
+        out.sort_unstable();
+        out
+    }
+
+    #[test]
+    fn at_the_start_neighbours_in_the_standings_meet() {
+        let w: Vec<Waiting> = (1..=6).map(|i| waiting(i, i as u32, 1500)).collect();
+        assert_eq!(pairs(&w, Wave::First), [(1, 2), (3, 4), (5, 6)]);
+    }
+
+    #[test]
+    fn later_the_closest_ranks_meet() {
+        let w: Vec<Waiting> = (1..=4).map(|i| waiting(i, i as u32, 1500)).collect();
+        assert_eq!(pairs(&w, Wave::Later), [(1, 2), (3, 4)]);
+    }
+
+    #[test]
+    fn no_immediate_rematch_while_others_wait() {
+        let mut w: Vec<Waiting> = (1..=4).map(|i| waiting(i, i as u32, 1500)).collect();
+        w[0].last_opponent = Some(2);
+        assert_eq!(pairs(&w, Wave::Later), [(1, 3), (2, 4)]);
+        // Nor when only the other one remembers it.
+        let mut w: Vec<Waiting> = (1..=4).map(|i| waiting(i, i as u32, 1500)).collect();
+        w[1].last_opponent = Some(1);
+        assert_eq!(pairs(&w, Wave::Later), [(1, 3), (2, 4)]);
+    }
+
+    #[test]
+    fn two_players_alone_meet_again() {
+        let mut w = vec![waiting(1, 1, 1500), waiting(2, 2, 1500)];
+        w[0].last_opponent = Some(2);
+        w[1].last_opponent = Some(1);
+        assert!(
+            pairs(&w, Wave::Later).is_empty(),
+            "not while others could come"
+        );
+        assert_eq!(pairs(&w, Wave::TwoAlone), [(1, 2)]);
+    }
+
+    #[test]
+    fn two_players_with_three_whites_in_a_row_each_do_not_meet() {
+        let mut w: Vec<Waiting> = (1..=4).map(|i| waiting(i, i as u32, 1500)).collect();
+        for p in &mut w[..2] {
+            p.colours = Colours {
+                strike: 3,
+                balance: 3,
+            };
+        }
+        assert_eq!(pairs(&w, Wave::Later), [(1, 3), (2, 4)]);
+    }
+
+    #[test]
+    fn the_player_with_the_shorter_run_of_whites_takes_white() {
+        let mut w = vec![waiting(1, 1, 1500), waiting(2, 2, 1500)];
+        w[0].colours = Colours::default().after(true).after(true);
+        w[1].colours = Colours::default().after(false);
+        assert_eq!(
+            w[1].colours,
+            Colours {
+                strike: -1,
+                balance: -1
+            }
+        );
+        let got = pair(&w, Wave::Later, &mut || unreachable!("the colours decide"));
+        assert_eq!(got, [(2, 1)]);
+    }
+
+    #[test]
+    fn the_top_of_the_standings_is_paired_closest() {
+        // Six waiting, ranks 1, 2, 3 and 50, 51, 52 of 52: the leaders meet each other and
+        // the tail each other; the odd ones out of each trio meet across.
+        let w: Vec<Waiting> = [1, 2, 3, 50, 51, 52]
+            .iter()
+            .enumerate()
+            .map(|(i, &r)| waiting(i as u64 + 1, r, 1500))
+            .collect();
+        let got = pairs(&w, Wave::Later);
+        assert!(got.contains(&(1, 2)), "{got:?}");
+        assert_eq!(got.len(), 3);
+    }
+
+    #[test]
+    fn a_crowd_of_waiting_players_is_paired_in_groups_nobody_twice() {
+        let w: Vec<Waiting> = (1..=250u64)
+            .map(|i| {
+                let mut p = waiting(i, i as u32, 2000 - i as u32);
+                // Each just played his neighbour below.
+                p.last_opponent = Some(if i % 2 == 1 { i + 1 } else { i - 1 });
+                p
+            })
+            .collect();
+        let got = pairs(&w, Wave::Later);
+        let mut seen = HashSet::new();
+        for &(a, b) in &got {
+            assert!(seen.insert(a) && seen.insert(b), "{a} or {b} twice");
+            assert!(a.abs_diff(b) != 1 || a % 2 == 0, "{a}-{b} just met");
+        }
+        // Two matched groups of 100 (everyone), then neighbours in rank order among the last
+        // 50, every neighbour pair of which just met: they wait.
+        assert_eq!(got.len(), 100, "{}", got.len());
+    }
+}
