@@ -306,9 +306,9 @@ fn best(players: &[Waiting], two_alone: bool, pairs: &mut Vec<(Waiting, Waiting)
     // cheapest of those.
     let top = most * (n as u64 / 2 + 1) + 1;
     let mut matcher = crate::matching::Matcher::<1>::new(n);
-    for i in 0..n {
-        for j in i + 1..n {
-            if let Some(c) = costs[i][j] {
+    for (i, row) in costs.iter().enumerate() {
+        for (j, c) in row.iter().enumerate().skip(i + 1) {
+            if let Some(c) = c {
                 matcher.set_weight(i, j, crate::wide::Wide::from_u64(top - c));
             }
         }
