@@ -3,6 +3,7 @@
 
 mod accounts;
 mod analysis;
+mod arenas;
 mod bot;
 mod challenges;
 mod cli;

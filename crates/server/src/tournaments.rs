@@ -32,6 +32,10 @@ use crate::rooms::Rooms;
 use crate::store::{ClubRecord, Status, Store, StoreError};
 use crate::wallclock::now_ms;
 
+/// The kind of the tournaments this module keeps (the `tournaments` table also holds arenas,
+/// `arenas.rs`).
+pub(crate) const KIND: &str = "event";
+
 /// The longest tournament name (it goes into the report's `012` line and onto printed lists).
 const MAX_NAME: usize = 80;
 /// The longest player name (the report's name field is 33 characters; longer ones are cut
@@ -777,9 +781,24 @@ pub(crate) async fn create(
     };
     let id = crate::ids::game_id();
     store
-        .add_tournament(&id, owner, now, &body_of(&t), new.club.as_deref())
+        .add_tournament(&id, owner, now, &body_of(&t), new.club.as_deref(), KIND)
         .await?;
     Ok(id)
+}
+
+/// Tournament `id` as stored (an arena's id is no tournament here).
+///
+/// # Errors
+/// No such tournament.
+pub(crate) async fn stored(
+    store: &Store,
+    id: &str,
+) -> Result<crate::store::tournaments::StoredTournament, TournamentError> {
+    store
+        .tournament(id)
+        .await?
+        .filter(|t| t.kind == KIND)
+        .ok_or(TournamentError::NotFound)
 }
 
 /// Tournament `id`.
@@ -787,10 +806,7 @@ pub(crate) async fn create(
 /// # Errors
 /// No such tournament.
 pub(crate) async fn read(store: &Store, id: &str) -> Result<Tournament, TournamentError> {
-    let stored = store
-        .tournament(id)
-        .await?
-        .ok_or(TournamentError::NotFound)?;
+    let stored = stored(store, id).await?;
     parse(&stored.body)
 }
 
@@ -881,10 +897,7 @@ async fn import_moves(
     board: u32,
     pgn: &str,
 ) -> Result<(String, Option<GameResult>), TournamentError> {
-    let stored = store
-        .tournament(id)
-        .await?
-        .ok_or(TournamentError::NotFound)?;
+    let stored = stored(store, id).await?;
     if stored.owner != by.id {
         return Err(TournamentError::NotArbiter);
     }
@@ -973,15 +986,36 @@ async fn update(
     id: &str,
     change: impl Fn(&mut Tournament, &str) -> Result<(), TournamentError>,
 ) -> Result<Tournament, TournamentError> {
+    update_kind(store, id, KIND, parse, |t| (body_of(t), t.active()), change).await
+}
+
+/// A change to the stored JSON of tournament `id` of `kind` (read by `read`, written back
+/// with whether it is active by `write`) made on what is stored and written back if nobody
+/// changed it meanwhile (else made again on the newer one): one way of changing for every
+/// kind of tournament.
+///
+/// # Errors
+/// No such tournament of that kind, a change refused, the store failed, or others kept
+/// changing it.
+pub(crate) async fn update_kind<T>(
+    store: &Store,
+    id: &str,
+    kind: &str,
+    read: impl Fn(&str) -> Result<T, TournamentError>,
+    write: impl Fn(&T) -> (String, bool),
+    change: impl Fn(&mut T, &str) -> Result<(), TournamentError>,
+) -> Result<T, TournamentError> {
     for _ in 0..TRIES {
         let stored = store
             .tournament(id)
             .await?
+            .filter(|t| t.kind == kind)
             .ok_or(TournamentError::NotFound)?;
-        let mut t = parse(&stored.body)?;
+        let mut t = read(&stored.body)?;
         change(&mut t, &stored.owner)?;
+        let (body, active) = write(&t);
         if store
-            .update_tournament(id, stored.version, &body_of(&t), t.active())
+            .update_tournament(id, stored.version, &body, active)
             .await?
         {
             return Ok(t);
@@ -1333,10 +1367,14 @@ pub(crate) fn keep(rooms: Rooms) {
                     continue;
                 }
             };
-            for id in ids {
-                let done = match read(rooms.store(), &id).await {
-                    Ok(t) => sync(&rooms, &id, t).await.map(|_| ()),
-                    Err(e) => Err(e),
+            for (id, kind) in ids {
+                let done = if kind == crate::arenas::KIND {
+                    crate::arenas::keep_one(&rooms, &id).await
+                } else {
+                    match read(rooms.store(), &id).await {
+                        Ok(t) => sync(&rooms, &id, t).await.map(|_| ()),
+                        Err(e) => Err(e),
+                    }
                 };
                 if let Err(e) = done {
                     tracing::warn!(tournament = %id, error = ?e, "a tournament could not be kept");
@@ -1361,7 +1399,7 @@ async fn make_games(
         let (Some(game), Some(black)) = (t.game(round, k), b.black) else {
             continue;
         };
-        if b.result.is_some() || rooms.store().game(game).await?.is_some() {
+        if b.result.is_some() {
             continue;
         }
         let seat = |n: u32| {
@@ -1371,29 +1409,48 @@ async fn make_games(
                 t.accounts.get(i).cloned().flatten(),
             )
         };
-        let mut spec = GameSpec::new(
-            Source::Tournament,
-            ByColor {
-                white: seat(b.white),
-                black: seat(black),
-            },
-            control.clone(),
-        );
-        spec.id = Some(game.to_owned());
-        spec.rated = online.rated;
-        spec.club = ClubRecord {
+        let club = ClubRecord {
             event: Some(t.event.name.chars().take(64).collect()),
             round: Some((round + 1).to_string()),
             table: Some((k + 1).to_string()),
             tournament: Some(id.to_owned()),
         };
-        match make(rooms, spec).await {
-            Ok(_) => {}
-            // Another node made it a moment ago.
-            Err(_) if rooms.store().game(game).await?.is_some() => {}
-            Err(e) => {
-                tracing::warn!(game, error = %e, "a tournament game could not be made");
-            }
+        let seats = ByColor {
+            white: seat(b.white),
+            black: seat(black),
+        };
+        make_game(rooms, game, seats, &control, online.rated, club).await?;
+    }
+    Ok(())
+}
+
+/// Makes a tournament's game `game` (its id written with its pairing) unless it is made
+/// already, through the one game request every door uses. A game another node made a
+/// moment ago is left as it is; one that cannot be made is logged (its board waits).
+///
+/// # Errors
+/// The store failed.
+pub(crate) async fn make_game(
+    rooms: &Rooms,
+    game: &str,
+    seats: ByColor<SeatSpec>,
+    control: &TimeControl,
+    rated: bool,
+    club: ClubRecord,
+) -> Result<(), TournamentError> {
+    if rooms.store().game(game).await?.is_some() {
+        return Ok(());
+    }
+    let mut spec = GameSpec::new(Source::Tournament, seats, control.clone());
+    spec.id = Some(game.to_owned());
+    spec.rated = rated;
+    spec.club = club;
+    match make(rooms, spec).await {
+        Ok(_) => {}
+        // Another node made it a moment ago.
+        Err(_) if rooms.store().game(game).await?.is_some() => {}
+        Err(e) => {
+            tracing::warn!(game, error = %e, "a tournament game could not be made");
         }
     }
     Ok(())

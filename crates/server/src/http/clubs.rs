@@ -222,7 +222,11 @@ pub(crate) async fn swiss(
     let club = club_of(&state, &id).await?;
     let max = q.max.unwrap_or(MAX_LISTED).clamp(1, MAX_LISTED);
     let mut out = String::new();
-    for row in state.store.club_tournaments(&club.id, max).await? {
+    for row in state
+        .store
+        .club_tournaments(&club.id, crate::tournaments::KIND, max)
+        .await?
+    {
         let Ok(t) = crate::tournaments::parse(&row.body) else {
             continue;
         };

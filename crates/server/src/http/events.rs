@@ -469,7 +469,11 @@ struct EventsPage {
 /// `GET /events`: the newest tournaments, and (logged in) the form that makes one.
 pub(crate) async fn list(State(state): State<AppState>, chrome: Chrome) -> Response {
     let tr = chrome.tr;
-    let stored = match state.store.recent_tournaments(LISTED).await {
+    let stored = match state
+        .store
+        .recent_tournaments(tournaments::KIND, LISTED)
+        .await
+    {
         Ok(rows) => rows,
         Err(e) => return super::error::ApiError::from(e).into_response(),
     };
@@ -513,9 +517,9 @@ pub(crate) async fn page(
         Ok(t) => t,
         Err(answer) => return answer,
     };
-    let owner = match state.store.tournament(&id).await {
-        Ok(Some(row)) => row.owner,
-        Ok(None) => return not_found(&headers),
+    let owner = match tournaments::stored(&state.store, &id).await {
+        Ok(row) => row.owner,
+        Err(TournamentError::NotFound) => return not_found(&headers),
         Err(e) => return super::error::ApiError::from(e).into_response(),
     };
     let me = caller.account.as_ref().map(|a| a.user.id.as_str());

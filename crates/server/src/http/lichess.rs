@@ -222,6 +222,17 @@ pub(crate) fn seat_of(row: &GameRow, user: &str) -> Option<Color> {
     }
 }
 
+/// A tournament's game as lichess says it: its `source` (`swiss`: a Swiss's games have a
+/// round; `arena`), the key naming its tournament (`swissId`, `tournamentId`), its id.
+fn tournament_of(row: &GameRow) -> Option<(&'static str, &'static str, &str)> {
+    let id = row.game.club.tournament.as_deref()?;
+    Some(if row.game.club.round.is_some() {
+        ("swiss", "swissId", id)
+    } else {
+        ("arena", "tournamentId", id)
+    })
+}
+
 /// A game under way as lichess's `nowPlaying` and `gameStart` describe it, from the side of
 /// `color`.
 pub(crate) async fn game_info(
@@ -246,7 +257,7 @@ pub(crate) async fn game_info(
         "fen": game.position().fen(),
         "color": color.name(),
         "lastMove": last.unwrap_or_default(),
-        "source": if row.game.club.tournament.is_some() { "swiss" } else { "friend" },
+        "source": tournament_of(row).map_or("friend", |(source, _, _)| source),
         "status": { "id": 20, "name": "started" },
         "variant": { "key": "standard", "name": "Standard" },
         "speed": speed,
@@ -265,8 +276,8 @@ pub(crate) async fn game_info(
     if let Some(s) = seconds_left {
         v["secondsLeft"] = json!(s);
     }
-    if let Some(t) = &row.game.club.tournament {
-        v["swissId"] = json!(t);
+    if let Some((_, key, t)) = tournament_of(row) {
+        v[key] = json!(t);
     }
     if opponent_user.is_none() {
         v["opponent"]["id"] = Value::Null;
@@ -331,8 +342,8 @@ pub(crate) async fn game_json(state: &AppState, row: &GameRow) -> Result<Value, 
     let sans: Vec<String> = game.moves().iter().map(|m| m.san.to_string()).collect();
     let source = if row.game.white_bot.is_some() || row.game.black_bot.is_some() {
         "ai"
-    } else if row.game.club.tournament.is_some() {
-        "swiss"
+    } else if let Some((source, _, _)) = tournament_of(row) {
+        source
     } else {
         "friend"
     };
@@ -349,8 +360,8 @@ pub(crate) async fn game_json(state: &AppState, row: &GameRow) -> Result<Value, 
         "players": players,
         "moves": sans.join(" "),
     });
-    if let Some(t) = &row.game.club.tournament {
-        v["swissId"] = json!(t);
+    if let Some((_, key, t)) = tournament_of(row) {
+        v[key] = json!(t);
     }
     if let Some((result, _)) = game.result() {
         match result {

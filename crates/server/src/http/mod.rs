@@ -2,6 +2,7 @@
 
 pub(crate) mod account;
 mod analysis;
+mod arena;
 mod board;
 mod boards;
 mod body;
@@ -161,6 +162,18 @@ pub(crate) fn routes(state: AppState) -> (Router<AppState>, Vec<limits::Declared
         .get("/api/swiss/{id}/results", Read, swiss::results)
         .post("/api/swiss/{id}/{what}", Action, swiss::change)
         .get("/swiss/{file}", Read, swiss::file)
+        .post("/api/tournament", CreateGame, arena::create)
+        .get("/api/tournament", Read, arena::list)
+        .get("/api/tournament/{id}", Read, arena::show)
+        .get("/api/tournament/{id}/results", Read, arena::results)
+        .get("/api/tournament/{id}/games", Read, arena::games)
+        .post("/api/tournament/{id}/{what}", Action, arena::change)
+        .get(
+            "/api/user/{name}/tournament/created",
+            Read,
+            arena::created_by,
+        )
+        .get("/api/team/{id}/arena", Read, arena::of_club)
         .post("/api/token/test", Account, lichess::token_test)
         .delete("/api/token", Account, lichess::revoke_token)
         .get("/api/account", Read, lichess::account)

@@ -29,17 +29,22 @@ const MANUAL: u32 = 99_999_999;
 const DEFAULT_START_MS: i64 = 10 * 60 * 1000;
 
 /// An instant as lichess writes it: `2026-12-06T18:00:00Z`.
-fn iso(ms: i64) -> String {
+pub(crate) fn iso(ms: i64) -> String {
     let (d, h) = utc_date_time(ms);
     format!("{}T{h}Z", d.replace('.', "-"))
 }
 
 /// The clock's base in seconds and increment, from the tournament's friendly clock.
 fn clock_of(t: &Tournament) -> (u64, u64) {
-    let Some(o) = &t.online else {
-        return (0, 0);
-    };
-    let Some((base, inc)) = o.clock.split_once('+') else {
+    t.online
+        .as_ref()
+        .map_or((0, 0), |o| limit_and_increment(&o.clock))
+}
+
+/// A friendly clock's (`3+2`, `0.5+0`) base in seconds and increment, as lichess's
+/// `clock.limit` and `clock.increment` say them.
+pub(crate) fn limit_and_increment(clock: &str) -> (u64, u64) {
+    let Some((base, inc)) = clock.split_once('+') else {
         return (0, 0);
     };
     let minutes: f64 = base.trim().parse().unwrap_or(0.0);
@@ -102,7 +107,7 @@ pub(crate) fn swiss_json(id: &str, owner: &str, created_at: i64, t: &Tournament)
     out
 }
 
-fn number(
+pub(crate) fn number(
     f: &std::collections::HashMap<String, String>,
     key: &str,
 ) -> Result<Option<i64>, ApiError> {
@@ -207,11 +212,7 @@ pub(crate) async fn create(
 
 /// The tournament, its arbiter and when it was made.
 async fn load(state: &AppState, id: &str) -> Result<(Tournament, String, i64), ApiError> {
-    let row = state
-        .store
-        .tournament(id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("tournament"))?;
+    let row = tournaments::stored(&state.store, id).await?;
     let t = tournaments::parse(&row.body)?;
     let t = tournaments::sync(&state.rooms, id, t).await?;
     Ok((t, row.owner, row.created_at))

@@ -107,6 +107,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "clubs",
         include_str!("../../../../migrations/0020_clubs.sql"),
     ),
+    (
+        21,
+        "arenas",
+        include_str!("../../../../migrations/0021_arenas.sql"),
+    ),
 ];
 
 /// Applies the migrations not applied yet, in order, each in its own transaction. On

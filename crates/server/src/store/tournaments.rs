@@ -17,9 +17,11 @@ pub(crate) struct StoredTournament {
     pub(crate) body: String,
     /// The club it belongs to (migration 0020).
     pub(crate) club: Option<String>,
+    /// `event` (a Swiss or a round robin) or `arena` (migration 0021).
+    pub(crate) kind: String,
 }
 
-/// A row of `SELECT id, owner, created_at, version, body, club`.
+/// A row of `SELECT id, owner, created_at, version, body, club, kind`.
 fn stored(r: &sqlx::any::AnyRow) -> Result<StoredTournament, StoreError> {
     Ok(StoredTournament {
         id: r.try_get(0)?,
@@ -28,6 +30,7 @@ fn stored(r: &sqlx::any::AnyRow) -> Result<StoredTournament, StoreError> {
         version: r.try_get(3)?,
         body: r.try_get(4)?,
         club: r.try_get(5)?,
+        kind: r.try_get(6)?,
     })
 }
 
@@ -40,16 +43,18 @@ impl Store {
         created_at: i64,
         body: &str,
         club: Option<&str>,
+        kind: &str,
     ) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT INTO tournaments (id, owner, created_at, version, active, body, club) \
-             VALUES ($1, $2, $3, 1, 0, $4, $5)",
+            "INSERT INTO tournaments (id, owner, created_at, version, active, body, club, kind) \
+             VALUES ($1, $2, $3, 1, 0, $4, $5, $6)",
         )
         .bind(id)
         .bind(owner)
         .bind(created_at)
         .bind(body)
         .bind(club)
+        .bind(kind)
         .execute(self.pool())
         .await?;
         Ok(())
@@ -61,7 +66,7 @@ impl Store {
         id: &str,
     ) -> Result<Option<StoredTournament>, StoreError> {
         let row = sqlx::query(
-            "SELECT id, owner, created_at, version, body, club FROM tournaments WHERE id = $1",
+            "SELECT id, owner, created_at, version, body, club, kind FROM tournaments WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(self.pool())
@@ -91,44 +96,69 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// The `limit` newest tournaments, newest first.
+    /// The `limit` newest tournaments of `kind`, newest first.
     pub(crate) async fn recent_tournaments(
         &self,
+        kind: &str,
         limit: i64,
     ) -> Result<Vec<StoredTournament>, StoreError> {
         let rows = sqlx::query(
-            "SELECT id, owner, created_at, version, body, club FROM tournaments \
-             ORDER BY created_at DESC, id LIMIT $1",
+            "SELECT id, owner, created_at, version, body, club, kind FROM tournaments \
+             WHERE kind = $2 ORDER BY created_at DESC, id LIMIT $1",
         )
         .bind(limit)
+        .bind(kind)
         .fetch_all(self.pool())
         .await?;
         rows.iter().map(stored).collect()
     }
 
-    /// Club `club`'s tournaments, newest first, at most `limit`.
+    /// Club `club`'s tournaments of `kind`, newest first, at most `limit`.
     pub(crate) async fn club_tournaments(
         &self,
         club: &str,
+        kind: &str,
         limit: i64,
     ) -> Result<Vec<StoredTournament>, StoreError> {
         let rows = sqlx::query(
-            "SELECT id, owner, created_at, version, body, club FROM tournaments \
-             WHERE club = $1 ORDER BY created_at DESC, id LIMIT $2",
+            "SELECT id, owner, created_at, version, body, club, kind FROM tournaments \
+             WHERE club = $1 AND kind = $3 ORDER BY created_at DESC, id LIMIT $2",
         )
         .bind(club)
         .bind(limit)
+        .bind(kind)
         .fetch_all(self.pool())
         .await?;
         rows.iter().map(stored).collect()
     }
 
-    /// The ids of the active tournaments (online, a round under way).
-    pub(crate) async fn active_tournaments(&self) -> Result<Vec<String>, StoreError> {
-        let rows = sqlx::query("SELECT id FROM tournaments WHERE active = 1 ORDER BY id")
+    /// The ids and kinds of the active tournaments (online, a round or an arena under way).
+    pub(crate) async fn active_tournaments(&self) -> Result<Vec<(String, String)>, StoreError> {
+        let rows = sqlx::query("SELECT id, kind FROM tournaments WHERE active = 1 ORDER BY id")
             .fetch_all(self.pool())
             .await?;
-        rows.iter().map(|r| Ok(r.try_get(0)?)).collect()
+        rows.iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+            .collect()
+    }
+
+    /// Account `owner`'s tournaments of `kind`, newest first, at most `limit`.
+    pub(crate) async fn tournaments_by(
+        &self,
+        owner: &str,
+        kind: &str,
+        limit: i64,
+    ) -> Result<Vec<StoredTournament>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, owner, created_at, version, body, club, kind FROM tournaments \
+             WHERE owner = $1 AND kind = $2 ORDER BY created_at DESC, id LIMIT $3",
+        )
+        .bind(owner)
+        .bind(kind)
+        .bind(limit)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter().map(stored).collect()
     }
 }
 
@@ -138,14 +168,22 @@ pub(crate) mod tests {
 
     /// Run on both backends by the store's suite.
     pub(crate) async fn suite(store: &Store) {
+        let add = |id: &'static str, at: i64, club: Option<&'static str>, kind: &'static str| {
+            store.add_tournament(id, "other", at, "{}", club, kind)
+        };
         store
-            .add_tournament("t1", "arbiter", 5, "{}", None)
+            .add_tournament("t1", "arbiter", 5, "{}", None, "event")
             .await
             .unwrap();
         let t = store.tournament("t1").await.unwrap().unwrap();
         assert_eq!(
-            (t.owner.as_str(), t.version, t.body.as_str()),
-            ("arbiter", 1, "{}")
+            (
+                t.owner.as_str(),
+                t.version,
+                t.body.as_str(),
+                t.kind.as_str()
+            ),
+            ("arbiter", 1, "{}", "event")
         );
         assert!(store.tournament("t2").await.unwrap().is_none());
         assert!(store.active_tournaments().await.unwrap().is_empty());
@@ -164,37 +202,46 @@ pub(crate) mod tests {
         );
         let t = store.tournament("t1").await.unwrap().unwrap();
         assert_eq!((t.version, t.body.as_str()), (2, "{\"a\":1}"));
-        assert_eq!(store.active_tournaments().await.unwrap(), ["t1"]);
+        assert_eq!(
+            store.active_tournaments().await.unwrap(),
+            [("t1".to_owned(), "event".to_owned())]
+        );
         assert!(store.update_tournament("t1", 2, "{}", false).await.unwrap());
         assert!(store.active_tournaments().await.unwrap().is_empty());
         // The same id twice is refused.
-        assert!(
-            store
-                .add_tournament("t1", "other", 6, "{}", None)
-                .await
-                .is_err()
+        assert!(add("t1", 6, None, "event").await.is_err());
+        add("t0", 4, Some("club"), "event").await.unwrap();
+        add("t3", 9, Some("club"), "event").await.unwrap();
+        add("a1", 11, Some("club"), "arena").await.unwrap();
+        let ids = |rows: Vec<StoredTournament>| -> Vec<String> {
+            rows.into_iter().map(|t| t.id).collect()
+        };
+        assert_eq!(
+            ids(store.recent_tournaments("event", 2).await.unwrap()),
+            ["t3", "t1"],
+            "newest first, the limit kept, arenas apart"
         );
-        store
-            .add_tournament("t0", "other", 4, "{}", Some("club"))
-            .await
-            .unwrap();
-        store
-            .add_tournament("t3", "other", 9, "{}", Some("club"))
-            .await
-            .unwrap();
-        let recent = store.recent_tournaments(2).await.unwrap();
-        let ids: Vec<&str> = recent.iter().map(|t| t.id.as_str()).collect();
-        assert_eq!(ids, ["t3", "t1"], "newest first, the limit kept");
-        let of_club = store.club_tournaments("club", 10).await.unwrap();
-        let ids: Vec<&str> = of_club.iter().map(|t| t.id.as_str()).collect();
-        assert_eq!(ids, ["t3", "t0"]);
+        assert_eq!(
+            ids(store.recent_tournaments("arena", 5).await.unwrap()),
+            ["a1"]
+        );
+        let of_club = store.club_tournaments("club", "event", 10).await.unwrap();
         assert_eq!(of_club[0].club.as_deref(), Some("club"));
+        assert_eq!(ids(of_club), ["t3", "t0"]);
+        assert_eq!(
+            ids(store.club_tournaments("club", "arena", 10).await.unwrap()),
+            ["a1"]
+        );
         assert!(
             store
-                .club_tournaments("other", 10)
+                .club_tournaments("other", "event", 10)
                 .await
                 .unwrap()
                 .is_empty()
+        );
+        assert_eq!(
+            ids(store.tournaments_by("other", "event", 10).await.unwrap()),
+            ["t3", "t0"]
         );
     }
 }

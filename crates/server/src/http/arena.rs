@@ -1,0 +1,357 @@
+//! lichess's arena API (docs/API.md "Arenas"): make an arena, read it with its standings
+//! page by page, join, withdraw (pause), terminate, its games and results, and the lists of
+//! arenas. Every change is one [`arenas::Action`] through [`arenas::act`].
+
+use std::collections::HashMap;
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::http::header::CONTENT_TYPE;
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+use super::AppState;
+use super::error::ApiError;
+use super::identity::Caller;
+use super::lichess_play::{account, fields, scope};
+use super::swiss::{iso, limit_and_increment, number};
+use crate::arenas::{self, Action, Arena, NewArena, Phase};
+use crate::refusal::Code;
+use crate::tournaments::Actor;
+use crate::wallclock::now_ms;
+
+/// Players on a page of the standings (lichess's ten).
+const PAGE: usize = 10;
+/// Arenas a list shows at most.
+const LISTED: i64 = 100;
+/// An arena made without a start begins this many minutes later (lichess's default).
+const WAIT_MINUTES: i64 = 5;
+
+fn flag(f: &HashMap<String, String>, key: &str, default: bool) -> bool {
+    f.get(key).map_or(default, |v| v == "true" || v == "1")
+}
+
+/// `POST /api/tournament` (JSON or a form, lichess's fields): an arena; the answer is the
+/// arena as `GET /api/tournament/{id}` shows it.
+pub(crate) async fn create(
+    State(state): State<AppState>,
+    caller: Caller,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let me = account(&caller)?;
+    scope(me, &["tournament:write"])?;
+    let f = fields(&headers, &body)?;
+    if f.get("variant").is_some_and(|v| v != "standard") {
+        return Err(ApiError::new(
+            Code::BadRequest,
+            "only standard chess is played here",
+        ));
+    }
+    let minutes_of_clock: f64 = f
+        .get("clockTime")
+        .ok_or_else(|| ApiError::new(Code::BadRequest, "clockTime: minutes, required"))?
+        .trim()
+        .parse()
+        .ok()
+        .filter(|m: &f64| m.is_finite() && (0.0..=60.0).contains(m))
+        .ok_or_else(|| ApiError::new(Code::BadRequest, "clockTime: 0 to 60 minutes"))?;
+    let increment = number(&f, "clockIncrement")?.unwrap_or(0);
+    if !(0..=60).contains(&increment) {
+        return Err(ApiError::new(
+            Code::BadRequest,
+            "clockIncrement: 0 to 60 seconds",
+        ));
+    }
+    let minutes = number(&f, "minutes")?
+        .ok_or_else(|| ApiError::new(Code::BadRequest, "minutes: required"))?;
+    let now = now_ms() as i64;
+    let starts_at = match number(&f, "startDate")? {
+        Some(at) => at,
+        None => {
+            now + number(&f, "waitMinutes")?
+                .unwrap_or(WAIT_MINUTES)
+                .clamp(0, 1440)
+                * 60_000
+        }
+    };
+    let rating = |key: &str| -> Result<Option<u32>, ApiError> {
+        Ok(number(&f, key)?.map(|r| r.clamp(0, 4000) as u32))
+    };
+    let new = NewArena {
+        name: f
+            .get("name")
+            .map(|n| n.trim().to_owned())
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| format!("{} Arena", me.user.name)),
+        clock: format!("{minutes_of_clock}+{increment}"),
+        minutes: u32::try_from(minutes).unwrap_or(0),
+        starts_at,
+        rated: flag(&f, "rated", true),
+        berserkable: flag(&f, "berserkable", true),
+        streakable: flag(&f, "streakable", true),
+        description: f.get("description").cloned(),
+        password: f.get("password").cloned(),
+        club: f.get("conditions.teamMember.teamId").cloned(),
+        min_rating: rating("conditions.minRating.rating")?,
+        max_rating: rating("conditions.maxRating.rating")?,
+        min_rated_games: number(&f, "conditions.nbRatedGame.nb")?
+            .map(|n| n.clamp(0, 10_000) as u32),
+    };
+    if let Some(club) = &new.club {
+        if state.store.club(club).await?.is_none() {
+            return Err(ApiError::not_found("club"));
+        }
+    }
+    let id = arenas::create(&state.store, &me.user.id, &new, now).await?;
+    let (a, owner, _) = arenas::read(&state.store, &id).await?;
+    Ok(Json(arena_json(&id, &owner, &a, 1)))
+}
+
+/// An arena as lichess's `ArenaTournamentFull` shows it, with page `page` of its standings.
+pub(crate) fn arena_json(id: &str, owner: &str, a: &Arena, page: usize) -> Value {
+    let now = now_ms() as i64;
+    let phase = a.phase(now);
+    let (limit, increment) = limit_and_increment(&a.clock);
+    let standings = a.standings();
+    let page = page.max(1);
+    let players: Vec<Value> = standings
+        .iter()
+        .skip((page - 1) * PAGE)
+        .take(PAGE)
+        .map(|s| {
+            let p = &a.players[s.player];
+            let scores: String = s
+                .sheet
+                .scores
+                .iter()
+                .rev()
+                .map(|sc| sc.points.to_string())
+                .collect();
+            json!({
+                "name": p.name,
+                "rank": s.rank,
+                "rating": p.rating,
+                "score": s.sheet.total,
+                "sheet": { "scores": scores, "fire": s.on_fire },
+                "withdraw": p.withdrawn,
+            })
+        })
+        .collect();
+    let mut v = json!({
+        "id": id,
+        "createdBy": owner,
+        "system": "arena",
+        "minutes": a.minutes,
+        "clock": { "limit": limit, "increment": increment },
+        "rated": a.rated,
+        "fullName": if a.name.ends_with("Arena") { a.name.clone() } else { format!("{} Arena", a.name) },
+        "nbPlayers": a.players.len(),
+        "variant": { "key": "standard", "short": "Std", "name": "Standard" },
+        "startsAt": iso(a.starts_at),
+        "finishesAt": iso(a.ends_at()),
+        "status": match phase { Phase::Created => 10, Phase::Started => 20, Phase::Finished => 30 },
+        "isStarted": phase == Phase::Started,
+        "isFinished": phase == Phase::Finished,
+        "berserkable": a.berserkable,
+        "streakable": a.streakable,
+        "hasPassword": a.password.is_some(),
+        "standing": { "page": page, "players": players },
+    });
+    match phase {
+        Phase::Created => v["secondsToStart"] = json!((a.starts_at - now) / 1000),
+        Phase::Started => v["secondsToFinish"] = json!((a.ends_at() - now) / 1000),
+        Phase::Finished => {
+            v["podium"] = standings
+                .iter()
+                .take(3)
+                .map(|s| {
+                    let p = &a.players[s.player];
+                    let wins = s
+                        .sheet
+                        .scores
+                        .iter()
+                        .filter(|sc| sc.game.outcome == rookery_pairing::arena::Outcome::Win)
+                        .count();
+                    json!({
+                        "name": p.name,
+                        "rank": s.rank,
+                        "rating": p.rating,
+                        "score": s.sheet.total,
+                        "performance": s.performance,
+                        "nb": {
+                            "game": s.sheet.scores.len(),
+                            "berserk": s.sheet.scores.iter().filter(|sc| sc.game.berserk).count(),
+                            "win": wins,
+                        },
+                    })
+                })
+                .collect::<Vec<_>>()
+                .into();
+        }
+    }
+    if let Some(d) = &a.description {
+        v["description"] = json!(d);
+    }
+    if let Some(club) = &a.club {
+        v["teamMember"] = json!(club);
+    }
+    v
+}
+
+#[derive(Debug, serde::Deserialize)]
+pub(crate) struct PageQuery {
+    page: Option<usize>,
+    nb: Option<usize>,
+}
+
+/// `GET /api/tournament/{id}` (`page`: of the standings, from 1).
+pub(crate) async fn show(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<PageQuery>,
+) -> Result<Json<Value>, ApiError> {
+    arenas::keep_one(&state.rooms, &id).await?;
+    let (a, owner, _) = arenas::read(&state.store, &id).await?;
+    Ok(Json(arena_json(&id, &owner, &a, q.page.unwrap_or(1))))
+}
+
+/// `POST /api/tournament/{id}/{join|withdraw|terminate}`: `{"ok": true}`.
+pub(crate) async fn change(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((id, what)): Path<(String, String)>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let me = account(&caller)?;
+    scope(me, &["tournament:write"])?;
+    let f = fields(&headers, &body)?;
+    let action = match what.as_str() {
+        "join" => Action::Join {
+            password: f.get("password").cloned(),
+        },
+        "withdraw" => Action::Withdraw,
+        "terminate" => Action::Terminate,
+        _ => return Err(ApiError::not_found("page")),
+    };
+    let by = Actor {
+        id: &me.user.id,
+        name: &me.user.name,
+    };
+    arenas::act(&state.rooms, &id, by, &action).await?;
+    Ok(Json(json!({ "ok": true })))
+}
+
+/// `GET /api/tournament/{id}/results`: the standings, one player a line (`rank`, `score`,
+/// `rating`, `username`, `performance`); `nb` for the first so many.
+pub(crate) async fn results(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<PageQuery>,
+) -> Result<Response, ApiError> {
+    let (a, _, _) = arenas::read(&state.store, &id).await?;
+    let mut out = String::new();
+    for s in a.standings().iter().take(q.nb.unwrap_or(usize::MAX)) {
+        let p = &a.players[s.player];
+        let line = json!({
+            "rank": s.rank,
+            "score": s.sheet.total,
+            "rating": p.rating,
+            "username": p.name,
+            "performance": s.performance,
+        });
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    Ok(([(CONTENT_TYPE, "application/x-ndjson")], out).into_response())
+}
+
+/// `GET /api/tournament/{id}/games`: its finished games, as one PGN (or NDJSON).
+pub(crate) async fn games(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    super::Origin(origin): super::Origin,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let (a, _, _) = arenas::read(&state.store, &id).await?;
+    let mut rows = Vec::new();
+    for g in &a.games {
+        if let Some(row) = state.store.game(&g.game).await?
+            && row.status == crate::store::Status::Over
+        {
+            rows.push(row);
+        }
+    }
+    let ndjson = super::pgn::wants(&headers, "application/x-ndjson");
+    let out = super::pgn::write_games(&state, &rows, &origin, false, ndjson).await;
+    Ok(([(CONTENT_TYPE, super::pgn::games_type(ndjson))], out).into_response())
+}
+
+/// The arenas of rows, as a list shows them (the first page of standings).
+fn listed(rows: &[crate::store::tournaments::StoredTournament]) -> Vec<(Value, Phase)> {
+    let now = now_ms() as i64;
+    rows.iter()
+        .filter_map(|row| {
+            let a = arenas::parse(&row.body).ok()?;
+            let mut v = arena_json(&row.id, &row.owner, &a, 1);
+            v.as_object_mut()?.remove("standing");
+            Some((v, a.phase(now)))
+        })
+        .collect()
+}
+
+/// `GET /api/tournament`: the newest arenas, `created`, `started` and `finished`.
+pub(crate) async fn list(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
+    let rows = state.store.recent_tournaments(arenas::KIND, LISTED).await?;
+    let mut out = json!({ "created": [], "started": [], "finished": [] });
+    for (v, phase) in listed(&rows) {
+        let key = match phase {
+            Phase::Created => "created",
+            Phase::Started => "started",
+            Phase::Finished => "finished",
+        };
+        if let Some(list) = out[key].as_array_mut() {
+            list.push(v);
+        }
+    }
+    Ok(Json(out))
+}
+
+fn ndjson(values: Vec<Value>) -> Response {
+    let mut out = String::new();
+    for v in values {
+        out.push_str(&v.to_string());
+        out.push('\n');
+    }
+    ([(CONTENT_TYPE, "application/x-ndjson")], out).into_response()
+}
+
+/// `GET /api/user/{name}/tournament/created`: the arenas an account made, NDJSON.
+pub(crate) async fn created_by(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> Result<Response, ApiError> {
+    let rows = state
+        .store
+        .tournaments_by(&name.to_lowercase(), arenas::KIND, LISTED)
+        .await?;
+    Ok(ndjson(listed(&rows).into_iter().map(|(v, _)| v).collect()))
+}
+
+/// `GET /api/team/{id}/arena`: a club's arenas, NDJSON.
+pub(crate) async fn of_club(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    if state.store.club(&id).await?.is_none() {
+        return Err(ApiError::not_found("club"));
+    }
+    let rows = state
+        .store
+        .club_tournaments(&id, arenas::KIND, LISTED)
+        .await?;
+    Ok(ndjson(listed(&rows).into_iter().map(|(v, _)| v).collect()))
+}

@@ -1,0 +1,230 @@
+//! Arenas through lichess's arena API (docs/API.md "Arenas"): made, joined, paired again as
+//! soon as a game ends (two players alone meet again), scored by lichess's rules (the rule by
+//! rule tests are the pairing crate's `tests/arena.rs`), read back with their standings and
+//! sheets, their games and results; and what the API refuses.
+
+mod common;
+
+use common::agent::{Browser, on_both, signup};
+use common::{Server, start_with};
+use serde_json::Value;
+
+fn json(body: &str) -> Value {
+    serde_json::from_str(body).unwrap_or_else(|_| panic!("not JSON: {body}"))
+}
+
+/// The game `b` plays now in the arena (`nowPlaying`), waiting for the keeper to pair it.
+fn current_game(s: &Server, b: &mut Browser, not: &[String]) -> (String, String) {
+    let started = std::time::Instant::now();
+    loop {
+        let playing = json(&b.get(s, "/api/account/playing").body);
+        if let Some(g) = playing["nowPlaying"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| !not.contains(&g["gameId"].as_str().unwrap().to_owned()))
+        {
+            return (
+                g["gameId"].as_str().unwrap().to_owned(),
+                g["color"].as_str().unwrap().to_owned(),
+            );
+        }
+        assert!(started.elapsed().as_secs() < 30, "never paired");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn an_arena_scores_two_two_then_four_on_fire() {
+    on_both("arena-score", score);
+}
+
+/// Two accounts in an arena; the first wins three games (the other resigning after 2, 2 and
+/// 7 moves each): 2 + 2, then on fire 4 = 8, the other 0; both paired again after each game
+/// (alone, they meet again). Its standings, sheets, results and games read back.
+fn score(url: &str) {
+    let s = start_with(url, &["--trust-proxy"]);
+    let mut maker = Browser::at("10.7.0.1");
+    let mut winner = Browser::at("10.7.0.2");
+    let mut loser = Browser::at("10.7.0.3");
+    for (b, name) in [
+        (&mut maker, "maker"),
+        (&mut winner, "winner"),
+        (&mut loser, "loser"),
+    ] {
+        assert_eq!(signup(&s, b, name, "arena password").status, 303);
+    }
+    let r = maker.form(
+        &s,
+        "/api/tournament",
+        &[
+            ("name", "Evening Blitz"),
+            ("clockTime", "3"),
+            ("clockIncrement", "2"),
+            ("minutes", "30"),
+            ("waitMinutes", "0"),
+            ("rated", "false"),
+        ],
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let a = json(&r.body);
+    let id = a["id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        (
+            &a["clock"]["limit"],
+            &a["clock"]["increment"],
+            &a["minutes"],
+            &a["fullName"]
+        ),
+        (
+            &180.into(),
+            &2.into(),
+            &30.into(),
+            &"Evening Blitz Arena".into()
+        )
+    );
+    for b in [&mut winner, &mut loser] {
+        let r = b.json(&s, &format!("/api/tournament/{id}/join"), "{}");
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    // The loser resigns after 2, 2 and 7 moves each: knights out and back.
+    let mut done: Vec<String> = Vec::new();
+    for moves_each in [2, 2, 7] {
+        let (game, winner_colour) = current_game(&s, &mut winner, &done);
+        let white_is_winner = winner_colour == "white";
+        for ply in 0..2 * moves_each {
+            let m = match (ply % 2 == 0, ply / 2 % 2 == 0) {
+                (true, true) => "g1f3",
+                (true, false) => "f3g1",
+                (false, true) => "g8f6",
+                (false, false) => "f6g8",
+            };
+            let mover = if (ply % 2 == 0) == white_is_winner {
+                &mut winner
+            } else {
+                &mut loser
+            };
+            let r = mover.json(
+                &s,
+                &format!("/api/games/{game}/move"),
+                &format!(r#"{{"m":"{m}"}}"#),
+            );
+            assert_eq!(r.status, 200, "{game} {m}: {}", r.body);
+        }
+        let r = loser.json(&s, &format!("/api/games/{game}/resign"), "{}");
+        assert_eq!(r.status, 200, "{}", r.body);
+        done.push(game);
+    }
+    // Taken in by the keeper (or at once when read).
+    let started = std::time::Instant::now();
+    let a = loop {
+        let a = json(&maker.get(&s, &format!("/api/tournament/{id}")).body);
+        if a["standing"]["players"][0]["score"] == 8 {
+            break a;
+        }
+        assert!(started.elapsed().as_secs() < 30, "{a}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    let players = a["standing"]["players"].as_array().unwrap();
+    assert_eq!(players[0]["name"], "winner");
+    assert_eq!(
+        players[0]["sheet"]["scores"], "422",
+        "most recent first: {a}"
+    );
+    assert_eq!(players[0]["sheet"]["fire"], true);
+    assert_eq!(
+        (&players[1]["name"], &players[1]["score"]),
+        (&"loser".into(), &0.into())
+    );
+    assert_eq!(a["status"], 20);
+    let results = maker.get(&s, &format!("/api/tournament/{id}/results")).body;
+    let first = json(results.lines().next().unwrap());
+    assert_eq!((&first["rank"], &first["score"]), (&1.into(), &8.into()));
+    let pgn = maker.get(&s, &format!("/api/tournament/{id}/games")).body;
+    assert_eq!(pgn.matches("[Event \"Evening Blitz\"]").count(), 3, "{pgn}");
+    // The maker ends it; the fourth game (paired already) still counts when it ends.
+    assert_eq!(
+        winner
+            .json(&s, &format!("/api/tournament/{id}/terminate"), "{}")
+            .status,
+        403
+    );
+    assert_eq!(
+        maker
+            .json(&s, &format!("/api/tournament/{id}/terminate"), "{}")
+            .status,
+        200
+    );
+    let a = json(&maker.get(&s, &format!("/api/tournament/{id}")).body);
+    assert_eq!(
+        (&a["status"], &a["isFinished"]),
+        (&30.into(), &true.into()),
+        "{a}"
+    );
+    assert_eq!(a["podium"][0]["name"], "winner");
+    assert_eq!(a["podium"][0]["nb"]["win"], 3);
+    let lists = json(&maker.get(&s, "/api/tournament").body);
+    assert!(
+        lists["finished"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["id"] == id.as_str())
+    );
+    let mine = maker.get(&s, "/api/user/maker/tournament/created").body;
+    assert!(mine.contains(&id));
+    refusals(&s, &id);
+}
+
+/// Bad requests are named; nothing changes.
+fn refusals(s: &Server, finished: &str) {
+    let mut b = Browser::at("10.7.0.9");
+    assert_eq!(signup(s, &mut b, "refused", "arena password").status, 303);
+    for (fields, says) in [
+        (vec![("minutes", "30")], "clockTime"),
+        (vec![("clockTime", "3"), ("minutes", "0")], "minutes"),
+        (vec![("clockTime", "3"), ("minutes", "9999")], "minutes"),
+        (vec![("clockTime", "999"), ("minutes", "30")], "clockTime"),
+        (
+            vec![("clockTime", "3"), ("minutes", "30"), ("variant", "atomic")],
+            "standard",
+        ),
+        (
+            vec![
+                ("clockTime", "3"),
+                ("minutes", "30"),
+                ("conditions.minRating.rating", "2000"),
+                ("conditions.maxRating.rating", "1000"),
+            ],
+            "least rating",
+        ),
+    ] {
+        let r = b.form(s, "/api/tournament", &fields);
+        assert_eq!(r.status, 400, "{fields:?}: {}", r.body);
+        assert!(r.body.contains(says), "{fields:?}: {}", r.body);
+    }
+    let r = b.json(s, &format!("/api/tournament/{finished}/join"), "{}");
+    assert!(r.status == 400 && r.body.contains("over"), "{}", r.body);
+    let r = b.json(s, &format!("/api/tournament/{finished}/withdraw"), "{}");
+    assert!(
+        r.status == 400 && r.body.contains("not in this arena"),
+        "{}",
+        r.body
+    );
+    assert_eq!(b.get(s, "/api/tournament/nosuch").status, 404);
+    // A rating condition: a new player (1500) is outside 1800-2200.
+    let r = b.form(
+        s,
+        "/api/tournament",
+        &[
+            ("clockTime", "3"),
+            ("minutes", "30"),
+            ("conditions.minRating.rating", "1800"),
+            ("conditions.maxRating.rating", "2200"),
+        ],
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let id = json(&r.body)["id"].as_str().unwrap().to_owned();
+    let r = b.json(s, &format!("/api/tournament/{id}/join"), "{}");
+    assert!(r.status == 400 && r.body.contains("outside"), "{}", r.body);
+}
