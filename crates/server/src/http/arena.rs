@@ -110,6 +110,16 @@ pub(crate) async fn create(
     Ok(Json(arena_json(&id, &owner, &a, 1)))
 }
 
+/// A sheet as lichess writes it: each game's points, the latest first (`422`).
+fn scores_text(sheet: &rookery_pairing::arena::Sheet) -> String {
+    sheet
+        .scores
+        .iter()
+        .rev()
+        .map(|sc| sc.points.to_string())
+        .collect()
+}
+
 /// An arena as lichess's `ArenaTournamentFull` shows it, with page `page` of its standings.
 pub(crate) fn arena_json(id: &str, owner: &str, a: &Arena, page: usize) -> Value {
     let now = now_ms() as i64;
@@ -123,13 +133,7 @@ pub(crate) fn arena_json(id: &str, owner: &str, a: &Arena, page: usize) -> Value
         .take(PAGE)
         .map(|s| {
             let p = &a.players[s.player];
-            let scores: String = s
-                .sheet
-                .scores
-                .iter()
-                .rev()
-                .map(|sc| sc.points.to_string())
-                .collect();
+            let scores = scores_text(&s.sheet);
             json!({
                 "name": p.name,
                 "rank": s.rank,
@@ -205,6 +209,8 @@ pub(crate) fn arena_json(id: &str, owner: &str, a: &Arena, page: usize) -> Value
 pub(crate) struct PageQuery {
     page: Option<usize>,
     nb: Option<usize>,
+    /// Results: each player's sheet too (`true`; Python's clients send `True`).
+    sheet: Option<String>,
 }
 
 /// `GET /api/tournament/{id}` (`page`: of the standings, from 1).
@@ -218,11 +224,13 @@ pub(crate) async fn show(
     Ok(Json(arena_json(&id, &owner, &a, q.page.unwrap_or(1))))
 }
 
-/// `POST /api/tournament/{id}/{join|withdraw|terminate}`: `{"ok": true}`.
+/// `POST /api/tournament/{id}/{join|withdraw|terminate}`: `{"ok": true}`. The password
+/// comes in the body or, as lichess's clients send it, in the query.
 pub(crate) async fn change(
     State(state): State<AppState>,
     caller: Caller,
     Path((id, what)): Path<(String, String)>,
+    Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<Value>, ApiError> {
@@ -231,7 +239,7 @@ pub(crate) async fn change(
     let f = fields(&headers, &body)?;
     let action = match what.as_str() {
         "join" => Action::Join {
-            password: f.get("password").cloned(),
+            password: f.get("password").or(query.get("password")).cloned(),
         },
         "withdraw" => Action::Withdraw,
         "terminate" => Action::Terminate,
@@ -256,13 +264,19 @@ pub(crate) async fn results(
     let mut out = String::new();
     for s in a.standings().iter().take(q.nb.unwrap_or(usize::MAX)) {
         let p = &a.players[s.player];
-        let line = json!({
+        let mut line = json!({
             "rank": s.rank,
             "score": s.sheet.total,
             "rating": p.rating,
             "username": p.name,
             "performance": s.performance,
         });
+        if q.sheet
+            .as_deref()
+            .is_some_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
+        {
+            line["sheet"] = json!({ "scores": scores_text(&s.sheet) });
+        }
         out.push_str(&line.to_string());
         out.push('\n');
     }

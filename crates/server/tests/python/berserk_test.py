@@ -20,6 +20,11 @@ and `rookery user token`. Then:
    tournament (`get_swiss`: finished), its report (`export_swiss_trf`, checked by `rookery
    pairings --dutch FILE -c`), results, games and the club's list of Swiss read back; a
    second Swiss is joined, withdrawn from and terminated.
+4. An arena of the club (lichess's arena API): Anna makes a one-minute arena for the club
+   (`create_arena`), all three join (`join_arena`), each plays every game he is paired in
+   from his event stream (`source` `arena`, its `tournamentId`) until it ends; the standings
+   (`get_tournament`), results with sheets (`stream_results`), games (`export_arena_games`)
+   and the club's arenas (`arenas_by_team`) read back.
 
 Usage: berserk_test.py --binary target/debug/rookery --engine target/debug/rookery-engine
 Needs `pip install berserk==0.14.0 chess`. Exit status 0 when every check held.
@@ -126,6 +131,7 @@ def main():
         correspondence_game(client)
         bot_game(client, args.engine)
         swiss_event(client, args.binary)
+        arena_event(client)
     finally:
         server.terminate()
         server.wait()
@@ -347,7 +353,7 @@ def play_as_bot(engine, uci, gid, results):
 
 
 
-def plays_through_streams(client, name, bot, stop, played):
+def plays_through_streams(client, name, bot, stop, played, wanted=lambda g: g.get("source") == "swiss" and g.get("swissId")):
     """A player: hears `gameStart` on his event stream, then plays that game from its game
     stream (random legal moves; as Black, resigns once six plies are on the board)."""
     api = client[name].bots if bot else client[name].board
@@ -380,7 +386,7 @@ def plays_through_streams(client, name, bot, stop, played):
                 continue
             if event.get("type") == "gameStart":
                 gid = event["game"]["gameId"]
-                if gid not in seen and event["game"].get("source") == "swiss" and event["game"].get("swissId"):
+                if gid not in seen and wanted(event["game"]):
                     seen.add(gid)
                     threading.Thread(target=game, args=(gid,), daemon=True).start()
 
@@ -459,6 +465,43 @@ def swiss_event(client, binary):
     bo.tournaments.withdraw_swiss(other["id"])
     anna.tournaments.terminate_swiss(other["id"])
     check(anna.tournaments.get_swiss(other["id"])["status"] == "finished", "withdraw_swiss and terminate_swiss")
+
+
+
+def arena_event(client):
+    anna = client["Anna"]
+    starts = int(time.time() * 1000) + 2000
+    made = anna.tournaments.create_arena(3, 2, 1, name="Thursday Arena", startDate=starts,
+                                         rated=False, teamId="thursday-club")
+    aid = made["id"]
+    check(made["system"] == "arena" and made["minutes"] == 1 and made["clock"]["limit"] == 180,
+          f"create_arena makes a one-minute 3+2 arena for the club ({made['fullName']})")
+    stop, played = threading.Event(), queue.Queue()
+    in_arena = lambda g: g.get("source") == "arena" and g.get("tournamentId") == aid  # noqa: E731
+    for name, bot in [("Anna", False), ("Bo", False), ("Engine", True)]:
+        client[name].tournaments.join_arena(aid)
+        plays_through_streams(client, name, bot, stop, played, in_arena)
+    info = anna.tournaments.get_tournament(aid)
+    check(info["nbPlayers"] == 3, f"join_arena: three players ({info['nbPlayers']})")
+    deadline = time.time() + 120
+    while not anna.tournaments.get_tournament(aid)["isFinished"] and time.time() < deadline:
+        time.sleep(1)
+    # Games under way at the end still count when they end.
+    time.sleep(3)
+    stop.set()
+    info = anna.tournaments.get_tournament(aid)
+    check(info["isFinished"] and info["podium"][0]["nb"]["game"] >= 1,
+          f"the arena ran its minute and ended, games played ({info['podium'][0]})")
+    games = list(anna.tournaments.export_arena_games(aid, as_pgn=True))
+    nb = "".join(games).count('[Event "Thursday Arena"]')
+    results = list(anna.tournaments.stream_results(aid, sheet=True))
+    scored = sum(r["score"] for r in results)
+    # Every finished game was won (Black resigns): at least 2 points each, 4 on fire.
+    check(len(results) == 3 and nb >= 1 and scored >= 2 * nb,
+          f"stream_results and export_arena_games: {nb} games, {scored} points ({results})")
+    check(all("scores" in r["sheet"] for r in results), "each result carries its sheet")
+    listed = anna.tournaments.arenas_by_team("thursday-club")
+    check(any(t["id"] == aid for t in listed), "arenas_by_team lists it")
 
 if __name__ == "__main__":
     sys.exit(main())
