@@ -415,6 +415,8 @@ pub struct Clock {
     used: ByColor<Duration>,
     /// Each side's lag quota.
     lag: ByColor<LagQuota>,
+    /// Each side went berserk (lichess's arenas): half his time, no increment.
+    berserk: ByColor<bool>,
 }
 
 impl Clock {
@@ -437,8 +439,40 @@ impl Clock {
             },
             used: ByColor::default(),
             lag: ByColor::new_with(|_| LagQuota::for_control(&control)),
+            berserk: ByColor::default(),
             control,
         }
+    }
+
+    /// Whether `color` may go berserk: a clock of one period of minutes with an increment or
+    /// none (no delay, no move count, a base time to halve), not berserk yet, his clock not
+    /// pressed yet (the caller knows whether he has moved).
+    pub fn can_berserk(&self, color: Color) -> bool {
+        let TimeControl::Periods(periods) = &self.control else {
+            return false;
+        };
+        matches!(periods.as_slice(), [p] if p.moves.is_none() && p.delay.is_none() && !p.base.is_zero())
+            && !self.berserk[color]
+            && self.used[color].is_zero()
+    }
+
+    /// `color` goes berserk (lichess's arenas): half his time is taken back and he gets no
+    /// increment for the rest of the game. The books still balance (granted = used + left).
+    /// Whether it was done ([`Clock::can_berserk`]).
+    pub fn berserk(&mut self, color: Color) -> bool {
+        if !self.can_berserk(color) {
+            return false;
+        }
+        let half = self.remaining[color] / 2;
+        self.remaining[color] -= half;
+        self.granted[color] -= half;
+        self.berserk[color] = true;
+        true
+    }
+
+    /// Whether `color` went berserk.
+    pub fn is_berserk(&self, color: Color) -> bool {
+        self.berserk[color]
     }
 
     pub fn control(&self) -> &TimeControl {
@@ -582,7 +616,12 @@ impl Clock {
             _ => Duration::ZERO,
         };
         self.used[color] += charged;
-        let gain = refund + period.increment;
+        let increment = if self.berserk[color] {
+            Duration::ZERO
+        } else {
+            period.increment
+        };
+        let gain = refund + increment;
         self.granted[color] += gain;
         self.remaining[color] = self.remaining[color] - charged + gain;
         self.moves_in_period[color] += 1;
@@ -601,6 +640,9 @@ impl Clock {
     /// What `color` gets back for a move in the current period at most: its increment, or
     /// its delay (zero untimed or on a sandclock).
     pub fn per_move(&self, color: Color) -> Duration {
+        if self.berserk[color] {
+            return Duration::ZERO;
+        }
         self.current_period(color).map_or(Duration::ZERO, |p| {
             p.increment + p.delay.map_or(Duration::ZERO, |d| d.time)
         })

@@ -61,6 +61,11 @@ pub enum Command {
     Resign {
         by: Color,
     },
+    /// Berserk, in an arena that allows it (the server decides where): before one's first
+    /// move, half one's time and no increment for the rest of the game.
+    Berserk {
+        by: Color,
+    },
     /// The opponent left on their own turn and has been away `opponent_away` (the caller
     /// measures presence; the rule of how long is enough is here).
     ClaimVictory {
@@ -215,6 +220,10 @@ pub enum Event {
     DrawDeclined {
         by: Color,
     },
+    /// `by` went berserk: half his time, no increment.
+    Berserked {
+        by: Color,
+    },
     GameOver {
         result: GameResult,
         termination: Termination,
@@ -244,6 +253,8 @@ pub enum GameError {
     OpponentNotGone {
         wait: Duration,
     },
+    /// Berserk after one's first move, twice, or with a clock that has no simple base time.
+    CannotBerserk,
 }
 
 impl std::fmt::Display for GameError {
@@ -279,6 +290,9 @@ impl std::fmt::Display for GameError {
                 f,
                 "your opponent may still come back: a win can be claimed after {} s away on their turn",
                 wait.as_secs()
+            ),
+            GameError::CannotBerserk => f.write_str(
+                "berserk: only in an arena that allows it, once, before your first move, with a clock of minutes",
             ),
             GameError::ResignTooEarly => {
                 f.write_str("the game has not started: it can be aborted, not resigned")
@@ -509,6 +523,12 @@ impl Game {
         self.moves.len() >= 2
     }
 
+    /// Whether `color` has made a move in this game.
+    pub fn has_moved(&self, color: Color) -> bool {
+        let first = self.start.turn();
+        self.moves.len() >= if color == first { 1 } else { 2 }
+    }
+
     /// Each side's time left at `now` (the side to move's clock running).
     pub fn clocks_at(&self, now: Millis) -> ByColor<Option<Duration>> {
         ByColor::new_with(|c| {
@@ -704,6 +724,12 @@ impl Game {
                     GameResult::BlackWins
                 };
                 Ok(self.end(result, Termination::Abandonment))
+            }
+            Command::Berserk { by } => {
+                if self.has_moved(by) || !self.clock.berserk(by) {
+                    return Err(GameError::CannotBerserk);
+                }
+                Ok(vec![Event::Berserked { by }])
             }
             Command::Resign { by } => {
                 if !self.has_started() {

@@ -918,3 +918,74 @@ fn an_untimed_game_nobody_moves_in_is_abandoned_after_lichess_idle_time() {
         );
     }
 }
+
+// Berserk (lichess's arenas; the server allows it only where an arena does).
+
+#[test]
+fn berserk_halves_the_time_and_takes_the_increment_away() {
+    // 3+2 (180 s + 2 s): Black goes berserk before moving: 90 s, and no increment after.
+    let mut g = game("180+2");
+    assert_eq!(
+        g.apply(Command::Berserk { by: Black }, 0).unwrap(),
+        [Event::Berserked { by: Black }]
+    );
+    assert!(g.clock().is_berserk(Black) && !g.clock().is_berserk(White));
+    assert_eq!(g.clock().remaining(Black), Duration::from_secs(90));
+    assert_eq!(g.clock().remaining(White), Duration::from_secs(180));
+    // Each side's first move is not timed (R6); then one second each.
+    let t = play(&mut g, "e4 e5", 0);
+    play(&mut g, "Nf3 Nc6", t);
+    assert_eq!(
+        g.clock().remaining(White),
+        Duration::from_secs(180 + 2 + 2 - 1)
+    );
+    assert_eq!(g.clock().remaining(Black), Duration::from_secs(90 - 1));
+    // The books balance: granted = used + left.
+    for c in [White, Black] {
+        assert_eq!(
+            g.clock().granted(c),
+            g.clock().used(c) + g.clock().remaining(c),
+            "{c:?}"
+        );
+    }
+}
+
+#[test]
+fn berserk_only_once_and_only_before_ones_first_move() {
+    let mut g = game("60+0");
+    g.apply(Command::Berserk { by: White }, 0).unwrap();
+    assert_eq!(
+        g.apply(Command::Berserk { by: White }, 0),
+        Err(GameError::CannotBerserk)
+    );
+    let t = play(&mut g, "e4", 0);
+    assert_eq!(g.clock().remaining(White), Duration::from_secs(30));
+    // Black has not moved: still may; after his move, not.
+    let mut h = game("60+0");
+    let t2 = play(&mut h, "e4 e5", t);
+    assert_eq!(
+        h.apply(Command::Berserk { by: Black }, t2),
+        Err(GameError::CannotBerserk)
+    );
+    assert_eq!(
+        h.apply(Command::Berserk { by: White }, t2),
+        Err(GameError::CannotBerserk)
+    );
+    assert!(g.apply(Command::Berserk { by: Black }, t).is_ok());
+}
+
+#[test]
+fn berserk_needs_a_clock_of_one_period_with_a_base_time() {
+    for tc in ["-", "0+3", "40/5400+30:1800+30", "300d5", "*180", "3d"] {
+        let control = TimeControl::from_pgn(tc)
+            .or_else(|_| TimeControl::from_friendly(tc))
+            .unwrap();
+        let mut g = Game::new(Position::new(), control);
+        assert_eq!(
+            g.apply(Command::Berserk { by: White }, 0),
+            Err(GameError::CannotBerserk),
+            "{tc}"
+        );
+        assert!(!g.clock().is_berserk(White), "{tc}: unchanged");
+    }
+}

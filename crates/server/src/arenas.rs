@@ -539,7 +539,7 @@ pub(crate) async fn keep_one(rooms: &Rooms, id: &str) -> Result<(), TournamentEr
             PgnResult::Unknown => "aborted",
         };
         let plies = store.moves(&g.game).await?.len() as u32;
-        ended.push((k, g.game.clone(), result, plies));
+        ended.push((k, g.game.clone(), result, plies, row.berserk));
     }
     let pairing = a.phase(now) == Phase::Started;
     if ended.is_empty() && !pairing {
@@ -551,11 +551,12 @@ pub(crate) async fn keep_one(rooms: &Rooms, id: &str) -> Result<(), TournamentEr
         return Ok(());
     }
     let a = tournaments::update_kind(store, id, KIND, parse, body_of, |a, _| {
-        for (k, game, result, plies) in &ended {
+        for (k, game, result, plies, berserk) in &ended {
             if let Some(g) = a.games.get_mut(*k).filter(|g| g.game == *game) {
                 if g.result.is_none() {
                     g.result = Some((*result).to_owned());
                     g.plies = *plies;
+                    g.berserk = [berserk.white, berserk.black];
                 }
             }
         }
@@ -589,7 +590,15 @@ async fn make_games(rooms: &Rooms, id: &str, a: &Arena) -> Result<(), Tournament
             white: seat(g.white),
             black: seat(g.black),
         };
-        tournaments::make_game(rooms, &g.game, seats, &control, a.rated, club).await?;
+        tournaments::make_game(
+            rooms,
+            &g.game,
+            seats,
+            &control,
+            (a.rated, a.berserkable),
+            club,
+        )
+        .await?;
     }
     Ok(())
 }

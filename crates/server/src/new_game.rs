@@ -174,6 +174,8 @@ pub(crate) struct GameSpec {
     pub(crate) club: ClubRecord,
     /// The game this one is the rematch of.
     pub(crate) rematch_of: Option<String>,
+    /// An arena's game whose players may go berserk.
+    pub(crate) berserkable: bool,
     pub(crate) source: Source,
     /// Where a guest asks from, and how many games guests from there may play at once.
     pub(crate) guests: Option<GuestQuota>,
@@ -207,6 +209,7 @@ impl GameSpec {
             rating_range: None,
             club: ClubRecord::default(),
             rematch_of: None,
+            berserkable: false,
             source,
             guests: None,
         }
@@ -518,6 +521,7 @@ pub(crate) async fn make(rooms: &Rooms, spec: GameSpec) -> Result<Made, MakeErro
         rated: spec.rated,
         rating_range: spec.rating_range,
         club: spec.club.clone(),
+        berserkable: spec.berserkable,
         guest_address,
         ..NewGame::default()
     };

@@ -30,6 +30,8 @@ enum ClientFrame {
     Resign(Option<AckOnly>),
     ClaimVictory(Option<AckOnly>),
     Abort(Option<AckOnly>),
+    /// lichess's arenas: half one's clock, no increment (where the arena allows it).
+    Berserk(Option<AckOnly>),
     #[expect(
         dead_code,
         reason = "a ping's data, if any, is read only to be ignored"
@@ -90,6 +92,7 @@ pub(crate) enum Action {
     /// The room measures how long the opponent has been away.
     ClaimVictory,
     Abort,
+    Berserk,
 }
 
 impl Action {
@@ -117,6 +120,7 @@ impl Action {
                 opponent_away: Duration::ZERO,
             },
             Action::Abort => Command::Abort { by },
+            Action::Berserk => Command::Berserk { by },
         }
     }
 
@@ -181,6 +185,7 @@ impl From<ClientFrame> for Request {
             ClientFrame::Resign(a) => act(Action::Resign, a),
             ClientFrame::ClaimVictory(a) => act(Action::ClaimVictory, a),
             ClientFrame::Abort(a) => act(Action::Abort, a),
+            ClientFrame::Berserk(a) => act(Action::Berserk, a),
             ClientFrame::Ping(_) => Request::Ping,
         }
     }
@@ -277,6 +282,12 @@ enum ServerFrame<'a> {
         by: Color,
         #[serde(flatten)]
         after: Option<After>,
+    },
+    Berserk {
+        #[serde(serialize_with = "color_name")]
+        by: Color,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        clocks: Option<Clocks>,
     },
     End {
         #[serde(flatten)]
@@ -694,6 +705,10 @@ pub(crate) fn event(e: &Versioned, seat: Option<Color>, view: Option<&View>) -> 
         RoomEvent::Game(Event::DrawDeclined { by }) => ServerFrame::DrawDeclined {
             by: *by,
             after: after(),
+        },
+        RoomEvent::Game(Event::Berserked { by }) => ServerFrame::Berserk {
+            by: *by,
+            clocks: moment.map(|m| Clocks::of(m.clocks)),
         },
         RoomEvent::Game(Event::GameOver {
             result,

@@ -99,6 +99,7 @@ codes! {
     RatingOutOfRange = "rating_out_of_range" => FORBIDDEN,
     AnalysisNeedsEnd = "analysis_needs_end" => CONFLICT,
     ChatMuted = "chat_muted" => FORBIDDEN,
+    CannotBerserk = "cannot_berserk" => BAD_REQUEST,
     Unavailable = "unavailable" => SERVICE_UNAVAILABLE,
 }
 
@@ -161,6 +162,7 @@ impl From<&GameError> for Problem {
                 Problem::new(Code::NoFiftyMoves, message).with(u64::from(*moves))
             }
             GameError::AbortTooLate => Problem::new(Code::AbortTooLate, message),
+            GameError::CannotBerserk => Problem::new(Code::CannotBerserk, message),
             GameError::ResignTooEarly => Problem::new(Code::ResignTooEarly, message),
             GameError::OpponentNotGone { wait } => {
                 Problem::new(Code::OpponentNotGone, message).with(wait.as_secs())

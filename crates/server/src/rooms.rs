@@ -155,6 +155,7 @@ impl Rooms {
             bots: bots.map(|level| level.is_some()),
             lobby: self.lobby.clone(),
             fence,
+            berserkable: row.berserkable,
             ..RoomOptions::default()
         };
         let room = RoomHandle::spawn(id.to_owned(), game, self.writer.clone(), options);
@@ -335,7 +336,7 @@ impl Rooms {
             elapsed_ms: m.elapsed_ms,
             lag_ms: m.lag_ms,
         });
-        let mut game = rebuild(&row.game.id, start, control, played);
+        let mut game = rebuild(&row.game.id, start, control, row.berserk, played);
         if let Some(offers) = row.draw_offers {
             game.restore_draw_offers(offers);
         }

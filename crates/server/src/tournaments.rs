@@ -1419,7 +1419,7 @@ async fn make_games(
             white: seat(b.white),
             black: seat(black),
         };
-        make_game(rooms, game, seats, &control, online.rated, club).await?;
+        make_game(rooms, game, seats, &control, (online.rated, false), club).await?;
     }
     Ok(())
 }
@@ -1435,7 +1435,7 @@ pub(crate) async fn make_game(
     game: &str,
     seats: ByColor<SeatSpec>,
     control: &TimeControl,
-    rated: bool,
+    (rated, berserkable): (bool, bool),
     club: ClubRecord,
 ) -> Result<(), TournamentError> {
     if rooms.store().game(game).await?.is_some() {
@@ -1444,6 +1444,7 @@ pub(crate) async fn make_game(
     let mut spec = GameSpec::new(Source::Tournament, seats, control.clone());
     spec.id = Some(game.to_owned());
     spec.rated = rated;
+    spec.berserkable = berserkable;
     spec.club = club;
     match make(rooms, spec).await {
         Ok(_) => {}

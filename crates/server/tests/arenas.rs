@@ -35,12 +35,13 @@ fn current_game(s: &Server, b: &mut Browser, not: &[String]) -> (String, String)
 }
 
 #[test]
-fn an_arena_scores_two_two_then_four_on_fire() {
+fn an_arena_scores_two_two_then_four_on_fire_plus_one_for_berserk() {
     on_both("arena-score", score);
 }
 
 /// Two accounts in an arena; the first wins three games (the other resigning after 2, 2 and
-/// 7 moves each): 2 + 2, then on fire 4 = 8, the other 0; both paired again after each game
+/// 7 moves each), berserk in the third: 2 + 2, then on fire 4, plus 1 for a berserk win of
+/// 14 plies = 9, the other 0; both paired again after each game
 /// (alone, they meet again). Its standings, sheets, results and games read back.
 fn score(url: &str) {
     let s = start_with(url, &["--trust-proxy"]);
@@ -92,6 +93,21 @@ fn score(url: &str) {
     for moves_each in [2, 2, 7] {
         let (game, winner_colour) = current_game(&s, &mut winner, &done);
         let white_is_winner = winner_colour == "white";
+        if moves_each == 7 {
+            // The third game: the winner goes berserk before his first move (half his
+            // clock, no increment), through lichess's Board API.
+            let r = winner.json(&s, &format!("/api/board/game/{game}/berserk"), "{}");
+            assert_eq!(r.status, 200, "{}", r.body);
+            let again = winner.json(&s, &format!("/api/board/game/{game}/berserk"), "{}");
+            assert!(
+                again.body.contains("cannot_berserk"),
+                "only once: {}",
+                again.body
+            );
+            let g = json(&winner.get(&s, &format!("/api/games/{game}")).body);
+            let clock = &g["clocks"][winner_colour.as_str()];
+            assert_eq!(clock, 90_000, "half of 3 minutes: {g}");
+        }
         for ply in 0..2 * moves_each {
             let m = match (ply % 2 == 0, ply / 2 % 2 == 0) {
                 (true, true) => "g1f3",
@@ -119,7 +135,7 @@ fn score(url: &str) {
     let started = std::time::Instant::now();
     let a = loop {
         let a = json(&maker.get(&s, &format!("/api/tournament/{id}")).body);
-        if a["standing"]["players"][0]["score"] == 8 {
+        if a["standing"]["players"][0]["score"] == 9 {
             break a;
         }
         assert!(started.elapsed().as_secs() < 30, "{a}");
@@ -128,7 +144,7 @@ fn score(url: &str) {
     let players = a["standing"]["players"].as_array().unwrap();
     assert_eq!(players[0]["name"], "winner");
     assert_eq!(
-        players[0]["sheet"]["scores"], "422",
+        players[0]["sheet"]["scores"], "522",
         "most recent first: {a}"
     );
     assert_eq!(players[0]["sheet"]["fire"], true);
@@ -139,7 +155,7 @@ fn score(url: &str) {
     assert_eq!(a["status"], 20);
     let results = maker.get(&s, &format!("/api/tournament/{id}/results")).body;
     let first = json(results.lines().next().unwrap());
-    assert_eq!((&first["rank"], &first["score"]), (&1.into(), &8.into()));
+    assert_eq!((&first["rank"], &first["score"]), (&1.into(), &9.into()));
     let pgn = maker.get(&s, &format!("/api/tournament/{id}/games")).body;
     assert_eq!(pgn.matches("[Event \"Evening Blitz\"]").count(), 3, "{pgn}");
     // The maker ends it; the fourth game (paired already) still counts when it ends.
@@ -163,6 +179,7 @@ fn score(url: &str) {
     );
     assert_eq!(a["podium"][0]["name"], "winner");
     assert_eq!(a["podium"][0]["nb"]["win"], 3);
+    assert_eq!(a["podium"][0]["nb"]["berserk"], 1);
     let lists = json(&maker.get(&s, "/api/tournament").body);
     assert!(
         lists["finished"]
@@ -212,6 +229,23 @@ fn refusals(s: &Server, finished: &str) {
         r.body
     );
     assert_eq!(b.get(s, "/api/tournament/nosuch").status, 404);
+    // Berserk is an arena's: not in a game of the lobby.
+    let r = b.json(s, "/api/games", r#"{"time_control":"3+2","color":"white"}"#);
+    assert_eq!(r.status, 201, "{}", r.body);
+    let game = json(&r.body)["id"].as_str().unwrap().to_owned();
+    let mut other = Browser::at("10.7.0.10");
+    assert_eq!(
+        other
+            .json(s, &format!("/api/games/{game}/join"), "{}")
+            .status,
+        200
+    );
+    let r = b.json(s, &format!("/api/games/{game}/berserk"), "{}");
+    assert!(
+        r.status == 400 && r.body.contains("cannot_berserk"),
+        "{}",
+        r.body
+    );
     // A rating condition: a new player (1500) is outside 1800-2200.
     let r = b.form(
         s,

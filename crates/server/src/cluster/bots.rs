@@ -122,7 +122,13 @@ impl Think {
             elapsed_ms: 0,
             lag_ms: 0,
         });
-        let game = rebuild("elsewhere", start, TimeControl::Untimed, moves);
+        let game = rebuild(
+            "elsewhere",
+            start,
+            TimeControl::Untimed,
+            rookery_core::ByColor::default(),
+            moves,
+        );
         // A move the core did not take leaves the rebuilt game short: not this game.
         (game.moves().len() == self.moves.len()).then_some((game, level))
     }

@@ -126,6 +126,8 @@ struct Told {
     winner: Option<&'static str>,
     /// The side whose draw offer stands.
     offer: Option<Color>,
+    /// Each side went berserk (lichess's `wberserk`, `bberserk`).
+    berserk: ByColor<bool>,
 }
 
 impl Told {
@@ -141,6 +143,7 @@ impl Told {
             status: status_name(game),
             winner: winner(game),
             offer: game.draw_offer(),
+            berserk: ByColor::new_with(|c| game.clock().is_berserk(c)),
         }
     }
 
@@ -155,6 +158,10 @@ impl Told {
             }
             Event::DrawOffered { by } => self.offer = Some(*by),
             Event::DrawDeclined { .. } => self.offer = None,
+            Event::Berserked { by } => {
+                self.berserk[*by] = true;
+                self.increments[*by] = 0;
+            }
             Event::GameOver {
                 result,
                 termination,
@@ -192,6 +199,12 @@ impl Told {
         });
         if let Some(w) = self.winner {
             v["winner"] = json!(w);
+        }
+        if self.berserk.white {
+            v["wberserk"] = json!(true);
+        }
+        if self.berserk.black {
+            v["bberserk"] = json!(true);
         }
         match self.offer {
             Some(Color::White) => v["wdraw"] = json!(true),

@@ -230,6 +230,8 @@ pub(crate) struct RoomOptions {
     /// Cluster mode: the epoch of this node's lease; every write is fenced by it, and a
     /// fenced write closes the room (another node has the game).
     pub(crate) fence: Option<i64>,
+    /// An arena's game whose players may go berserk.
+    pub(crate) berserkable: bool,
 }
 
 /// Versions one load of a game may use before the next load's begin (far more events than
@@ -258,6 +260,7 @@ impl Default for RoomOptions {
             seek: false,
             bots: ByColor::default(),
             lobby: Lobby::default(),
+            berserkable: false,
         }
     }
 }
@@ -297,6 +300,7 @@ impl RoomHandle {
             lobby: options.lobby,
             fence: options.fence,
             closing: false,
+            berserkable: options.berserkable,
         };
         let on_exit = options.on_exit;
         let (lobby, key) = (room.lobby.clone(), room.id.clone());
@@ -466,6 +470,8 @@ struct Room {
     fence: Option<i64>,
     /// The room ends after this turn of its loop (another node holds the game).
     closing: bool,
+    /// Its arena lets the players go berserk.
+    berserkable: bool,
 }
 
 /// How long a game that has not started may wait for a move before it is aborted.
@@ -718,6 +724,12 @@ impl Room {
         if self.open_seat.is_some() && !matches!(command, Command::Abort { .. }) {
             return Err(RoomError::Waiting);
         }
+        // Berserk is an arena's, where it allows it; the core judges the rest.
+        if matches!(command, Command::Berserk { .. }) && !self.berserkable {
+            return Err(RoomError::Game(
+                rookery_core::game::GameError::CannotBerserk,
+            ));
+        }
         let is_move = matches!(command, Command::Move { .. });
         let mut next = self.game.clone();
         let events = next.apply(command, now_ms()).map_err(RoomError::Game)?;
@@ -767,6 +779,9 @@ impl Room {
                     write.ending = Some((ending, now_ms() as i64));
                 }
                 Event::DrawOffered { .. } | Event::DrawDeclined { .. } => {}
+                Event::Berserked { .. } => {
+                    write.berserk = Some(ByColor::new_with(|c| next.clock().is_berserk(c)));
+                }
             }
         }
         if !next.is_over() && next.draw_offers() != self.game.draw_offers() {

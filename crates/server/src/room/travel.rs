@@ -8,7 +8,7 @@ use std::time::Duration;
 use rookery_core::clock::TimeControl;
 use rookery_core::game::{Command, DrawOffers, Game, MoveText, MoveTiming, Termination};
 use rookery_core::pgn::GameResult;
-use rookery_core::{ByColor, Position};
+use rookery_core::{ByColor, Color, Position};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::{Can, Moment, View};
@@ -77,6 +77,9 @@ struct GameForm {
     offers: String,
     end: Option<(GameResult, Termination)>,
     turn_started: Option<u64>,
+    /// Who went berserk (White, Black); a node that does not know it sends none.
+    #[serde(default)]
+    berserk: (bool, bool),
 }
 
 /// `#[serde(with = "travel::game")]`: a [`Game`] as its moves, rebuilt through the core.
@@ -101,6 +104,10 @@ pub(crate) mod game {
             offers: game.draw_offers().to_text(),
             end: game.result(),
             turn_started: game.turn_started(),
+            berserk: (
+                game.clock().is_berserk(Color::White),
+                game.clock().is_berserk(Color::Black),
+            ),
         }
         .serialize(s)
     }
@@ -114,7 +121,11 @@ pub(crate) mod game {
             elapsed_ms: *elapsed_ms,
             lag_ms: *lag_ms,
         });
-        let mut game = rebuild("(from another node)", start, control, moves);
+        let berserk = ByColor {
+            white: form.berserk.0,
+            black: form.berserk.1,
+        };
+        let mut game = rebuild("(from another node)", start, control, berserk, moves);
         if let Some(offers) = DrawOffers::parse(&form.offers) {
             game.restore_draw_offers(offers);
         }
@@ -144,9 +155,16 @@ pub(crate) fn rebuild<'a>(
     id: &str,
     start: Position,
     control: TimeControl,
+    berserk: ByColor<bool>,
     moves: impl Iterator<Item = Replayed<'a>>,
 ) -> Game {
     let mut game = Game::new(start, control);
+    // Berserk comes before one's first move: before every move, replayed.
+    for by in [Color::White, Color::Black] {
+        if berserk[by] && game.apply(Command::Berserk { by }, 0).is_err() {
+            tracing::error!(game = %id, ?by, "stored berserk refused");
+        }
+    }
     let mut t = 0u64;
     for (i, m) in moves.enumerate() {
         t += (m.elapsed_ms + m.lag_ms).max(0) as u64;
@@ -168,4 +186,60 @@ pub(crate) fn rebuild<'a>(
         }
     }
     game
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stored berserk is replayed before the moves: the clock is halved and has no
+    /// increment, as it had; the game travelling to another node keeps it too.
+    #[test]
+    fn berserk_is_replayed_before_the_moves() {
+        let control = TimeControl::from_friendly("3+2").unwrap();
+        let moves = [("e2e4", 0, 0), ("e7e5", 0, 0), ("g1f3", 1000, 0)];
+        let replayed = || {
+            moves.iter().map(|&(uci, elapsed_ms, lag_ms)| Replayed {
+                uci,
+                elapsed_ms,
+                lag_ms,
+            })
+        };
+        let berserk = ByColor {
+            white: true,
+            black: false,
+        };
+        let game = rebuild("t", Position::new(), control.clone(), berserk, replayed());
+        assert!(game.clock().is_berserk(Color::White));
+        assert!(!game.clock().is_berserk(Color::Black));
+        // 90 s, one second charged, no increment: 89 s; Black's 180 s and his increment.
+        assert_eq!(
+            game.clock().remaining(Color::White),
+            Duration::from_secs(89)
+        );
+        assert_eq!(
+            game.clock().remaining(Color::Black),
+            Duration::from_secs(182)
+        );
+        let plain = rebuild(
+            "t",
+            Position::new(),
+            control,
+            ByColor::default(),
+            replayed(),
+        );
+        assert_eq!(
+            plain.clock().remaining(Color::White),
+            Duration::from_secs(183)
+        );
+        #[derive(Serialize, Deserialize)]
+        struct Carried(#[serde(with = "game")] Game);
+        let text = serde_json::to_string(&Carried(game.clone())).unwrap();
+        let Carried(back) = serde_json::from_str(&text).unwrap();
+        assert!(back.clock().is_berserk(Color::White));
+        assert_eq!(
+            back.clock().remaining(Color::White),
+            Duration::from_secs(89)
+        );
+    }
 }

@@ -33,7 +33,7 @@ macro_rules! game_columns {
          g.result, g.termination, g.finished_at, g.white_seat, g.black_seat, g.white_bot, \
          g.black_bot, g.rematch_of, g.draw_offers, g.seek, g.white_user, g.black_user, \
          wu.title, bu.title, g.rated, g.rating_min, g.rating_max, g.event, g.round, g.board, \
-         g.tournament"
+         g.tournament, g.berserk, g.berserkable"
     };
 }
 
@@ -127,6 +127,8 @@ pub(crate) struct NewGame {
     pub(crate) rating_range: Option<(i64, i64)>,
     /// What a club's score sheet names (seed 003): event, round, table.
     pub(crate) club: ClubRecord,
+    /// Its arena lets the players go berserk.
+    pub(crate) berserkable: bool,
     /// A game a guest made: the address it came from (migration 0018), kept while it is live.
     pub(crate) guest_address: Option<String>,
 }
@@ -206,6 +208,8 @@ pub(crate) struct GameRow {
     /// The titles of the players' accounts, as they are now.
     pub(crate) white_title: Option<Title>,
     pub(crate) black_title: Option<Title>,
+    /// Who went berserk (an arena's game).
+    pub(crate) berserk: rookery_core::ByColor<bool>,
 }
 
 impl NewGame {
@@ -349,9 +353,9 @@ impl Store {
             "INSERT INTO games (id, created_at, start_fen, time_control, white_name, black_name, \
              white_seat, black_seat, white_bot, black_bot, rematch_of, status, seek, white_user, \
              black_user, rated, rating_min, rating_max, event, round, board, owner, lease_until, \
-             epoch, guest_address, tournament) \
+             epoch, guest_address, tournament, berserkable) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
-             $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)",
+             $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)",
         )
         .bind(&g.id)
         .bind(g.created_at)
@@ -379,6 +383,7 @@ impl Store {
         .bind(if held.is_some() { HELD_EPOCH } else { 0 })
         .bind(g.guest_address.clone())
         .bind(g.club.tournament.clone())
+        .bind(i64::from(g.berserkable))
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -780,10 +785,18 @@ fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow, StoreError> {
                 table: r.try_get(26)?,
                 tournament: r.try_get(27)?,
             },
+            berserkable: r.try_get::<i64, _>(29)? != 0,
         },
         status: Status::parse(&r.try_get::<String, _>(6)?)?,
         ending: ending(r.try_get(7)?, r.try_get(8)?)?,
         finished_at: r.try_get(9)?,
+        berserk: {
+            let bits = r.try_get::<i64, _>(28)?;
+            rookery_core::ByColor {
+                white: bits & 1 != 0,
+                black: bits & 2 != 0,
+            }
+        },
         draw_offers: match r.try_get::<Option<String>, _>(15)? {
             Some(text) => {
                 Some(DrawOffers::parse(&text).ok_or_else(|| {

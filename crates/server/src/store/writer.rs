@@ -25,6 +25,8 @@ pub(crate) struct GameWrite {
     pub(crate) draw_offers: Option<DrawOffers>,
     /// The end of the game and when, when the event ended it.
     pub(crate) ending: Option<(Ending, i64)>,
+    /// Who went berserk, when one just did (lichess's arenas).
+    pub(crate) berserk: Option<rookery_core::ByColor<bool>>,
     /// Fencing (several nodes, issue 41): the epoch under which the writer took the game.
     /// The event is written only if the game still has this epoch, else refused with
     /// [`StoreError::Fenced`]; `None` (one node) writes unconditionally.
@@ -34,7 +36,7 @@ pub(crate) struct GameWrite {
 impl GameWrite {
     /// Whether the game's row changes (more than a plain insert of moves).
     fn updates_game(&self) -> bool {
-        self.draw_offers.is_some() || self.ending.is_some()
+        self.draw_offers.is_some() || self.ending.is_some() || self.berserk.is_some()
     }
 }
 
@@ -292,6 +294,13 @@ async fn update_game(
     if let Some(offers) = &write.draw_offers {
         sqlx::query("UPDATE games SET draw_offers = $1 WHERE id = $2")
             .bind(offers.to_text())
+            .bind(write.game_id.as_str())
+            .execute(&mut **tx)
+            .await?;
+    }
+    if let Some(berserk) = write.berserk {
+        sqlx::query("UPDATE games SET berserk = $1 WHERE id = $2")
+            .bind(i64::from(berserk.white) | i64::from(berserk.black) << 1)
             .bind(write.game_id.as_str())
             .execute(&mut **tx)
             .await?;

@@ -215,6 +215,7 @@ async fn act(
         "abort" => Action::Abort,
         "resign" => Action::Resign,
         "claim-victory" => Action::ClaimVictory,
+        "berserk" => Action::Berserk,
         // The room decides: accept a standing offer, else offer (R5).
         "draw/yes" => Action::AgreeDraw,
         "draw/no" => Action::DeclineDraw,
