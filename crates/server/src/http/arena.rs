@@ -19,7 +19,6 @@ use super::lichess_play::{account, fields, scope};
 use super::swiss::{iso, limit_and_increment, number};
 use crate::arenas::{self, Action, Arena, NewArena, Phase};
 use crate::refusal::Code;
-use crate::tournaments::Actor;
 use crate::wallclock::now_ms;
 
 /// Players on a page of the standings (lichess's ten).
@@ -245,11 +244,7 @@ pub(crate) async fn change(
         "terminate" => Action::Terminate,
         _ => return Err(ApiError::not_found("page")),
     };
-    let by = Actor {
-        id: &me.user.id,
-        name: &me.user.name,
-    };
-    arenas::act(&state.rooms, &id, by, &action).await?;
+    arenas::act(&state.rooms, &id, super::tournaments::actor(me), &action).await?;
     Ok(Json(json!({ "ok": true })))
 }
 
@@ -291,17 +286,8 @@ pub(crate) async fn games(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let (a, _, _) = arenas::read(&state.store, &id).await?;
-    let mut rows = Vec::new();
-    for g in &a.games {
-        if let Some(row) = state.store.game(&g.game).await?
-            && row.status == crate::store::Status::Over
-        {
-            rows.push(row);
-        }
-    }
-    let ndjson = super::pgn::wants(&headers, "application/x-ndjson");
-    let out = super::pgn::write_games(&state, &rows, &origin, false, ndjson).await;
-    Ok(([(CONTENT_TYPE, super::pgn::games_type(ndjson))], out).into_response())
+    let ids = a.games.iter().map(|g| g.game.as_str());
+    super::pgn::finished_games(&state, ids, &origin, &headers).await
 }
 
 /// The arenas of rows, as a list shows them (the first page of standings).

@@ -87,6 +87,30 @@ pub(crate) async fn user_games(
     Ok(response)
 }
 
+/// The finished games among `ids`, in their order, as one PGN (or NDJSON when the request
+/// asks for it): a tournament's or an arena's games.
+///
+/// # Errors
+/// The store failed.
+pub(super) async fn finished_games(
+    state: &AppState,
+    ids: impl Iterator<Item = &str>,
+    origin: &str,
+    headers: &HeaderMap,
+) -> Result<Response, ApiError> {
+    let mut rows = Vec::new();
+    for id in ids {
+        if let Some(row) = state.store.game(id).await?
+            && row.status == crate::store::Status::Over
+        {
+            rows.push(row);
+        }
+    }
+    let ndjson = wants(headers, "application/x-ndjson");
+    let out = write_games(state, &rows, origin, false, ndjson).await;
+    Ok(([(CONTENT_TYPE, games_type(ndjson))], out).into_response())
+}
+
 /// The content type of many games: PGN, or lichess's NDJSON.
 pub(super) fn games_type(ndjson: bool) -> &'static str {
     if ndjson { "application/x-ndjson" } else { PGN }

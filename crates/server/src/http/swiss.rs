@@ -256,11 +256,7 @@ pub(crate) async fn change(
         },
         _ => return Err(ApiError::not_found("page")),
     };
-    let by = tournaments::Actor {
-        id: &me.user.id,
-        name: &me.user.name,
-    };
-    tournaments::act(&state.rooms, &id, by, &action).await?;
+    tournaments::act(&state.rooms, &id, super::tournaments::actor(me), &action).await?;
     Ok(Json(json!({ "ok": true })))
 }
 

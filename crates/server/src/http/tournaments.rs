@@ -60,12 +60,16 @@ pub(crate) async fn change(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let me = account(&caller)?;
     scope(me, SCOPE)?;
-    let by = tournaments::Actor {
+    let t = tournaments::act(&state.rooms, &id, actor(me), &action).await?;
+    Ok(Json(tournaments::view(&id, &t)))
+}
+
+/// The account acting on a tournament, as the tournaments see it.
+pub(crate) fn actor(me: &super::identity::Account) -> tournaments::Actor<'_> {
+    tournaments::Actor {
         id: &me.user.id,
         name: &me.user.name,
-    };
-    let t = tournaments::act(&state.rooms, &id, by, &action).await?;
-    Ok(Json(tournaments::view(&id, &t)))
+    }
 }
 
 /// `GET /api/events/{id}/trf`: the report (FIDE's TRF) of the rounds with every result in,
@@ -93,19 +97,6 @@ pub(crate) async fn games(
 ) -> Result<Response, ApiError> {
     let t = tournaments::read(&state.store, &id).await?;
     let t = tournaments::sync(&state.rooms, &id, t).await?;
-    let mut rows = Vec::new();
-    for game in t.games.iter().flatten().flatten() {
-        if let Some(row) = state.store.game(game).await?
-            && row.status == crate::store::Status::Over
-        {
-            rows.push(row);
-        }
-    }
-    let ndjson = super::pgn::wants(&headers, "application/x-ndjson");
-    let out = super::pgn::write_games(&state, &rows, &origin, false, ndjson).await;
-    Ok((
-        [(header::CONTENT_TYPE, super::pgn::games_type(ndjson))],
-        out,
-    )
-        .into_response())
+    let ids = t.games.iter().flatten().flatten().map(String::as_str);
+    super::pgn::finished_games(&state, ids, &origin, &headers).await
 }
