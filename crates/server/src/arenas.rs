@@ -2,8 +2,8 @@
 //! at will and are paired again as soon as their game ends, by lichess's rules (the pairing
 //! crate's `arena`: who meets whom, and how each game scores). Stored as JSON in the
 //! `tournaments` table (kind `arena`) with a version, changed only through
-//! [`tournaments::update_kind`]; every node's tournament keeper brings each arena under way
-//! up to date ([`keep_one`]): the results of ended games taken in, the waiting players
+//! [`tournaments::update_kind`]; every node's keeper (`keeper.rs`) brings each arena under
+//! way up to date ([`keep_one`]): the results of ended games taken in, the waiting players
 //! paired, their games made through the one game request every door uses.
 
 use rookery_core::ByColor;

@@ -14,6 +14,7 @@ pub mod fuzzing;
 mod http;
 mod ids;
 mod import;
+mod keeper;
 mod lobby;
 mod metrics;
 mod new_game;

@@ -1348,42 +1348,6 @@ pub(crate) async fn sync(
     }
 }
 
-/// How often the keeper looks at the active tournaments.
-const KEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
-
-/// Keeps online tournaments going without anyone looking: every [`KEEP_EVERY`], each active
-/// tournament is brought up to date ([`sync`]). Every node runs one; two nodes syncing the
-/// same tournament at once change it once (the version) and make each game once (its id).
-pub(crate) fn keep(rooms: Rooms) {
-    tokio::spawn(async move {
-        let mut every = tokio::time::interval(KEEP_EVERY);
-        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            every.tick().await;
-            let ids = match rooms.store().active_tournaments().await {
-                Ok(ids) => ids,
-                Err(e) => {
-                    tracing::warn!(error = %e, "the tournament keeper cannot read");
-                    continue;
-                }
-            };
-            for (id, kind) in ids {
-                let done = if kind == crate::arenas::KIND {
-                    crate::arenas::keep_one(&rooms, &id).await
-                } else {
-                    match read(rooms.store(), &id).await {
-                        Ok(t) => sync(&rooms, &id, t).await.map(|_| ()),
-                        Err(e) => Err(e),
-                    }
-                };
-                if let Err(e) = done {
-                    tracing::warn!(tournament = %id, error = ?e, "a tournament could not be kept");
-                }
-            }
-        }
-    });
-}
-
 /// Makes the games of round `round` (from 0) that have an id and no game yet, through the
 /// one game request every door uses.
 async fn make_games(

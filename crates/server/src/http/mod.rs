@@ -569,7 +569,7 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
             forget.forget_old();
         }
     });
-    crate::tournaments::keep(state.rooms.clone());
+    crate::keeper::keep(state.rooms.clone());
     let handing_over = state.rooms.clone();
     let app = router(state, limits.request_timeout);
     if let Some(address) = config.metrics_listen {
