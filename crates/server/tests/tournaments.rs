@@ -192,7 +192,7 @@ fn swiss(url: &str) {
         .flat_map(|b| [&b["white"], &b["black"]])
         .collect();
     assert!(in_round2.contains(&&12.into()) && !in_round2.contains(&&11.into()));
-    moves_afterwards(&s, &mut arbiter, &id, &t);
+    moves_afterwards(&s, &mut arbiter, &id);
     let mut t = finish_round(&s, &mut arbiter, &id, &t);
     for _ in 3..=4 {
         t = act(&s, &mut arbiter, &id, r#"{"action":"pair"}"#);
@@ -293,7 +293,7 @@ fn pages(s: &Server, arbiter: &mut Browser, id: &str, t: &Value) {
 /// A game's moves entered afterwards from its PGN: the core checks them; the board's
 /// players name the game, which carries the event, round and table; a board without a result
 /// takes the game's; one with a result must agree with it; a board takes one game.
-fn moves_afterwards(s: &Server, arbiter: &mut Browser, id: &str, t: &Value) {
+fn moves_afterwards(s: &Server, arbiter: &mut Browser, id: &str) {
     // JSON text: a PGN with a tag of its own (the board's players name the game).
     const MATE: &str = r#"[White \"Someone\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"#;
     let path = format!("/api/events/{id}");
@@ -337,7 +337,6 @@ fn moves_afterwards(s: &Server, arbiter: &mut Browser, id: &str, t: &Value) {
         303
     );
     assert_eq!(other.json(s, &path, &moves(1, 2, MATE)).status, 403);
-    let _ = t;
 }
 
 /// What others cannot do; nothing changes.
@@ -590,16 +589,12 @@ fn online(url: &str) {
     // Board 1 of round 2: White never comes and loses by forfeit (-/+) once his clock has
     // run the tournament's forfeit time (10 s) without a move; board 2: a draw by
     // agreement.
-    let (g1, w1) = (
-        round2[0]["game"].as_str().unwrap(),
-        round2[0]["white"].as_u64().unwrap(),
-    );
+    let g1 = round2[0]["game"].as_str().unwrap();
     let (g2, w2, b2) = (
         round2[1]["game"].as_str().unwrap(),
         round2[1]["white"].as_u64().unwrap(),
         round2[1]["black"].as_u64().unwrap(),
     );
-    let _ = (g1, w1);
     // (R5: an offer made on one's turn stands once one has moved.)
     play(&s, &mut players, g2, w2, "e2e4");
     play(&s, &mut players, g2, b2, "e7e5");
