@@ -7,7 +7,6 @@
 //! paired, their games made through the one game request every door uses.
 
 use rookery_core::ByColor;
-use rookery_core::clock::TimeControl;
 use rookery_core::pgn::GameResult as PgnResult;
 use rookery_core::rating::Speed;
 use rookery_pairing::arena::{self, Colours, Game, Outcome, Sheet, Waiting, Wave};
@@ -301,10 +300,6 @@ pub(crate) fn parse(body: &str) -> Result<Arena, TournamentError> {
     })
 }
 
-fn one_line(text: &str, most: usize) -> bool {
-    !text.is_empty() && text.chars().count() <= most && !text.chars().any(char::is_control)
-}
-
 /// Makes an arena run by account `owner`; answers its id.
 ///
 /// # Errors
@@ -317,11 +312,10 @@ pub(crate) async fn create(
 ) -> Result<String, TournamentError> {
     let invalid = |m: String| Err(TournamentError::Invalid(m));
     let name = new.name.trim();
-    if !one_line(name, MAX_NAME) {
+    if !tournaments::one_line(name, MAX_NAME) {
         return invalid(format!("name: 1 to {MAX_NAME} characters, on one line"));
     }
-    let control = TimeControl::from_friendly(&new.clock)
-        .map_err(|e| TournamentError::Invalid(format!("clock: {e}")))?;
+    let control = tournaments::control_of(&new.clock)?;
     if Speed::of_control(&control).is_none_or(|s| s == Speed::Correspondence) {
         return invalid("clock: an arena is played with a clock of minutes, not days".into());
     }
@@ -475,23 +469,11 @@ async fn admissible(
             return invalid("only the club's members join its arenas".into());
         }
     }
-    let control = TimeControl::from_friendly(&a.clock)
-        .map_err(|e| TournamentError::Invalid(format!("clock: {e}")))?;
-    let Some(speed) = Speed::of_control(&control) else {
-        return Ok(1500);
+    let control = tournaments::control_of(&a.clock)?;
+    let (speed, rating, games) = tournaments::standing_at(store, account, &control, now).await?;
+    let Some(speed) = speed else {
+        return Ok(rating);
     };
-    let rating = store
-        .rating_at(account, speed, now)
-        .await?
-        .rating
-        .round()
-        .clamp(0.0, 4000.0) as u32;
-    let games = store
-        .ratings_of(account)
-        .await?
-        .into_iter()
-        .find(|(s, _)| *s == speed)
-        .map_or(0, |(_, r)| r.games);
     if a.min_rating.is_some_and(|lo| rating < lo) || a.max_rating.is_some_and(|hi| rating > hi) {
         return invalid(format!(
             "your {} rating ({rating}) is outside this arena's range",
@@ -573,8 +555,7 @@ pub(crate) async fn keep_one(rooms: &Rooms, id: &str) -> Result<(), TournamentEr
 
 /// Makes the arena's games not made yet.
 async fn make_games(rooms: &Rooms, id: &str, a: &Arena) -> Result<(), TournamentError> {
-    let control = TimeControl::from_friendly(&a.clock)
-        .map_err(|e| TournamentError::Invalid(format!("clock: {e}")))?;
+    let control = tournaments::control_of(&a.clock)?;
     for g in a.running() {
         let seat = |i: usize| {
             let p = &a.players[i];

@@ -593,9 +593,49 @@ pub(crate) fn parse(body: &str) -> Result<Tournament, TournamentError> {
         })
 }
 
+/// A tournament's clock, written in the lobby's friendly form (`3+2`), read.
+///
+/// # Errors
+/// A clock that does not read, named.
+pub(crate) fn control_of(clock: &str) -> Result<TimeControl, TournamentError> {
+    TimeControl::from_friendly(clock).map_err(|e| TournamentError::Invalid(format!("clock: {e}")))
+}
+
+/// An account's rating (whole, 0 to 4000) and rated games at the speed of `control` as they
+/// stand at `now`: a new player's where it has none, or where the clock has no speed.
+///
+/// # Errors
+/// The store failed.
+pub(crate) async fn standing_at(
+    store: &Store,
+    account: &str,
+    control: &TimeControl,
+    now: i64,
+) -> Result<(Option<Speed>, u32, i64), TournamentError> {
+    let speed = Speed::of_control(control);
+    let stored = match speed {
+        Some(speed) => store
+            .ratings_of(account)
+            .await?
+            .into_iter()
+            .find(|(s, _)| *s == speed)
+            .map(|(_, r)| r),
+        None => None,
+    };
+    let (glicko, games) = stored.map_or_else(
+        || (rookery_core::rating::Glicko::default(), 0),
+        |r| (r.at(now), r.games),
+    );
+    Ok((
+        speed,
+        glicko.rating.round().clamp(0.0, 4000.0) as u32,
+        games,
+    ))
+}
+
 /// A name or a line of text as a tournament takes it: 1 to `most` characters, no line break
 /// or other control character.
-fn one_line(text: &str, most: usize) -> bool {
+pub(crate) fn one_line(text: &str, most: usize) -> bool {
     !text.is_empty() && text.chars().count() <= most && !text.chars().any(char::is_control)
 }
 
@@ -644,8 +684,7 @@ pub(crate) async fn create(
         // Over the board, "rated" is the club's ladder (R8), kept by the tournament.
         None => None,
         Some(clock) => {
-            let control = TimeControl::from_friendly(clock)
-                .map_err(|e| TournamentError::Invalid(format!("clock: {e}")))?;
+            let control = control_of(clock)?;
             if new.rated {
                 rateable(
                     ByColor::new_with(|_| RatedSeat::Account),
@@ -830,13 +869,9 @@ pub(crate) async fn act(
                 "players enter an over-the-board tournament by the arbiter".into(),
             )
         })?;
-        let control = TimeControl::from_friendly(&online.clock)
-            .map_err(|e| TournamentError::Invalid(format!("clock: {e}")))?;
-        let rating = match Speed::of_control(&control) {
-            Some(speed) => store.rating_at(by.id, speed, now_ms() as i64).await?.rating,
-            None => rookery_core::rating::Glicko::default().rating,
-        };
-        joining = Some(rating.round().clamp(0.0, 4000.0) as u32);
+        let control = control_of(&online.clock)?;
+        let (_, rating, _) = standing_at(store, by.id, &control, now_ms() as i64).await?;
+        joining = Some(rating);
         if let Some(club) = &t.settings.club {
             if store.membership(club, by.id).await?.is_none() {
                 return Err(TournamentError::Invalid(
@@ -1357,8 +1392,7 @@ async fn make_games(
     round: usize,
     online: &Online,
 ) -> Result<(), TournamentError> {
-    let control = TimeControl::from_friendly(&online.clock)
-        .map_err(|e| TournamentError::Invalid(format!("clock: {e}")))?;
+    let control = control_of(&online.clock)?;
     for (k, b) in t.event.paired[round].iter().enumerate() {
         let (Some(game), Some(black)) = (t.game(round, k), b.black) else {
             continue;

@@ -191,6 +191,17 @@ fn cell(t: &Tournament, id: u32, round: u32, name_of: &dyn Fn(u32) -> String) ->
     }
 }
 
+/// The time limit in the reader's words: online, the games' clock; over the board, the
+/// organiser's words.
+pub(crate) fn limit_words(tr: Tr, t: &Tournament) -> String {
+    match &t.online {
+        Some(o) => tournaments::control_of(&o.clock)
+            .map(|c| describe(tr, &c))
+            .unwrap_or_else(|_| o.clock.clone()),
+        None => t.time_limit.clone().unwrap_or_default(),
+    }
+}
+
 fn view(tr: Tr, id: &str, t: &Tournament) -> EventView {
     let e = &t.event;
     let list = t.tie_breaks();
@@ -313,12 +324,7 @@ fn view(tr: Tr, id: &str, t: &Tournament) -> EventView {
             }
         })
         .collect();
-    let limit = match &t.online {
-        Some(o) => rookery_core::clock::TimeControl::from_friendly(&o.clock)
-            .map(|c| describe(tr, &c))
-            .unwrap_or_else(|_| o.clock.clone()),
-        None => t.time_limit.clone().unwrap_or_default(),
-    };
+    let limit = limit_words(tr, t);
     let finished =
         e.next_round() > e.rounds && complete_rounds.len() == e.paired.len() && e.rounds > 0;
     let status = if finished {

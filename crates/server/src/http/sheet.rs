@@ -268,12 +268,7 @@ pub(crate) async fn round_sheets(
         return not_found(&headers);
     };
     // Online: the games' clock in words; over the board: the limit as the organiser wrote it.
-    let limit = match &t.online {
-        Some(o) => rookery_core::clock::TimeControl::from_friendly(&o.clock)
-            .map(|c| describe(tr, &c))
-            .unwrap_or_default(),
-        None => t.time_limit.clone().unwrap_or_default(),
-    };
+    let limit = super::events::limit_words(tr, &t);
     let name = |n: u32| {
         let p = &t.event.players[n as usize - 1];
         if p.rating > 0 {
