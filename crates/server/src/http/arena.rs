@@ -8,14 +8,14 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
-use axum::http::header::CONTENT_TYPE;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use serde_json::{Value, json};
 
 use super::AppState;
 use super::error::ApiError;
 use super::identity::Caller;
-use super::lichess_play::{account, fields, scope};
+use super::lichess_play::{account, fields, scope, standard_only};
+use super::lichess_stream::json_lines;
 use super::swiss::{iso, limit_and_increment, number};
 use crate::arenas::{self, Action, Arena, NewArena, Phase};
 use crate::refusal::Code;
@@ -43,12 +43,7 @@ pub(crate) async fn create(
     let me = account(&caller)?;
     scope(me, &["tournament:write"])?;
     let f = fields(&headers, &body)?;
-    if f.get("variant").is_some_and(|v| v != "standard") {
-        return Err(ApiError::new(
-            Code::BadRequest,
-            "only standard chess is played here",
-        ));
-    }
+    standard_only(&f)?;
     let minutes_of_clock: f64 = f
         .get("clockTime")
         .ok_or_else(|| ApiError::new(Code::BadRequest, "clockTime: minutes, required"))?
@@ -256,26 +251,29 @@ pub(crate) async fn results(
     Query(q): Query<PageQuery>,
 ) -> Result<Response, ApiError> {
     let (a, _, _) = arenas::read(&state.store, &id).await?;
-    let mut out = String::new();
-    for s in a.standings().iter().take(q.nb.unwrap_or(usize::MAX)) {
-        let p = &a.players[s.player];
-        let mut line = json!({
-            "rank": s.rank,
-            "score": s.sheet.total,
-            "rating": p.rating,
-            "username": p.name,
-            "performance": s.performance,
+    let with_sheet = q
+        .sheet
+        .as_deref()
+        .is_some_and(|v| v.eq_ignore_ascii_case("true") || v == "1");
+    let lines = a
+        .standings()
+        .into_iter()
+        .take(q.nb.unwrap_or(usize::MAX))
+        .map(|s| {
+            let p = &a.players[s.player];
+            let mut line = json!({
+                "rank": s.rank,
+                "score": s.sheet.total,
+                "rating": p.rating,
+                "username": p.name,
+                "performance": s.performance,
+            });
+            if with_sheet {
+                line["sheet"] = json!({ "scores": scores_text(&s.sheet) });
+            }
+            line
         });
-        if q.sheet
-            .as_deref()
-            .is_some_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
-        {
-            line["sheet"] = json!({ "scores": scores_text(&s.sheet) });
-        }
-        out.push_str(&line.to_string());
-        out.push('\n');
-    }
-    Ok(([(CONTENT_TYPE, "application/x-ndjson")], out).into_response())
+    Ok(json_lines(lines))
 }
 
 /// `GET /api/tournament/{id}/games`: its finished games, as one PGN (or NDJSON).
@@ -320,15 +318,6 @@ pub(crate) async fn list(State(state): State<AppState>) -> Result<Json<Value>, A
     Ok(Json(out))
 }
 
-fn ndjson(values: Vec<Value>) -> Response {
-    let mut out = String::new();
-    for v in values {
-        out.push_str(&v.to_string());
-        out.push('\n');
-    }
-    ([(CONTENT_TYPE, "application/x-ndjson")], out).into_response()
-}
-
 /// `GET /api/user/{name}/tournament/created`: the arenas an account made, NDJSON.
 pub(crate) async fn created_by(
     State(state): State<AppState>,
@@ -338,7 +327,7 @@ pub(crate) async fn created_by(
         .store
         .tournaments_by(&name.to_lowercase(), arenas::KIND, LISTED)
         .await?;
-    Ok(ndjson(listed(&rows).into_iter().map(|(v, _)| v).collect()))
+    Ok(json_lines(listed(&rows).into_iter().map(|(v, _)| v)))
 }
 
 /// `GET /api/team/{id}/arena`: a club's arenas, NDJSON.
@@ -353,5 +342,5 @@ pub(crate) async fn of_club(
         .store
         .club_tournaments(&id, arenas::KIND, LISTED)
         .await?;
-    Ok(ndjson(listed(&rows).into_iter().map(|(v, _)| v).collect()))
+    Ok(json_lines(listed(&rows).into_iter().map(|(v, _)| v)))
 }

@@ -9,7 +9,6 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
-use axum::http::header::CONTENT_TYPE;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
@@ -192,7 +191,7 @@ pub(crate) async fn users(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let club = club_of(&state, &id).await?;
-    let mut out = String::new();
+    let mut lines = Vec::new();
     for m in state.store.club_members(&club.id).await? {
         let Some(user) = state.store.user(&m.user_id).await? else {
             continue;
@@ -201,10 +200,9 @@ pub(crate) async fn users(
         if let Some(t) = user.title {
             line["title"] = json!(t.as_str());
         }
-        out.push_str(&line.to_string());
-        out.push('\n');
+        lines.push(line);
     }
-    Ok(([(CONTENT_TYPE, "application/x-ndjson")], out).into_response())
+    Ok(super::lichess_stream::json_lines(lines))
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -221,7 +219,7 @@ pub(crate) async fn swiss(
 ) -> Result<Response, ApiError> {
     let club = club_of(&state, &id).await?;
     let max = q.max.unwrap_or(MAX_LISTED).clamp(1, MAX_LISTED);
-    let mut out = String::new();
+    let mut lines = Vec::new();
     for row in state
         .store
         .club_tournaments(&club.id, crate::tournaments::KIND, max)
@@ -230,12 +228,14 @@ pub(crate) async fn swiss(
         let Ok(t) = crate::tournaments::parse(&row.body) else {
             continue;
         };
-        out.push_str(
-            &super::swiss::swiss_json(&row.id, &row.owner, row.created_at, &t).to_string(),
-        );
-        out.push('\n');
+        lines.push(super::swiss::swiss_json(
+            &row.id,
+            &row.owner,
+            row.created_at,
+            &t,
+        ));
     }
-    Ok(([(CONTENT_TYPE, "application/x-ndjson")], out).into_response())
+    Ok(super::lichess_stream::json_lines(lines))
 }
 
 #[cfg(test)]

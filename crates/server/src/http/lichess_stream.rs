@@ -31,6 +31,17 @@ use crate::wallclock::now_ms;
 /// How often an idle stream sends an empty line.
 const KEEP_ALIVE: Duration = Duration::from_secs(6);
 
+/// A finished NDJSON answer: each value on a line of its own (lists and results, not
+/// streams).
+pub(crate) fn json_lines(values: impl IntoIterator<Item = Value>) -> Response {
+    let mut out = String::new();
+    for v in values {
+        out.push_str(&v.to_string());
+        out.push('\n');
+    }
+    ([(header::CONTENT_TYPE, "application/x-ndjson")], out).into_response()
+}
+
 /// An NDJSON answer fed by `lines` (each one JSON text), with keep-alive newlines.
 pub(crate) fn ndjson(lines: mpsc::Receiver<String>) -> Response {
     let mut ticker = tokio::time::interval(KEEP_ALIVE);

@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 use super::AppState;
 use super::error::ApiError;
 use super::identity::Caller;
-use super::lichess_play::{account, fields, scope};
+use super::lichess_play::{account, fields, scope, standard_only};
 use crate::export::utc_date_time;
 use crate::refusal::Code;
 use crate::tournaments::{self, Action, Interval, NewTournament, Tournament};
@@ -141,12 +141,7 @@ pub(crate) async fn create(
         .await?
         .ok_or_else(|| ApiError::not_found("club"))?;
     let f = fields(&headers, &body)?;
-    if f.get("variant").is_some_and(|v| v != "standard") {
-        return Err(ApiError::new(
-            Code::BadRequest,
-            "only standard chess is played here",
-        ));
-    }
+    standard_only(&f)?;
     // lichess's form: one pair a line, two usernames apart.
     let mut forbidden = Vec::new();
     for line in f
@@ -313,10 +308,9 @@ pub(crate) async fn results(
     let tie_at = (0..list.len() - 1).find(|&i| i != points_at);
     let mut order: Vec<usize> = (0..e.players.len()).collect();
     order.sort_by_key(|&i| (ranks[i], i));
-    let mut out = String::new();
-    for &i in order.iter().take(q.nb.unwrap_or(usize::MAX)) {
+    let lines = order.iter().take(q.nb.unwrap_or(usize::MAX)).map(|&i| {
         let p = &e.players[i];
-        let line = json!({
+        json!({
             "rank": ranks[i],
             "points": figure(values[i][points_at]),
             "tieBreak": tie_at.map_or(Value::Null, |k| figure(values[i][k])),
@@ -324,9 +318,7 @@ pub(crate) async fn results(
             "username": p.name,
             "performance": figure(values[i][list.len() - 1]),
             "absent": p.withdrawn_from.is_some(),
-        });
-        out.push_str(&line.to_string());
-        out.push('\n');
-    }
-    Ok(([(CONTENT_TYPE, "application/x-ndjson")], out).into_response())
+        })
+    });
+    Ok(super::lichess_stream::json_lines(lines))
 }

@@ -118,12 +118,7 @@ pub(crate) async fn challenge(
             "you cannot challenge yourself",
         ));
     }
-    if f.get("variant").is_some_and(|v| v != "standard") {
-        return Err(ApiError::new(
-            Code::BadRequest,
-            "only standard chess is played here",
-        ));
-    }
+    standard_only(&f)?;
     let (clock, days) = clock_of(&f)?;
     let fen = f
         .get("fen")

@@ -65,6 +65,20 @@ pub(crate) fn fields(
     }
 }
 
+/// A form's `variant`, where lichess's clients send one: only standard chess is played here.
+///
+/// # Errors
+/// Any other variant.
+pub(crate) fn standard_only(f: &HashMap<String, String>) -> Result<(), ApiError> {
+    if f.get("variant").is_some_and(|v| v != "standard") {
+        return Err(ApiError::new(
+            Code::BadRequest,
+            "only standard chess is played here",
+        ));
+    }
+    Ok(())
+}
+
 /// Whether the caller may do what needs one of `wanted`: a session may do anything, a token
 /// needs one of those scopes (lichess's names).
 pub(crate) fn scope(account: &Account, wanted: &[&str]) -> Result<(), ApiError> {
