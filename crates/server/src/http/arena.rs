@@ -19,6 +19,7 @@ use super::lichess_stream::json_lines;
 use super::swiss::{iso, limit_and_increment, number};
 use crate::arenas::{self, Action, Arena, NewArena, Phase};
 use crate::refusal::Code;
+use crate::store::tournaments::Which;
 use crate::wallclock::now_ms;
 
 /// Players on a page of the standings (lichess's ten).
@@ -303,7 +304,10 @@ fn listed(rows: &[crate::store::tournaments::StoredTournament]) -> Vec<(Value, P
 
 /// `GET /api/tournament`: the newest arenas, `created`, `started` and `finished`.
 pub(crate) async fn list(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
-    let rows = state.store.recent_tournaments(arenas::KIND, LISTED).await?;
+    let rows = state
+        .store
+        .tournaments(Which::All, arenas::KIND, LISTED)
+        .await?;
     let mut out = json!({ "created": [], "started": [], "finished": [] });
     for (v, phase) in listed(&rows) {
         let key = match phase {
@@ -325,7 +329,7 @@ pub(crate) async fn created_by(
 ) -> Result<Response, ApiError> {
     let rows = state
         .store
-        .tournaments_by(&name.to_lowercase(), arenas::KIND, LISTED)
+        .tournaments(Which::Owner(&name.to_lowercase()), arenas::KIND, LISTED)
         .await?;
     Ok(json_lines(listed(&rows).into_iter().map(|(v, _)| v)))
 }
@@ -340,7 +344,7 @@ pub(crate) async fn of_club(
     }
     let rows = state
         .store
-        .club_tournaments(&id, arenas::KIND, LISTED)
+        .tournaments(Which::Club(&id), arenas::KIND, LISTED)
         .await?;
     Ok(json_lines(listed(&rows).into_iter().map(|(v, _)| v)))
 }

@@ -222,7 +222,11 @@ pub(crate) async fn swiss(
     let mut lines = Vec::new();
     for row in state
         .store
-        .club_tournaments(&club.id, crate::tournaments::KIND, max)
+        .tournaments(
+            crate::store::tournaments::Which::Club(&club.id),
+            crate::tournaments::KIND,
+            max,
+        )
         .await?
     {
         let Ok(t) = crate::tournaments::parse(&row.body) else {

@@ -477,7 +477,11 @@ pub(crate) async fn list(State(state): State<AppState>, chrome: Chrome) -> Respo
     let tr = chrome.tr;
     let stored = match state
         .store
-        .recent_tournaments(tournaments::KIND, LISTED)
+        .tournaments(
+            crate::store::tournaments::Which::All,
+            tournaments::KIND,
+            LISTED,
+        )
         .await
     {
         Ok(rows) => rows,

@@ -6,6 +6,14 @@ use sqlx::Row;
 
 use super::{Store, StoreError};
 
+/// Which tournaments a list holds: all, a club's, or those an account made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Which<'a> {
+    All,
+    Club(&'a str),
+    Owner(&'a str),
+}
+
 /// A tournament as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct StoredTournament {
@@ -96,39 +104,27 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// The `limit` newest tournaments of `kind`, newest first.
-    pub(crate) async fn recent_tournaments(
+    /// The `limit` newest tournaments of `kind` among `which`, newest first.
+    pub(crate) async fn tournaments(
         &self,
+        which: Which<'_>,
         kind: &str,
         limit: i64,
     ) -> Result<Vec<StoredTournament>, StoreError> {
-        let rows = sqlx::query(
+        let (filter, value) = match which {
+            Which::All => ("", None),
+            Which::Club(club) => (" AND club = $3", Some(club)),
+            Which::Owner(owner) => (" AND owner = $3", Some(owner)),
+        };
+        let sql = format!(
             "SELECT id, owner, created_at, version, body, club, kind FROM tournaments \
-             WHERE kind = $2 ORDER BY created_at DESC, id LIMIT $1",
-        )
-        .bind(limit)
-        .bind(kind)
-        .fetch_all(self.pool())
-        .await?;
-        rows.iter().map(stored).collect()
-    }
-
-    /// Club `club`'s tournaments of `kind`, newest first, at most `limit`.
-    pub(crate) async fn club_tournaments(
-        &self,
-        club: &str,
-        kind: &str,
-        limit: i64,
-    ) -> Result<Vec<StoredTournament>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT id, owner, created_at, version, body, club, kind FROM tournaments \
-             WHERE club = $1 AND kind = $3 ORDER BY created_at DESC, id LIMIT $2",
-        )
-        .bind(club)
-        .bind(limit)
-        .bind(kind)
-        .fetch_all(self.pool())
-        .await?;
+             WHERE kind = $1{filter} ORDER BY created_at DESC, id LIMIT $2"
+        );
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(kind).bind(limit);
+        if let Some(value) = value {
+            query = query.bind(value);
+        }
+        let rows = query.fetch_all(self.pool()).await?;
         rows.iter().map(stored).collect()
     }
 
@@ -140,25 +136,6 @@ impl Store {
         rows.iter()
             .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
             .collect()
-    }
-
-    /// Account `owner`'s tournaments of `kind`, newest first, at most `limit`.
-    pub(crate) async fn tournaments_by(
-        &self,
-        owner: &str,
-        kind: &str,
-        limit: i64,
-    ) -> Result<Vec<StoredTournament>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT id, owner, created_at, version, body, club, kind FROM tournaments \
-             WHERE owner = $1 AND kind = $2 ORDER BY created_at DESC, id LIMIT $3",
-        )
-        .bind(owner)
-        .bind(kind)
-        .bind(limit)
-        .fetch_all(self.pool())
-        .await?;
-        rows.iter().map(stored).collect()
     }
 }
 
@@ -217,30 +194,39 @@ pub(crate) mod tests {
             rows.into_iter().map(|t| t.id).collect()
         };
         assert_eq!(
-            ids(store.recent_tournaments("event", 2).await.unwrap()),
+            ids(store.tournaments(Which::All, "event", 2).await.unwrap()),
             ["t3", "t1"],
             "newest first, the limit kept, arenas apart"
         );
         assert_eq!(
-            ids(store.recent_tournaments("arena", 5).await.unwrap()),
+            ids(store.tournaments(Which::All, "arena", 5).await.unwrap()),
             ["a1"]
         );
-        let of_club = store.club_tournaments("club", "event", 10).await.unwrap();
+        let of_club = store
+            .tournaments(Which::Club("club"), "event", 10)
+            .await
+            .unwrap();
         assert_eq!(of_club[0].club.as_deref(), Some("club"));
         assert_eq!(ids(of_club), ["t3", "t0"]);
         assert_eq!(
-            ids(store.club_tournaments("club", "arena", 10).await.unwrap()),
+            ids(store
+                .tournaments(Which::Club("club"), "arena", 10)
+                .await
+                .unwrap()),
             ["a1"]
         );
         assert!(
             store
-                .club_tournaments("other", "event", 10)
+                .tournaments(Which::Club("other"), "event", 10)
                 .await
                 .unwrap()
                 .is_empty()
         );
         assert_eq!(
-            ids(store.tournaments_by("other", "event", 10).await.unwrap()),
+            ids(store
+                .tournaments(Which::Owner("other"), "event", 10)
+                .await
+                .unwrap()),
             ["t3", "t0"]
         );
     }
