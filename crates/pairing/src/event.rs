@@ -225,6 +225,19 @@ impl Event {
         self.paired.len() as u32 + 1
     }
 
+    /// The paired rounds with every result in, from round 1 (what the report and the
+    /// standings count).
+    pub fn complete_rounds(&self) -> usize {
+        self.paired
+            .iter()
+            .take_while(|round| {
+                round
+                    .iter()
+                    .all(|b| b.black.is_none() || b.result.is_some())
+            })
+            .count()
+    }
+
     /// Enters a player (late, in a Swiss: from the next round to be paired, the rounds
     /// missed scoring nothing); answers the starting number.
     ///
@@ -356,15 +369,7 @@ impl Event {
     /// round (what its pairing reads).
     pub fn trf(&self, ahead: bool) -> String {
         let mut text = format!("012 {}\n", self.name.replace(['\n', '\r'], " "));
-        let complete = self
-            .paired
-            .iter()
-            .take_while(|round| {
-                round
-                    .iter()
-                    .all(|b| b.black.is_none() || b.result.is_some())
-            })
-            .count();
+        let complete = self.complete_rounds();
         let mut trf = Trf::parse(&text).expect("a header reads");
         for (i, p) in self.players.iter().enumerate() {
             let id = i as u32 + 1;

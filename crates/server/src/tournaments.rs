@@ -479,13 +479,15 @@ impl Tournament {
     /// Online with a round under way (paired, and not every round paired with every
     /// result in): the keeper looks at it.
     fn active(&self) -> bool {
-        let e = &self.event;
-        let finished = e.next_round() > e.rounds
-            && e.paired
-                .last()
-                .is_some_and(|r| r.iter().all(|b| b.black.is_none() || b.result.is_some()));
         let waiting = self.online.as_ref().is_some_and(|o| o.starts_at.is_some());
-        self.online.is_some() && (!e.paired.is_empty() || waiting) && !finished
+        self.online.is_some() && (!self.event.paired.is_empty() || waiting) && !self.finished()
+    }
+
+    /// Every round planned is paired and has every result in (or its arbiter ended it before
+    /// any round).
+    pub(crate) fn finished(&self) -> bool {
+        let e = &self.event;
+        e.rounds == 0 || (e.next_round() > e.rounds && e.complete_rounds() == e.paired.len())
     }
 
     /// The tie-breaks of its standings: the organiser's, else the system's defaults.
@@ -591,6 +593,13 @@ pub(crate) fn parse(body: &str) -> Result<Tournament, TournamentError> {
                 "a tournament this version cannot read".into(),
             ))
         })
+}
+
+/// Players' indexes in the standings' order: by rank, then by starting number.
+pub(crate) fn by_rank(ranks: &[usize]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..ranks.len()).collect();
+    order.sort_by_key(|&i| (ranks[i], i));
+    order
 }
 
 /// A tournament's clock, written in the lobby's friendly form (`3+2`), read.
@@ -1528,8 +1537,7 @@ pub(crate) fn view(id: &str, t: &Tournament) -> serde_json::Value {
     let event = &t.event;
     let list = t.tie_breaks();
     let (values, ranks) = event.standings(&list);
-    let mut order: Vec<usize> = (0..event.players.len()).collect();
-    order.sort_by_key(|&i| (ranks[i], i));
+    let order = by_rank(&ranks);
     let show = |v: &Value| v.to_string();
     json!({
         "id": id,

@@ -206,15 +206,8 @@ fn view(tr: Tr, id: &str, t: &Tournament) -> EventView {
     let e = &t.event;
     let list = t.tie_breaks();
     let (values, ranks) = e.standings(&list);
-    let mut order: Vec<usize> = (0..e.players.len()).collect();
-    order.sort_by_key(|&i| (ranks[i], i));
-    let complete_rounds: Vec<u32> = (1..=e.paired.len() as u32)
-        .take_while(|&r| {
-            e.paired[r as usize - 1]
-                .iter()
-                .all(|b| b.black.is_none() || b.result.is_some())
-        })
-        .collect();
+    let order = tournaments::by_rank(&ranks);
+    let complete_rounds: Vec<u32> = (1..=e.complete_rounds() as u32).collect();
     let player = |n: u32| &e.players[n as usize - 1];
     let total = |n: u32| points_text(e.points_before(n, e.paired.len() as u32 + 1));
     let rank_of = |n: u32| ranks[n as usize - 1].to_string();
@@ -325,8 +318,7 @@ fn view(tr: Tr, id: &str, t: &Tournament) -> EventView {
         })
         .collect();
     let limit = limit_words(tr, t);
-    let finished =
-        e.next_round() > e.rounds && complete_rounds.len() == e.paired.len() && e.rounds > 0;
+    let finished = t.finished();
     let status = if finished {
         tr.t("ev_finished").to_owned()
     } else if e.paired.is_empty() {

@@ -57,12 +57,7 @@ pub(crate) fn limit_and_increment(clock: &str) -> (u64, u64) {
 /// A tournament as lichess's `Swiss` object shows it.
 pub(crate) fn swiss_json(id: &str, owner: &str, created_at: i64, t: &Tournament) -> Value {
     let e = &t.event;
-    let last_complete = e
-        .paired
-        .last()
-        .is_none_or(|r| r.iter().all(|b| b.black.is_none() || b.result.is_some()));
-    let finished =
-        !e.paired.is_empty() && e.next_round() > e.rounds && last_complete || e.rounds == 0;
+    let finished = t.finished();
     let status = if finished {
         "finished"
     } else if e.paired.is_empty() {
@@ -306,8 +301,7 @@ pub(crate) async fn results(
         .position(|tb| *tb == TieBreak::Points)
         .unwrap_or(0);
     let tie_at = (0..list.len() - 1).find(|&i| i != points_at);
-    let mut order: Vec<usize> = (0..e.players.len()).collect();
-    order.sort_by_key(|&i| (ranks[i], i));
+    let order = tournaments::by_rank(&ranks);
     let lines = order.iter().take(q.nb.unwrap_or(usize::MAX)).map(|&i| {
         let p = &e.players[i];
         json!({
