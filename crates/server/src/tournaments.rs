@@ -3,15 +3,16 @@
 //! itself (players, byes, boards, results, the next round's pairing, the standings) is the
 //! pairing crate's [`Event`]; this module stores it (as JSON, migration 0019) with what only
 //! an online tournament has (its clock, the players' accounts, each board's game), and takes
-//! every change as one typed [`Action`] through [`act`], whatever the door (the API today;
-//! the pages next), with the same checks: only the arbiter (or a player, for himself) acts,
-//! and a change made at the same moment on another node is read again, never lost.
+//! every change as one typed [`Action`] through [`act`], whatever the door (Rookery's API, the
+//! pages, lichess's Swiss API), with the same checks: only the arbiter (or a player, for
+//! himself) acts, and a change made at the same moment on another node is read again, never
+//! lost.
 //!
 //! Online, a round's games are made through the one game request every door uses
 //! ([`crate::new_game::make`]), their ids written with the pairing in the same change (so
-//! that two nodes never make a board's game twice); [`sync`] takes the results of ended
-//! games into the event and pairs the next round once every game of the last one has
-//! ended.
+//! that two nodes never make a board's game twice); [`sync`] pairs round 1 at its start,
+//! forfeits absent players, takes the results of ended games into the event and pairs the
+//! next round when it is due (`keeper.rs` calls it for every active tournament).
 
 use rookery_pairing::event::{
     Board, Bye, Entrant, Event, EventError, Result as GameResult, System,
@@ -55,7 +56,7 @@ const MAX_REASON: usize = 200;
 const TRIES: usize = 5;
 
 /// A new tournament, as its arbiter asks for it.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NewTournament {
     pub(crate) name: String,

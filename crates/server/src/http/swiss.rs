@@ -181,19 +181,15 @@ pub(crate) async fn create(
             .unwrap_or_else(|| format!("{} Swiss", club.name)),
         system: "swiss".into(),
         rounds: u32::try_from(rounds).unwrap_or(0),
-        first_colour: None,
         clock: Some(format!("{minutes}+{increment}")),
         rated: f.get("rated").is_none_or(|r| r == "true"),
-        time_limit: None,
         starts_at: Some(number(&f, "startsAt")?.unwrap_or(now_ms() as i64 + DEFAULT_START_MS)),
         round_interval: interval,
-        forfeit_after: None,
-        tie_breaks: None,
         password: f.get("password").cloned(),
         club: Some(club.id.clone()),
         description: f.get("description").cloned(),
         forbidden_pairs: Some(forbidden),
-        acceleration: None,
+        ..NewTournament::default()
     };
     let id = tournaments::create(&state.store, &me.user.id, &new, now_ms() as i64).await?;
     let t = tournaments::read(&state.store, &id).await?;
