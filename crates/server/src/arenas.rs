@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::new_game::SeatSpec;
 use crate::rooms::Rooms;
+use crate::store::tournaments::StoredTournament;
 use crate::store::{ClubRecord, Status, Store};
 use crate::tournaments::{self, Actor, TournamentError};
 use crate::wallclock::now_ms;
@@ -358,20 +359,18 @@ pub(crate) async fn create(
         terminated_at: None,
     };
     let id = crate::ids::game_id();
-    store
-        .add_tournament(
-            &id,
-            owner,
-            now,
-            &body_of(&arena).0,
-            new.club.as_deref(),
-            KIND,
-        )
-        .await?;
+    let (body, active) = body_of(&arena);
+    let row = StoredTournament {
+        id: id.clone(),
+        owner: owner.to_owned(),
+        created_at: now,
+        version: 1,
+        body,
+        club: new.club.clone(),
+        kind: KIND.to_owned(),
+    };
     // Active from the start: the keeper pairs it when it begins.
-    store
-        .update_tournament(&id, 1, &body_of(&arena).0, true)
-        .await?;
+    store.add_tournament(&row, active).await?;
     Ok(id)
 }
 

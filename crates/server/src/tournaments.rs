@@ -829,9 +829,17 @@ pub(crate) async fn create(
         },
     };
     let id = crate::ids::game_id();
-    store
-        .add_tournament(&id, owner, now, &body_of(&t), new.club.as_deref(), KIND)
-        .await?;
+    let row = crate::store::tournaments::StoredTournament {
+        id: id.clone(),
+        owner: owner.to_owned(),
+        created_at: now,
+        version: 1,
+        body: body_of(&t),
+        club: new.club.clone(),
+        kind: KIND.to_owned(),
+    };
+    // A start time makes it active at once: the keeper pairs round 1 then.
+    store.add_tournament(&row, t.active()).await?;
     Ok(id)
 }
 

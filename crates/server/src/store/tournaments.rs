@@ -43,26 +43,24 @@ fn stored(r: &sqlx::any::AnyRow) -> Result<StoredTournament, StoreError> {
 }
 
 impl Store {
-    /// Stores a new tournament at version 1.
+    /// Stores a new tournament (its version 1), active (the keeper looks at it) or not.
     pub(crate) async fn add_tournament(
         &self,
-        id: &str,
-        owner: &str,
-        created_at: i64,
-        body: &str,
-        club: Option<&str>,
-        kind: &str,
+        t: &StoredTournament,
+        active: bool,
     ) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO tournaments (id, owner, created_at, version, active, body, club, kind) \
-             VALUES ($1, $2, $3, 1, 0, $4, $5, $6)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
-        .bind(id)
-        .bind(owner)
-        .bind(created_at)
-        .bind(body)
-        .bind(club)
-        .bind(kind)
+        .bind(&t.id)
+        .bind(&t.owner)
+        .bind(t.created_at)
+        .bind(t.version)
+        .bind(i32::from(active))
+        .bind(&t.body)
+        .bind(t.club.as_deref())
+        .bind(&t.kind)
         .execute(self.pool())
         .await?;
         Ok(())
@@ -145,11 +143,22 @@ pub(crate) mod tests {
 
     /// Run on both backends by the store's suite.
     pub(crate) async fn suite(store: &Store) {
+        let row =
+            |id: &str, owner: &str, at: i64, club: Option<&str>, kind: &str| StoredTournament {
+                id: id.to_owned(),
+                owner: owner.to_owned(),
+                created_at: at,
+                version: 1,
+                body: "{}".to_owned(),
+                club: club.map(str::to_owned),
+                kind: kind.to_owned(),
+            };
         let add = |id: &'static str, at: i64, club: Option<&'static str>, kind: &'static str| {
-            store.add_tournament(id, "other", at, "{}", club, kind)
+            let t = row(id, "other", at, club, kind);
+            async move { store.add_tournament(&t, false).await }
         };
         store
-            .add_tournament("t1", "arbiter", 5, "{}", None, "event")
+            .add_tournament(&row("t1", "arbiter", 5, None, "event"), false)
             .await
             .unwrap();
         let t = store.tournament("t1").await.unwrap().unwrap();
