@@ -443,16 +443,23 @@ fn view(tr: Tr, id: &str, t: &Tournament) -> EventView {
     }
 }
 
-/// Reads tournament `id` brought up to date, or the page's answer when it cannot.
-async fn load(state: &AppState, headers: &HeaderMap, id: &str) -> Result<Tournament, Response> {
-    let t = match tournaments::read(&state.store, id).await {
-        Ok(t) => t,
-        Err(TournamentError::NotFound) => return Err(not_found(headers)),
-        Err(e) => return Err(super::error::ApiError::from(e).into_response()),
+/// Reads tournament `id` brought up to date, with its arbiter's account id, or the page's
+/// answer when it cannot.
+async fn load(
+    state: &AppState,
+    headers: &HeaderMap,
+    id: &str,
+) -> Result<(Tournament, String), Response> {
+    let error = |e: TournamentError| match e {
+        TournamentError::NotFound => not_found(headers),
+        e => super::error::ApiError::from(e).into_response(),
     };
-    tournaments::sync(&state.rooms, id, t)
+    let row = tournaments::stored(&state.store, id).await.map_err(error)?;
+    let t = tournaments::parse(&row.body).map_err(error)?;
+    let t = tournaments::sync(&state.rooms, id, t)
         .await
-        .map_err(|e| super::error::ApiError::from(e).into_response())
+        .map_err(error)?;
+    Ok((t, row.owner))
 }
 
 #[derive(Template)]
@@ -515,14 +522,9 @@ pub(crate) async fn page(
 ) -> Response {
     let chrome = Chrome::of(&caller, &headers);
     let tr = chrome.tr;
-    let t = match load(&state, &headers, &id).await {
-        Ok(t) => t,
+    let (t, owner) = match load(&state, &headers, &id).await {
+        Ok(found) => found,
         Err(answer) => return answer,
-    };
-    let owner = match tournaments::stored(&state.store, &id).await {
-        Ok(row) => row.owner,
-        Err(TournamentError::NotFound) => return not_found(&headers),
-        Err(e) => return super::error::ApiError::from(e).into_response(),
     };
     let me = caller.account.as_ref().map(|a| a.user.id.as_str());
     let mine = me.and_then(|m| t.number_of(m));
@@ -564,7 +566,7 @@ pub(crate) async fn print_pairings(
     Path((id, round)): Path<(String, u32)>,
 ) -> Response {
     let t = match load(&state, &headers, &id).await {
-        Ok(t) => t,
+        Ok((t, _)) => t,
         Err(answer) => return answer,
     };
     let mut ev = view(chrome.tr, &id, &t);
@@ -589,7 +591,7 @@ pub(crate) async fn print_standings(
     Path(id): Path<String>,
 ) -> Response {
     let t = match load(&state, &headers, &id).await {
-        Ok(t) => t,
+        Ok((t, _)) => t,
         Err(answer) => return answer,
     };
     render(&PrintPage {
