@@ -28,10 +28,7 @@ pub(crate) fn keep(rooms: Rooms) {
                 let done = if kind == crate::arenas::KIND {
                     crate::arenas::keep_one(&rooms, &id).await
                 } else {
-                    match crate::tournaments::read(rooms.store(), &id).await {
-                        Ok(t) => crate::tournaments::sync(&rooms, &id, t).await.map(|_| ()),
-                        Err(e) => Err(e),
-                    }
+                    crate::tournaments::read_kept(&rooms, &id).await.map(|_| ())
                 };
                 if let Err(e) = done {
                     tracing::warn!(tournament = %id, error = ?e, "a tournament could not be kept");

@@ -858,6 +858,20 @@ pub(crate) async fn stored(
         .ok_or(TournamentError::NotFound)
 }
 
+/// Tournament `id` brought up to date ([`sync`]), with its stored row (its arbiter, when it
+/// was made): what every door that shows a tournament reads.
+///
+/// # Errors
+/// No such tournament; the store failed.
+pub(crate) async fn read_kept(
+    rooms: &Rooms,
+    id: &str,
+) -> Result<(Tournament, crate::store::tournaments::StoredTournament), TournamentError> {
+    let row = stored(rooms.store(), id).await?;
+    let t = sync(rooms, id, parse(&row.body)?).await?;
+    Ok((t, row))
+}
+
 /// Tournament `id`.
 ///
 /// # Errors

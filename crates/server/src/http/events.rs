@@ -454,9 +454,7 @@ async fn load(
         TournamentError::NotFound => not_found(headers),
         e => super::error::ApiError::from(e).into_response(),
     };
-    let row = tournaments::stored(&state.store, id).await.map_err(error)?;
-    let t = tournaments::parse(&row.body).map_err(error)?;
-    let t = tournaments::sync(&state.rooms, id, t)
+    let (t, row) = tournaments::read_kept(&state.rooms, id)
         .await
         .map_err(error)?;
     Ok((t, row.owner))

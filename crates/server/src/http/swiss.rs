@@ -198,9 +198,7 @@ pub(crate) async fn create(
 
 /// The tournament, its arbiter and when it was made.
 async fn load(state: &AppState, id: &str) -> Result<(Tournament, String, i64), ApiError> {
-    let row = tournaments::stored(&state.store, id).await?;
-    let t = tournaments::parse(&row.body)?;
-    let t = tournaments::sync(&state.rooms, id, t).await?;
+    let (t, row) = tournaments::read_kept(&state.rooms, id).await?;
     Ok((t, row.owner, row.created_at))
 }
 

@@ -45,8 +45,7 @@ pub(crate) async fn show(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let t = tournaments::read(&state.store, &id).await?;
-    let t = tournaments::sync(&state.rooms, &id, t).await?;
+    let (t, _) = tournaments::read_kept(&state.rooms, &id).await?;
     Ok(Json(tournaments::view(&id, &t)))
 }
 
@@ -78,8 +77,7 @@ pub(crate) async fn trf(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let t = tournaments::read(&state.store, &id).await?;
-    let t = tournaments::sync(&state.rooms, &id, t).await?;
+    let (t, _) = tournaments::read_kept(&state.rooms, &id).await?;
     Ok((
         [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
         t.event.trf(false),
@@ -95,8 +93,7 @@ pub(crate) async fn games(
     super::Origin(origin): super::Origin,
     headers: axum::http::HeaderMap,
 ) -> Result<Response, ApiError> {
-    let t = tournaments::read(&state.store, &id).await?;
-    let t = tournaments::sync(&state.rooms, &id, t).await?;
+    let (t, _) = tournaments::read_kept(&state.rooms, &id).await?;
     let ids = t.games.iter().flatten().flatten().map(String::as_str);
     super::pgn::finished_games(&state, ids, &origin, &headers).await
 }
