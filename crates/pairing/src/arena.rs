@@ -53,6 +53,55 @@ pub struct Score {
     pub points: u32,
 }
 
+/// A pause: a player who withdraws from an arena under way is paused, kept in the standings
+/// and not paired until he comes back, which he may do only after a delay (lila's
+/// `Pause.scala`): 10 s after his first pause; after the next ones, as many fifteenths of the
+/// game's estimated length (base + 40 increments) as pauses before, at least 10 s and at most
+/// 120 s. Twenty minutes without a pause start the count again.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Pauses {
+    /// Pauses counted (0: never paused, or counted afresh).
+    pub count: u32,
+    /// When the last began (ms).
+    pub at: i64,
+}
+
+/// Twenty minutes without a pause forget the earlier ones.
+pub const PAUSES_FORGOTTEN_MS: i64 = 20 * 60 * 1000;
+
+impl Pauses {
+    /// A new pause at `now`.
+    #[must_use]
+    pub fn add(self, now: i64) -> Pauses {
+        let count = if self.count == 0 || now - self.at >= PAUSES_FORGOTTEN_MS {
+            1
+        } else {
+            self.count + 1
+        };
+        Pauses { count, at: now }
+    }
+
+    /// How long after the last pause the player must wait before coming back, for games
+    /// estimated to last `estimate_s` seconds (base + 40 increments).
+    pub fn delay_ms(self, estimate_s: u64) -> i64 {
+        if self.count == 0 {
+            return 0;
+        }
+        let step = i64::try_from(estimate_s / 15).unwrap_or(i64::MAX);
+        step.saturating_mul(i64::from(self.count - 1))
+            .clamp(10, 120)
+            * 1000
+    }
+
+    /// The milliseconds still to wait at `now` (0: he may come back).
+    pub fn remaining_ms(self, now: i64, estimate_s: u64) -> i64 {
+        if self.count == 0 || now - self.at >= PAUSES_FORGOTTEN_MS {
+            return 0;
+        }
+        (self.at + self.delay_ms(estimate_s) - now).max(0)
+    }
+}
+
 /// Fewer plies than this make a draw "quick": it scores nothing.
 pub const QUICK_DRAW_PLIES: u32 = 20;
 /// A berserk win needs this many plies for its point.

@@ -2,7 +2,9 @@
 //! calculated?", "Berserk", "Quick draws"; the thresholds as lila counts them). Each test is
 //! named after the rule it checks; the figures are worked out by hand from the rule.
 
-use rookery_pairing::arena::{Flag, Game, Outcome, Sheet, performance, standings};
+use rookery_pairing::arena::{
+    Flag, Game, Outcome, PAUSES_FORGOTTEN_MS, Pauses, Sheet, performance, standings,
+};
 
 fn game(outcome: Outcome, plies: u32, berserk: bool) -> Game {
     Game {
@@ -288,4 +290,42 @@ mod pairing {
         // 50, every neighbour pair of which just met: they wait.
         assert_eq!(got.len(), 100, "{}", got.len());
     }
+}
+
+// Pausing (lila's Pause.scala): 10 s after the first pause, then pauses-1 fifteenths of the
+// game's estimated length, between 10 and 120 s; forgotten after twenty minutes.
+#[test]
+fn the_first_pause_keeps_a_player_out_ten_seconds() {
+    let p = Pauses::default().add(1_000);
+    assert_eq!(p.count, 1);
+    assert_eq!(p.remaining_ms(1_000, 300), 10_000);
+    assert_eq!(p.remaining_ms(6_000, 300), 5_000);
+    assert_eq!(p.remaining_ms(11_000, 300), 0);
+}
+
+#[test]
+fn each_later_pause_waits_a_fifteenth_of_the_game_more_at_most_two_minutes() {
+    // 5+0: 300 s / 15 = 20 s a pause after the first.
+    let mut p = Pauses::default();
+    let mut delays = Vec::new();
+    for k in 0..9 {
+        p = p.add(k * 1_000);
+        delays.push(p.delay_ms(300) / 1_000);
+    }
+    assert_eq!(delays, vec![10, 20, 40, 60, 80, 100, 120, 120, 120]);
+    // 1+0: 60 s / 15 = 4 s, under the 10 s floor for the second pause.
+    let q = Pauses::default().add(0).add(1).add(2);
+    assert_eq!(q.delay_ms(60), 10_000);
+    // 3+2: (180 + 80) / 15 = 17 s.
+    let r = Pauses::default().add(0).add(1);
+    assert_eq!(r.delay_ms(260), 17_000);
+}
+
+#[test]
+fn twenty_minutes_without_a_pause_count_the_pauses_afresh() {
+    let p = Pauses::default().add(0).add(1_000).add(2_000);
+    assert_eq!(p.count, 3);
+    let later = p.add(2_000 + PAUSES_FORGOTTEN_MS);
+    assert_eq!(later.count, 1);
+    assert_eq!(p.remaining_ms(2_000 + PAUSES_FORGOTTEN_MS, 300), 0);
 }

@@ -72,9 +72,24 @@ pub(crate) struct Player {
     pub(crate) name: String,
     /// His rating at the arena's speed when he joined.
     pub(crate) rating: u32,
-    /// Withdrawn, or paused: not paired until he joins again.
+    /// Paused (withdrawn while the arena runs): kept in the standings, not paired until he
+    /// joins again, which he may only after the pause's delay.
     #[serde(default)]
     pub(crate) withdrawn: bool,
+    /// His pauses as the delay counts them ([`arena::Pauses`]).
+    #[serde(default)]
+    pub(crate) pauses: u32,
+    #[serde(default)]
+    pub(crate) paused_at: i64,
+}
+
+impl Player {
+    fn pauses(&self) -> arena::Pauses {
+        arena::Pauses {
+            count: self.pauses,
+            at: self.paused_at,
+        }
+    }
 }
 
 /// A game of the arena: its id, the players (indexes into `players`), its result once ended.
@@ -135,7 +150,8 @@ pub(crate) struct NewArena {
 pub(crate) enum Action {
     /// The caller joins (or comes back from a pause), with the password if it has one.
     Join { password: Option<String> },
-    /// The caller withdraws (pauses, while it runs): not paired until he joins again.
+    /// The caller withdraws: before the start he leaves it; while it runs he pauses (kept
+    /// in the standings, not paired until he joins again after the pause's delay).
     Withdraw,
     /// Its creator ends it now; games under way still count when they end.
     Terminate,
@@ -399,10 +415,11 @@ pub(crate) async fn act(
 ) -> Result<Arena, TournamentError> {
     let store = rooms.store();
     let now = now_ms() as i64;
+    let (current, _, _) = read(store, id).await?;
+    let control = tournaments::control_of(&current.clock)?;
     let mut rating = 0;
     if let Action::Join { .. } = action {
-        let (a, _, _) = read(store, id).await?;
-        rating = admissible(store, &a, by.id, now).await?;
+        rating = admissible(store, &current, by.id, now).await?;
     }
     tournaments::update_kind(store, id, KIND, parse, body_of, |a, owner| {
         match action {
@@ -418,7 +435,17 @@ pub(crate) async fn act(
                     }
                 }
                 match a.index_of(by.id) {
-                    Some(i) => a.players[i].withdrawn = false,
+                    Some(i) => {
+                        let estimate = control.estimated_duration().map_or(0, |d| d.as_secs());
+                        let wait = a.players[i].pauses().remaining_ms(now, estimate);
+                        if a.players[i].withdrawn && wait > 0 {
+                            return Err(TournamentError::Invalid(format!(
+                                "you paused: you may come back in {} s",
+                                (wait + 999) / 1000
+                            )));
+                        }
+                        a.players[i].withdrawn = false;
+                    }
                     None if a.players.len() >= MAX_PLAYERS => {
                         return Err(TournamentError::Invalid(format!(
                             "an arena takes at most {MAX_PLAYERS} players"
@@ -429,6 +456,8 @@ pub(crate) async fn act(
                         name: by.name.to_owned(),
                         rating,
                         withdrawn: false,
+                        pauses: 0,
+                        paused_at: 0,
                     }),
                 }
             }
@@ -436,7 +465,23 @@ pub(crate) async fn act(
                 let i = a
                     .index_of(by.id)
                     .ok_or_else(|| TournamentError::Invalid("you are not in this arena".into()))?;
-                a.players[i].withdrawn = true;
+                match a.phase(now) {
+                    Phase::Finished => {
+                        return Err(TournamentError::Invalid("the arena is over".into()));
+                    }
+                    // Before the start nobody has a game: he leaves it.
+                    Phase::Created if a.games.is_empty() => {
+                        a.players.remove(i);
+                    }
+                    _ if a.players[i].withdrawn => {}
+                    _ => {
+                        let p = &mut a.players[i];
+                        let pauses = p.pauses().add(now);
+                        p.withdrawn = true;
+                        p.pauses = pauses.count;
+                        p.paused_at = pauses.at;
+                    }
+                }
             }
             Action::Terminate => {
                 if by.id != owner {

@@ -261,4 +261,64 @@ fn refusals(s: &Server, finished: &str) {
     let id = json(&r.body)["id"].as_str().unwrap().to_owned();
     let r = b.json(s, &format!("/api/tournament/{id}/join"), "{}");
     assert!(r.status == 400 && r.body.contains("outside"), "{}", r.body);
+    pausing(s, &mut b);
+}
+
+/// Withdrawing before the start leaves the arena; while it runs it pauses: kept in the
+/// standings, and back only after the pause's delay (10 s the first time; lila's Pause).
+fn pausing(s: &Server, b: &mut Browser) {
+    let later = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+        + 3_600_000;
+    let arena = |b: &mut Browser, start: Option<i64>| {
+        let start = start.map(|t| t.to_string());
+        let mut fields = vec![("clockTime", "3"), ("minutes", "30")];
+        match &start {
+            Some(t) => fields.push(("startDate", t)),
+            None => fields.push(("waitMinutes", "0")),
+        }
+        let r = b.form(s, "/api/tournament", &fields);
+        assert_eq!(r.status, 200, "{}", r.body);
+        json(&r.body)["id"].as_str().unwrap().to_owned()
+    };
+    let future = arena(b, Some(later));
+    assert_eq!(
+        b.json(s, &format!("/api/tournament/{future}/join"), "{}")
+            .status,
+        200
+    );
+    let a = json(&b.get(s, &format!("/api/tournament/{future}")).body);
+    assert_eq!(a["nbPlayers"], 1, "{a}");
+    assert_eq!(
+        b.json(s, &format!("/api/tournament/{future}/withdraw"), "{}")
+            .status,
+        200
+    );
+    let a = json(&b.get(s, &format!("/api/tournament/{future}")).body);
+    assert_eq!(
+        a["nbPlayers"], 0,
+        "withdrawn before the start, he left it: {a}"
+    );
+    let running = arena(b, None);
+    assert_eq!(
+        b.json(s, &format!("/api/tournament/{running}/join"), "{}")
+            .status,
+        200
+    );
+    assert_eq!(
+        b.json(s, &format!("/api/tournament/{running}/withdraw"), "{}")
+            .status,
+        200
+    );
+    let a = json(&b.get(s, &format!("/api/tournament/{running}")).body);
+    assert_eq!(a["nbPlayers"], 1, "paused, he stays: {a}");
+    assert_eq!(a["standing"]["players"][0]["withdraw"], true, "{a}");
+    let r = b.json(s, &format!("/api/tournament/{running}/join"), "{}");
+    assert!(
+        r.status == 400 && r.body.contains("you paused: you may come back in"),
+        "{}",
+        r.body
+    );
 }

@@ -569,7 +569,10 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
             forget.forget_old();
         }
     });
-    crate::keeper::keep(state.rooms.clone());
+    crate::keeper::keep(
+        state.rooms.clone(),
+        cluster.as_ref().map(|c| c.node().to_owned()),
+    );
     let handing_over = state.rooms.clone();
     let app = router(state, limits.request_timeout);
     if let Some(address) = config.metrics_listen {
