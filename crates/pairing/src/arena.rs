@@ -72,7 +72,7 @@ pub const PAUSES_FORGOTTEN_MS: i64 = 20 * 60 * 1000;
 impl Pauses {
     /// A new pause at `now`.
     #[must_use]
-    pub fn add(self, now: i64) -> Pauses {
+    pub fn paused(self, now: i64) -> Pauses {
         let count = if self.count == 0 || now - self.at >= PAUSES_FORGOTTEN_MS {
             1
         } else {

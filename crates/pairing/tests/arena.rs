@@ -296,7 +296,7 @@ mod pairing {
 // game's estimated length, between 10 and 120 s; forgotten after twenty minutes.
 #[test]
 fn the_first_pause_keeps_a_player_out_ten_seconds() {
-    let p = Pauses::default().add(1_000);
+    let p = Pauses::default().paused(1_000);
     assert_eq!(p.count, 1);
     assert_eq!(p.remaining_ms(1_000, 300), 10_000);
     assert_eq!(p.remaining_ms(6_000, 300), 5_000);
@@ -309,23 +309,23 @@ fn each_later_pause_waits_a_fifteenth_of_the_game_more_at_most_two_minutes() {
     let mut p = Pauses::default();
     let mut delays = Vec::new();
     for k in 0..9 {
-        p = p.add(k * 1_000);
+        p = p.paused(k * 1_000);
         delays.push(p.delay_ms(300) / 1_000);
     }
     assert_eq!(delays, vec![10, 20, 40, 60, 80, 100, 120, 120, 120]);
     // 1+0: 60 s / 15 = 4 s, under the 10 s floor for the second pause.
-    let q = Pauses::default().add(0).add(1).add(2);
+    let q = Pauses::default().paused(0).paused(1).paused(2);
     assert_eq!(q.delay_ms(60), 10_000);
     // 3+2: (180 + 80) / 15 = 17 s.
-    let r = Pauses::default().add(0).add(1);
+    let r = Pauses::default().paused(0).paused(1);
     assert_eq!(r.delay_ms(260), 17_000);
 }
 
 #[test]
 fn twenty_minutes_without_a_pause_count_the_pauses_afresh() {
-    let p = Pauses::default().add(0).add(1_000).add(2_000);
+    let p = Pauses::default().paused(0).paused(1_000).paused(2_000);
     assert_eq!(p.count, 3);
-    let later = p.add(2_000 + PAUSES_FORGOTTEN_MS);
+    let later = p.paused(2_000 + PAUSES_FORGOTTEN_MS);
     assert_eq!(later.count, 1);
     assert_eq!(p.remaining_ms(2_000 + PAUSES_FORGOTTEN_MS, 300), 0);
 }

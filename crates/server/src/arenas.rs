@@ -476,7 +476,7 @@ pub(crate) async fn act(
                     _ if a.players[i].withdrawn => {}
                     _ => {
                         let p = &mut a.players[i];
-                        let pauses = p.pauses().add(now);
+                        let pauses = p.pauses().paused(now);
                         p.withdrawn = true;
                         p.pauses = pauses.count;
                         p.paused_at = pauses.at;
