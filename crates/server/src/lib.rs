@@ -7,6 +7,7 @@ mod arenas;
 mod bot;
 mod challenges;
 mod cli;
+mod clubs;
 mod cluster;
 mod events;
 mod export;

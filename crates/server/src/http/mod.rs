@@ -155,6 +155,18 @@ pub(crate) fn routes(state: AppState) -> (Router<AppState>, Vec<limits::Declared
         .get("/api/team/{id}", Read, clubs::show)
         .get("/api/team/{id}/users", Read, clubs::users)
         .get("/api/team/{id}/swiss", Read, clubs::swiss)
+        .get("/api/team/all", Read, clubs::listed)
+        .get("/api/team/search", Read, clubs::listed)
+        .get("/api/team/{id}/requests", Read, clubs::requests)
+        .get("/api/team/{id}/ladder", Read, clubs::ladder)
+        .post(
+            "/api/team/{id}/request/{user}/{what}",
+            Action,
+            clubs::answer,
+        )
+        .post("/api/team/{id}/kick/{user}", Action, clubs::kick)
+        .post("/api/team/{id}/leader/{user}", Action, clubs::leader)
+        .post("/api/team/{id}/rules", Action, clubs::rules)
         .post("/team/{id}/{what}", Action, clubs::membership)
         .post("/api/swiss/new/{team}", CreateGame, swiss::create)
         .get("/api/swiss/{id}", Read, swiss::show)

@@ -112,6 +112,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "arenas",
         include_str!("../../../../migrations/0021_arenas.sql"),
     ),
+    (
+        22,
+        "club_rules",
+        include_str!("../../../../migrations/0022_club_rules.sql"),
+    ),
 ];
 
 /// Applies the migrations not applied yet, in order, each in its own transaction. On

@@ -64,6 +64,85 @@ struct HomePage {
     levels: Vec<(u8, u32)>,
     /// Correspondence choices: `3d` and "3 days a move".
     days: Vec<(String, String)>,
+    /// The leaders' messages of the reader's clubs: (club id, club name, message).
+    notices: Vec<(String, String, String)>,
+    /// The arenas under way and to come, soonest first.
+    arenas: Vec<ArenaSoon>,
+}
+
+/// An arena on the lobby's schedule.
+struct ArenaSoon {
+    id: String,
+    name: String,
+    clock: String,
+    /// "starting in 5 minutes", "under way, 12 players".
+    when: String,
+    started: bool,
+}
+
+/// Arenas the lobby's schedule shows at most.
+const SCHEDULED: usize = 8;
+/// A club's message stays on its members' lobby this long.
+const NOTICE_MS: i64 = 30 * 24 * 3600 * 1000;
+
+/// The arenas under way and to come, soonest first, in the page's words.
+async fn arena_schedule(state: &AppState, tr: Tr, now: i64) -> Vec<ArenaSoon> {
+    use crate::arenas::Phase;
+    let Ok(rows) = state
+        .store
+        .tournaments(
+            crate::store::tournaments::Which::All,
+            crate::arenas::KIND,
+            200,
+        )
+        .await
+    else {
+        return Vec::new();
+    };
+    let mut soon: Vec<(i64, ArenaSoon)> = rows
+        .iter()
+        .filter_map(|row| {
+            let a = crate::arenas::parse(&row.body).ok()?;
+            let started = match a.phase(now) {
+                Phase::Finished => return None,
+                Phase::Started => true,
+                Phase::Created => false,
+            };
+            let when = if started {
+                tr.t("arena_under_way")
+                    .replace("{n}", &a.players.len().to_string())
+            } else {
+                let minutes = (a.starts_at - now + 59_999) / 60_000;
+                tr.t("arena_starts_in").replace("{n}", &minutes.to_string())
+            };
+            Some((
+                a.starts_at,
+                ArenaSoon {
+                    id: row.id.clone(),
+                    name: a.name.clone(),
+                    clock: a.clock.clone(),
+                    when,
+                    started,
+                },
+            ))
+        })
+        .collect();
+    soon.sort_by_key(|(at, _)| *at);
+    soon.into_iter().take(SCHEDULED).map(|(_, a)| a).collect()
+}
+
+/// The messages of `user`'s clubs written in the last [`NOTICE_MS`].
+async fn club_notices(state: &AppState, user: &str, now: i64) -> Vec<(String, String, String)> {
+    let Ok(clubs) = state.store.clubs_of(user).await else {
+        return Vec::new();
+    };
+    clubs
+        .into_iter()
+        .filter_map(|c| {
+            let (text, at) = c.message?;
+            (now - at < NOTICE_MS).then_some((c.id, c.name, text))
+        })
+        .collect()
 }
 
 /// One button of the quick-pairing grid: the control, its short form and its speed's name.
@@ -103,9 +182,22 @@ fn correspondence_choices(tr: Tr) -> Vec<(String, String)> {
 }
 
 /// `GET /`: the lobby.
-pub(crate) async fn home(chrome: Chrome) -> Response {
+pub(crate) async fn home(
+    State(state): State<AppState>,
+    caller: super::identity::Caller,
+    headers: HeaderMap,
+) -> Response {
+    let chrome = Chrome::of(&caller, &headers);
     let tr = chrome.tr;
+    let now = crate::wallclock::now_ms() as i64;
+    let notices = match &caller.account {
+        Some(a) => club_notices(&state, &a.user.id, now).await,
+        None => Vec::new(),
+    };
+    let arenas = arena_schedule(&state, tr, now).await;
     render(&HomePage {
+        notices,
+        arenas,
         tr,
         chrome,
         presets: PRESETS
@@ -369,6 +461,8 @@ mod tests {
             pools: Vec::new(),
             levels: vec![(1, 600), (8, 2250)],
             days: correspondence_choices(Tr { lang: Lang::En }),
+            notices: Vec::new(),
+            arenas: Vec::new(),
         }
         .render()
         .unwrap();
