@@ -146,6 +146,7 @@ function receive(f) {
       game.turn = d.turn;
       game.waiting = !!d.waiting;
       if (d.you) game.you = d.you;
+      game.berserk = d.berserk || [];
       showOpening(d.opening);
       if (game.you && game.turn === game.you && turnSince === null) turnSince = performance.now();
       redraw();
@@ -194,6 +195,14 @@ function receive(f) {
       pendingOffer = false;
       board.premove = null;
       play('end');
+      redraw();
+      break;
+    case 'berserk':
+      // Half the berserker's time gone: the clocks as they are now.
+      if (d.clocks) setClocks(d.clocks, game.running);
+      game.berserk = [...(game.berserk || []), d.by];
+      if (d.by === game.you && game.can) game.can.berserk = false;
+      if (d.by !== game.you) flash(t('opponent_berserk'));
       redraw();
       break;
     case 'presence':
@@ -448,6 +457,7 @@ function wireControls() {
   $('btn-claim-draw').addEventListener('click', () => send('claim-draw'));
   $('btn-abort').addEventListener('click', () => send('abort'));
   $('btn-resign').addEventListener('click', resign);
+  $('btn-berserk').addEventListener('click', () => send('berserk'));
   $('btn-claim-victory').addEventListener('click', () => send('claim-victory'));
   $('btn-rematch').addEventListener('click', requestRematch);
   $('btn-decline-rematch').addEventListener('click', async () => {
@@ -766,6 +776,11 @@ function redraw() {
   show('btn-claim-draw', playing && !!can.claim_draw);
   show('btn-abort', playing && !!can.abort);
   show('btn-resign', playing && !!can.resign);
+  show('btn-berserk', playing && !!can.berserk);
+  for (const color of ['white', 'black']) {
+    const mark = $(`berserk-${color}`);
+    if (mark) mark.hidden = !(game.berserk || []).includes(color);
+  }
   const gone = playing && opponentGone;
   const claimable = gone && performance.now() - opponentGone.since >= opponentGone.claimAfter;
   show('btn-claim-victory', !!claimable);

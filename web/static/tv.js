@@ -8,8 +8,22 @@ import { t } from './i18n.js';
 const NEXT_AFTER_END_MS = 3000;
 const RETRY_EMPTY_MS = 5000;
 
-/** Builds a TV in `root` and starts following the pick. */
-export function mountTv(root, { small = false } = {}) {
+/** The site's pick: `/api/tv`, after the game `after` if given. */
+async function sitePick(after) {
+  try {
+    const res = await fetch(`/api/tv${after ? `?after=${encodeURIComponent(after)}` : ''}`);
+    return res.ok ? await res.json() : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Builds a TV in `root` and starts following the pick: the site's, or `source(after)`'s (an
+ * arena's best games), a promise of `{id, white, black, white_rating, black_rating,
+ * time_control}` or null.
+ */
+export function mountTv(root, { small = false, source = sitePick } = {}) {
   root.textContent = '';
   const bar = (side) => {
     const el = document.createElement('div');
@@ -26,7 +40,7 @@ export function mountTv(root, { small = false } = {}) {
   status.setAttribute('role', 'status');
   root.append(top, boardEl, bottom, status);
   const board = new Board(boardEl, { t });
-  const tv = { root, small, top, bottom, board, status, socket: null, game: null, timer: null };
+  const tv = { root, small, source, top, bottom, board, status, socket: null, game: null, timer: null };
   root.tv = tv;
   next(tv, null);
   setInterval(() => drawClocks(tv), 200);
@@ -40,13 +54,7 @@ async function next(tv, after) {
     tv.socket.close();
     tv.socket = null;
   }
-  let pick = null;
-  try {
-    const res = await fetch(`/api/tv${after ? `?after=${encodeURIComponent(after)}` : ''}`);
-    if (res.ok) pick = await res.json();
-  } catch {
-    pick = null;
-  }
+  const pick = await tv.source(after);
   if (!pick) {
     tv.game = null;
     tv.root.dataset.game = '';

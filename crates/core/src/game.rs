@@ -523,6 +523,12 @@ impl Game {
         self.moves.len() >= 2
     }
 
+    /// Whether `color` may go berserk now ([`Command::Berserk`]): the game on, his first
+    /// move not made, a clock that allows it ([`Clock::can_berserk`]).
+    pub fn may_berserk(&self, color: Color) -> bool {
+        !self.is_over() && !self.has_moved(color) && self.clock.can_berserk(color)
+    }
+
     /// Whether `color` has made a move in this game.
     pub fn has_moved(&self, color: Color) -> bool {
         let first = self.start.turn();

@@ -556,6 +556,9 @@ struct StateData {
     moves: Playable,
     can: Option<Can>,
     opening: Option<OpeningName>,
+    /// The sides that went berserk (an arena's game), when any did.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    berserk: Vec<&'static str>,
 }
 
 /// The opening played so far, as lichess names it.
@@ -613,7 +616,12 @@ pub(crate) fn uci_list(game: &Game) -> Vec<String> {
 /// The `state` frame of the room as `snapshot` shows it, for the holder of `seat`.
 pub(crate) fn state(snapshot: &Snapshot, seat: Option<Color>) -> String {
     let (v, game) = (snapshot.v, &snapshot.game);
-    let view = View::of(game, snapshot.open_seat.is_some(), snapshot.bots);
+    let view = View::of(
+        game,
+        snapshot.open_seat.is_some(),
+        snapshot.bots,
+        snapshot.berserkable,
+    );
     let start = game.start();
     let mut fens = Vec::with_capacity(game.moves().len());
     let mut material_after = Vec::with_capacity(game.moves().len() + 1);
@@ -646,6 +654,11 @@ pub(crate) fn state(snapshot: &Snapshot, seat: Option<Color>) -> String {
         moves: Playable(Moves::of(&view, seat)),
         can: seat.map(|c| *view.can.get(c)),
         opening: OpeningName::of(&view),
+        berserk: [Color::White, Color::Black]
+            .into_iter()
+            .filter(|&c| game.clock().is_berserk(c))
+            .map(|c| if c == Color::White { "white" } else { "black" })
+            .collect(),
     };
     Outgoing {
         v: Some(v),
@@ -909,6 +922,7 @@ mod tests {
             game,
             open_seat: None,
             bots: ByColor::default(),
+            berserkable: false,
         };
         let frame = v(&state(&snapshot, Some(Color::Black)));
         assert_eq!(frame["d"]["start_ply"], 59);

@@ -321,4 +321,55 @@ fn pausing(s: &Server, b: &mut Browser) {
         "{}",
         r.body
     );
+    let a = json(&b.get(s, &format!("/api/tournament/{running}")).body);
+    assert_eq!(a["me"]["withdraw"], true, "{a}");
+    assert!(
+        a["me"]["pauseDelay"]
+            .as_i64()
+            .is_some_and(|d| (1..=10).contains(&d)),
+        "{a}"
+    );
+    pages_and_chat(s, b, &running, &future);
+}
+
+/// The arena's pages, the lobby's schedule and the arena's chat.
+fn pages_and_chat(s: &Server, b: &mut Browser, running: &str, future: &str) {
+    let page = b.get(s, &format!("/tournament/{running}"));
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("arena-standings") && page.body.contains("arena.js"));
+    assert_eq!(b.get(s, "/tournament/nosuch").status, 404);
+    let list = b.get(s, "/tournament").body;
+    assert!(list.contains(&format!("/tournament/{running}")), "{list}");
+    assert!(list.contains(&format!("/tournament/{future}")), "{list}");
+    let lobby = b.get(s, "/").body;
+    assert!(lobby.contains("arena-schedule") && lobby.contains(&format!("/tournament/{future}")));
+    assert!(
+        lobby.contains("starting in 60 min"),
+        "the schedule says when"
+    );
+    let r = b.json(
+        s,
+        &format!("/api/tournament/{running}/chat"),
+        r#"{"text":"good luck all"}"#,
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let r = b.json(
+        s,
+        &format!("/api/tournament/{running}/chat"),
+        &format!(r#"{{"text":"{}"}}"#, "x".repeat(141)),
+    );
+    assert_eq!(r.status, 400, "{}", r.body);
+    let lines = json(
+        &Browser::at("10.7.0.99")
+            .get(s, &format!("/api/tournament/{running}/chat"))
+            .body,
+    );
+    assert_eq!(lines.as_array().map(Vec::len), Some(1), "{lines}");
+    assert_eq!(lines[0]["text"], "good luck all");
+    let r = Browser::at("10.7.0.98").json(
+        s,
+        &format!("/api/tournament/{running}/chat"),
+        r#"{"text":"hi"}"#,
+    );
+    assert_eq!(r.status, 403, "a guest does not write: {}", r.body);
 }

@@ -221,4 +221,22 @@ fn flow(url: &str) {
     assert_eq!(found["nbResults"], 1, "{found}");
     assert_eq!(found["currentPageResults"][0]["id"], "night-owls");
     assert_eq!(asker.get(&s, "/api/team/nosuch/ladder").status, 404);
+    // The pages: the list with its search, the club's page with its ladder, and a leader's
+    // tools for its leaders only.
+    let list = asker.get(&s, "/team?text=owl").body;
+    assert!(
+        list.contains("/team/night-owls") && !list.contains("/team/day-club"),
+        "{list}"
+    );
+    let page = asker.get(&s, "/team/night-owls");
+    assert_eq!(page.status, 200);
+    // lead has left: his games no longer count among the members.
+    assert!(page.body.contains("id=\"club-ladder\"") && !page.body.contains("18.4"));
+    assert!(page.body.contains("club-pm"), "asker leads it now");
+    let page = third.get(&s, "/team/night-owls").body;
+    assert!(
+        !page.contains("club-pm") && page.contains("club-join"),
+        "{page}"
+    );
+    assert_eq!(third.get(&s, "/team/nosuch").status, 404);
 }

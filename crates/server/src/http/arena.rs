@@ -102,7 +102,7 @@ pub(crate) async fn create(
     }
     let id = arenas::create(&state.store, &me.user.id, &new, now).await?;
     let (a, owner, _) = arenas::read(&state.store, &id).await?;
-    Ok(Json(arena_json(&id, &owner, &a, 1)))
+    Ok(Json(arena_json(&id, &owner, &a, 1, Some(&me.user.id))))
 }
 
 /// A sheet as lichess writes it: each game's points, the latest first (`422`).
@@ -115,13 +115,30 @@ fn scores_text(sheet: &rookery_pairing::arena::Sheet) -> String {
         .collect()
 }
 
-/// An arena as lichess's `ArenaTournamentFull` shows it, with page `page` of its standings.
-pub(crate) fn arena_json(id: &str, owner: &str, a: &Arena, page: usize) -> Value {
+/// The running games a page shows, best-ranked first.
+const DUELS: usize = 20;
+
+/// An arena as lichess's `ArenaTournamentFull` shows it, with page `page` of its standings
+/// and, for reader `me` when he plays in it, his place (`me`: `rank`, `withdraw`, `gameId`,
+/// `pauseDelay` in seconds). The running games (`duels`, the best-ranked first, each player's
+/// name `n`, rating `r` and rank `k`) and the best of them (`featured`) come too.
+pub(crate) fn arena_json(id: &str, owner: &str, a: &Arena, page: usize, me: Option<&str>) -> Value {
     let now = now_ms() as i64;
     let phase = a.phase(now);
     let (limit, increment) = limit_and_increment(&a.clock);
     let standings = a.standings();
     let page = page.max(1);
+    let mut rank = vec![0; a.players.len()];
+    for s in &standings {
+        rank[s.player] = s.rank;
+    }
+    let mut duels: Vec<&arenas::Pairing> = a.games.iter().filter(|g| g.result.is_none()).collect();
+    duels.sort_by_key(|g| rank[g.white].min(rank[g.black]));
+    let duel = |g: &arenas::Pairing| {
+        let side =
+            |i: usize| json!({ "n": a.players[i].name, "r": a.players[i].rating, "k": rank[i] });
+        json!({ "id": g.game, "p": [side(g.white), side(g.black)] })
+    };
     let players: Vec<Value> = standings
         .iter()
         .skip((page - 1) * PAGE)
@@ -158,7 +175,31 @@ pub(crate) fn arena_json(id: &str, owner: &str, a: &Arena, page: usize) -> Value
         "streakable": a.streakable,
         "hasPassword": a.password.is_some(),
         "standing": { "page": page, "players": players },
+        "duels": duels.iter().take(DUELS).map(|g| duel(g)).collect::<Vec<_>>(),
     });
+    if let Some(g) = duels.first() {
+        let side = |i: usize| json!({ "name": a.players[i].name, "rating": a.players[i].rating, "rank": rank[i] });
+        v["featured"] = json!({ "id": g.game, "white": side(g.white), "black": side(g.black) });
+    }
+    if let Some(i) = me.and_then(|m| a.index_of(m)) {
+        let p = &a.players[i];
+        let game = duels.iter().find(|g| g.white == i || g.black == i);
+        let estimate = rookery_core::clock::TimeControl::from_friendly(&a.clock)
+            .ok()
+            .and_then(|c| c.estimated_duration())
+            .map_or(0, |d| d.as_secs());
+        let delay = rookery_pairing::arena::Pauses {
+            count: p.pauses,
+            at: p.paused_at,
+        }
+        .remaining_ms(now, estimate);
+        v["me"] = json!({
+            "rank": rank[i],
+            "withdraw": p.withdrawn,
+            "gameId": game.map(|g| g.game.clone()),
+            "pauseDelay": (p.withdrawn && delay > 0).then(|| (delay + 999) / 1000),
+        });
+    }
     match phase {
         Phase::Created => v["secondsToStart"] = json!((a.starts_at - now) / 1000),
         Phase::Started => v["secondsToFinish"] = json!((a.ends_at() - now) / 1000),
@@ -213,10 +254,18 @@ pub(crate) async fn show(
     State(state): State<AppState>,
     Path(id): Path<String>,
     Query(q): Query<PageQuery>,
+    caller: Caller,
 ) -> Result<Json<Value>, ApiError> {
-    arenas::keep_one(&state.rooms, &id).await?;
+    // Read as the keeper left it (every 2 s): many readers of a big arena cost no more.
     let (a, owner, _) = arenas::read(&state.store, &id).await?;
-    Ok(Json(arena_json(&id, &owner, &a, q.page.unwrap_or(1))))
+    let me = caller.account.as_ref().map(|m| m.user.id.as_str());
+    let page = q.page.unwrap_or_else(|| {
+        // lichess opens the standings at the reader's own page.
+        me.and_then(|m| a.index_of(m))
+            .and_then(|i| a.standings().iter().find(|s| s.player == i).map(|s| s.rank))
+            .map_or(1, |rank| (rank - 1) / PAGE + 1)
+    });
+    Ok(Json(arena_json(&id, &owner, &a, page, me)))
 }
 
 /// `POST /api/tournament/{id}/{join|withdraw|terminate}`: `{"ok": true}`. The password
@@ -295,7 +344,7 @@ fn listed(rows: &[crate::store::tournaments::StoredTournament]) -> Vec<(Value, P
     rows.iter()
         .filter_map(|row| {
             let a = arenas::parse(&row.body).ok()?;
-            let mut v = arena_json(&row.id, &row.owner, &a, 1);
+            let mut v = arena_json(&row.id, &row.owner, &a, 1, None);
             v.as_object_mut()?.remove("standing");
             Some((v, a.phase(now)))
         })

@@ -31,10 +31,11 @@ fn is_bidi_control(c: char) -> bool {
     )
 }
 
-/// Checks, stores and announces a line.
-async fn write(
+/// Checks a line `who` writes from `address` (its length, its characters, a muted account,
+/// a flood): the line, with a new id, for `key` (a game's id, or a tournament's).
+pub(crate) async fn checked(
     state: &AppState,
-    row: &GameRow,
+    key: &str,
     room: ChatRoom,
     who: (Option<String>, String),
     text: &str,
@@ -67,15 +68,27 @@ async fn write(
     }
     let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
     state.limits.check(Door::Chat, &keys)?;
-    let line = ChatLine {
+    Ok(ChatLine {
         id: crate::ids::game_id(),
-        game_id: row.game.id.clone(),
+        game_id: key.to_owned(),
         room,
         user_id: user,
         name,
         text: text.to_owned(),
         at: now_ms() as i64,
-    };
+    })
+}
+
+/// Checks, stores and announces a game's line.
+async fn write(
+    state: &AppState,
+    row: &GameRow,
+    room: ChatRoom,
+    who: (Option<String>, String),
+    text: &str,
+    address: &ClientAddr,
+) -> Result<ChatLine, ApiError> {
+    let line = checked(state, &row.game.id, room, who, text, address).await?;
     state.store.add_chat(&line).await?;
     if let Some(room) = state.rooms.open_anywhere(&row.game.id) {
         room.tell(crate::room::Request::Chat(std::sync::Arc::new(

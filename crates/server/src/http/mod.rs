@@ -3,11 +3,13 @@
 pub(crate) mod account;
 mod analysis;
 mod arena;
+mod arena_pages;
 mod board;
 mod boards;
 mod body;
 mod charts;
 mod chat;
+mod club_pages;
 mod clubs;
 pub(crate) mod error;
 mod events;
@@ -274,6 +276,12 @@ pub(crate) fn routes(state: AppState) -> (Router<AppState>, Vec<limits::Declared
             Read,
             sheet::round_sheets,
         )
+        .get("/team", Read, club_pages::list)
+        .get("/team/{id}", Read, club_pages::page)
+        .get("/tournament", Read, arena_pages::list)
+        .get("/tournament/{id}", Read, arena_pages::page)
+        .get("/api/tournament/{id}/chat", Read, arena_pages::chat_list)
+        .post("/api/tournament/{id}/chat", Action, arena_pages::chat_post)
         .get("/events", Read, events::list)
         .get("/events/{id}", Read, events::page)
         .get("/events/{id}/standings", Read, events::print_standings)

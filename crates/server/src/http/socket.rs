@@ -175,7 +175,7 @@ async fn serve_socket(
                 .snapshot()
                 .await
                 .ok()
-                .map(|s| View::of(&s.game, s.open_seat.is_some(), s.bots));
+                .map(|s| View::of(&s.game, s.open_seat.is_some(), s.bots, s.berserkable));
             for e in missed {
                 v = e.v;
                 if let Some(frame) = protocol::event(&e, seat, view.as_ref()) {

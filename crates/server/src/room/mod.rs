@@ -199,6 +199,9 @@ pub(crate) struct Snapshot {
     pub(crate) open_seat: Option<Color>,
     /// The seats a bot plays.
     pub(crate) bots: ByColor<bool>,
+    /// Its arena lets the players go berserk.
+    #[serde(default)]
+    pub(crate) berserkable: bool,
 }
 
 /// A cheap-to-clone handle to a room: its task on this node, or a transport to the game's
@@ -608,6 +611,7 @@ impl Room {
                 game: self.game.clone(),
                 open_seat: self.open_seat,
                 bots: self.bots,
+                berserkable: self.berserkable,
             })),
             Request::Rematch { by } => Reply::Rematch(self.rematch(by)?),
             Request::RematchDecline { by } => {
@@ -695,7 +699,12 @@ impl Room {
             .as_deref()
             .and_then(crate::accounts::Title::parse);
         // The game can begin: the event carries what each player may now do.
-        let view = Arc::new(View::of(&self.game, self.open_seat.is_some(), self.bots));
+        let view = Arc::new(View::of(
+            &self.game,
+            self.open_seat.is_some(),
+            self.bots,
+            self.berserkable,
+        ));
         let name = seat.seat.name;
         let color = seat.seat.color;
         self.send(RoomEvent::Seated { color, name, title }, Some(view));
@@ -809,7 +818,12 @@ impl Room {
         if events.is_empty() {
             return;
         }
-        let view = Arc::new(View::of(&self.game, self.open_seat.is_some(), self.bots));
+        let view = Arc::new(View::of(
+            &self.game,
+            self.open_seat.is_some(),
+            self.bots,
+            self.berserkable,
+        ));
         for event in events {
             if matches!(event, Event::GameOver { .. }) {
                 METRICS.live_games.fetch_sub(1, Ordering::Relaxed);

@@ -55,13 +55,16 @@ pub(crate) struct Can {
     pub(crate) claim_draw: bool,
     pub(crate) abort: bool,
     pub(crate) resign: bool,
+    /// Go berserk (an arena's game that allows it, before one's first move).
+    #[serde(default)]
+    pub(crate) berserk: bool,
 }
 
 impl View {
     /// The view of `game`; while it `waits` for an opponent, nobody may do anything but
     /// abort. Nobody is offered to offer a draw to a bot (seats in `bots`), which never
     /// accepts one.
-    pub(crate) fn of(game: &Game, waits: bool, bots: ByColor<bool>) -> View {
+    pub(crate) fn of(game: &Game, waits: bool, bots: ByColor<bool>, berserkable: bool) -> View {
         let position = game.position();
         let turn = position.turn();
         let can = |color: Color| Can {
@@ -74,6 +77,7 @@ impl View {
             claim_draw: !waits && game.may_claim_draw(color),
             abort: game.may_abort(),
             resign: !waits && game.may_resign(),
+            berserk: berserkable && !waits && !bots[color] && game.may_berserk(color),
         };
         View {
             legal: if game.is_over() || waits {

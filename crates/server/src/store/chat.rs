@@ -59,6 +59,50 @@ impl Store {
         Ok(())
     }
 
+    /// Writes a line of tournament `tournament`'s chat (`line.game_id` is ignored; its
+    /// writer is an account).
+    pub(crate) async fn add_tournament_chat(
+        &self,
+        tournament: &str,
+        line: &ChatLine,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO tournament_chat (id, tournament_id, user_id, name, text, at) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(&line.id)
+        .bind(tournament)
+        .bind(line.user_id.as_deref().unwrap_or(""))
+        .bind(&line.name)
+        .bind(&line.text)
+        .bind(line.at)
+        .execute(self.pool())
+        .await?;
+        Ok(())
+    }
+
+    /// Tournament `tournament`'s last `limit` chat lines, oldest first: (id, name, text, at).
+    pub(crate) async fn tournament_chat(
+        &self,
+        tournament: &str,
+        limit: i64,
+    ) -> Result<Vec<(String, String, String, i64)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, name, text, at FROM tournament_chat \
+             WHERE tournament_id = $1 AND deleted = 0 ORDER BY at DESC, id DESC LIMIT $2",
+        )
+        .bind(tournament)
+        .bind(limit)
+        .fetch_all(self.pool())
+        .await?;
+        let mut lines = rows
+            .iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)))
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        lines.reverse();
+        Ok(lines)
+    }
+
     /// A game's lines in one room, oldest first (deleted ones left out).
     pub(crate) async fn chat_of(
         &self,

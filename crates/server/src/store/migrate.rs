@@ -114,8 +114,8 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     ),
     (
         22,
-        "club_rules",
-        include_str!("../../../../migrations/0022_club_rules.sql"),
+        "clubs_and_arena_chat",
+        include_str!("../../../../migrations/0022_clubs_and_arena_chat.sql"),
     ),
 ];
 

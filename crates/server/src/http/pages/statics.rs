@@ -89,6 +89,16 @@ pub(super) const STATIC: &[(&str, &str, &[u8])] = &[
         "text/javascript; charset=utf-8",
         include_bytes!("../../../../../web/static/event.js"),
     ),
+    (
+        "club.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../../../../web/static/club.js"),
+    ),
+    (
+        "arena.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../../../../web/static/arena.js"),
+    ),
 ];
 
 /// Each static file's ETag: its content's SHA-256, in part (the files are in the binary, so
