@@ -1118,6 +1118,128 @@ async function scenarioTournamentOnline(browser, base) {
   for (const p of [arbiter, ...players]) await p.context().close();
 }
 
+/** A club from its page: made by its leader (by request), a player asks to join with a word,
+ * the leader accepts, writes to every member; the member's lobby shows it; the page in
+ * Chinese on a phone. */
+async function scenarioClub(browser, base) {
+  const lead = await open(browser, `${base}/signup`, DESKTOP, 'club leader');
+  check(await account(lead, base, 'signup', 'Clara', 'clara leads a club'), 'the leader signs up');
+  await lead.goto(`${base}/team`);
+  await lead.fill('#club-name', 'Harbour Chess Club');
+  await lead.fill('#club-description', 'Tuesdays at the harbour');
+  await lead.uncheck('#club-open');
+  await Promise.all([lead.waitForURL(`${base}/team/harbour-chess-club`), lead.click('#new-club button[type=submit]')]);
+  check((await lead.textContent('#club-title')) === 'Harbour Chess Club', 'the club is made from its list page');
+  const member = await open(browser, `${base}/signup`, DESKTOP, 'club member');
+  check(await account(member, base, 'signup', 'Dmitri', 'dmitri joins clubs'), 'a player signs up');
+  await member.goto(`${base}/team`);
+  await Promise.all([member.waitForURL(/\/team\/harbour-chess-club$/), member.click('#club-list a')]);
+  await member.fill('#join-message', 'I play on Tuesdays');
+  await Promise.all([member.waitForNavigation(), member.click('#club-join button[type=submit]')]);
+  check(await member.locator('#club-requested').count() === 1, 'by request: the page says the request waits');
+  await lead.reload();
+  check((await lead.textContent('#club-requests')).includes('I play on Tuesdays'), 'the leader reads the request and its word');
+  await Promise.all([lead.waitForNavigation(), lead.click('[data-accept="Dmitri"]')]);
+  check((await lead.textContent('#club-members')).includes('Dmitri'), 'accepted: a member');
+  await lead.fill('#pm-text', 'Simul on Tuesday at 7');
+  await Promise.all([lead.waitForNavigation(), lead.click('#club-pm button[type=submit]')]);
+  await member.goto(`${base}/`);
+  check((await member.textContent('main')).includes('Simul on Tuesday at 7'), "the leaders' message is on the member's lobby");
+  await member.goto(`${base}/team/harbour-chess-club`);
+  check((await member.textContent('.club')).includes('You are a member'), 'the member sees he is one');
+  await lead.screenshot({ path: path.join(shots, 'club-leader.png'), fullPage: true });
+  const zh = await open(browser, `${base}/login`, { ...PHONE, locale: 'zh-CN' }, 'club zh phone');
+  await account(zh, base, 'login', 'Dmitri', 'dmitri joins clubs');
+  await zh.goto(`${base}/team/harbour-chess-club`);
+  check((await zh.textContent('.club')).includes('你是本俱乐部成员'), 'the club page in Chinese');
+  check(await zh.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), 'the club page fits a phone');
+  await zh.screenshot({ path: path.join(shots, 'club-phone-zh.png'), fullPage: true });
+  for (const p of [lead, member, zh]) await p.context().close();
+}
+
+/** An arena from the lobby's schedule to the podium: made on /tournament, reached from the
+ * lobby, joined by two players who are taken to their games; one goes berserk on the game
+ * page and wins in seven moves (2 + 1), wins again (on fire: the streak shows), the organiser
+ * ends it and the podium shows; the page in Chinese on a phone. */
+async function scenarioArena(browser, base) {
+  const org = await open(browser, `${base}/signup`, DESKTOP, 'arena organiser');
+  check(await account(org, base, 'signup', 'Olga', 'olga runs arenas'), 'the organiser signs up');
+  await org.goto(`${base}/tournament`);
+  await org.fill('#ar-name', 'Harbour Blitz');
+  await org.fill('#ar-time', '3');
+  await org.fill('#ar-minutes', '30');
+  await org.fill('#ar-wait', '0');
+  await Promise.all([org.waitForURL(/\/tournament\/[A-Za-z0-9]+$/), org.click('#ar-create')]);
+  const url = org.url();
+  const id = url.split('/').pop();
+  await checkWait(org.waitForFunction(() => /Ends in \d+:\d\d/.test(document.querySelector('#arena-clock')?.textContent || ''), null, { timeout: 10000 }),
+    'the arena page counts down to its end');
+  const names = ['Rosa', 'Sven'];
+  const players = [];
+  for (const name of names) {
+    const p = await open(browser, `${base}/signup`, DESKTOP, name);
+    check(await account(p, base, 'signup', name, `${name} plays arenas`), `${name} signs up`);
+    await p.goto(`${base}/`);
+    await Promise.all([p.waitForURL(url), p.click(`#arena-schedule a[href="/tournament/${id}"]`)]);
+    players.push(p);
+  }
+  check(players.every((p) => p.url() === url), "both reach the arena from the lobby's schedule");
+  for (const p of players) await p.click('#btn-arena-join');
+  for (const [i, p] of players.entries()) {
+    await checkWait(p.waitForURL(/\/game\/[A-Za-z0-9]+$/, { timeout: 15000 }), `${names[i]} is taken to the arena's game`);
+  }
+  const gameOf = async (p) => p.url().split('/').pop();
+  check(await gameOf(players[0]) === await gameOf(players[1]), 'both to the same game');
+  const colourOf = (p) => p.evaluate(async (g) => {
+    const r = await (await fetch(`/api/games/${g}`)).json();
+    return r.white === document.querySelector('#me').textContent ? 'white' : 'black';
+  }, p.url().split('/').pop());
+  const send = (p, what, body) => p.evaluate(async ([g, w, b]) => (await fetch(`/api/games/${g}/${w}`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(b),
+  })).status, [p.url().split('/').pop(), what, body]);
+  // Game 1: White goes berserk from the page, then wins in seven moves each.
+  let [white, black] = (await colourOf(players[0])) === 'white' ? players : [players[1], players[0]];
+  const winner = white;
+  await checkWait(white.waitForSelector('#btn-berserk:not([hidden])', { timeout: 10000 }), 'the berserk button shows before the first move');
+  await white.click('#btn-berserk');
+  await checkWait(white.waitForSelector('#berserk-white:not([hidden])', { timeout: 10000 }), 'berserk: the mark shows by the player');
+  await checkWait(black.waitForSelector('#berserk-white:not([hidden])', { timeout: 10000 }), "and on the opponent's page");
+  check(await white.locator('#btn-berserk').isHidden(), 'berserk only once');
+  await white.screenshot({ path: path.join(shots, 'arena-berserk.png') });
+  const line = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'd2d3', 'd7d6', 'b1c3', 'g8f6', 'e1g1', 'e8g8', 'h2h3', 'h7h6'];
+  for (const [k, m] of line.entries()) {
+    check((await send(k % 2 === 0 ? white : black, 'move', { m })) === 200, `game 1: ${m}`);
+  }
+  check((await send(black, 'resign', {})) === 200, 'game 1: Black resigns after seven moves each');
+  // Game 2: back on the arena page, both are taken to the next game; the loser resigns.
+  for (const p of players) await p.goto(url);
+  for (const [i, p] of players.entries()) {
+    await checkWait(p.waitForURL((u) => /\/game\//.test(u.pathname), { timeout: 15000 }), `${names[i]} is taken to the next game`);
+  }
+  [white, black] = (await colourOf(players[0])) === 'white' ? players : [players[1], players[0]];
+  const loser = winner === white ? black : white;
+  check((await send(white, 'move', { m: 'e2e4' })) === 200 && (await send(black, 'move', { m: 'e7e5' })) === 200, 'game 2: a move each');
+  check((await send(loser, 'resign', {})) === 200, 'game 2: the other resigns');
+  await winner.goto(url);
+  await winner.waitForTimeout(300);
+  await winner.goto(url); // the page would take him to a third game: stay to read it
+  await checkWait(org.waitForFunction(() => document.querySelector('#arena-standings tbody tr td.score')?.textContent === '5', null, { timeout: 15000 }),
+    'the standings: 2 + 1 (berserk) then 2 = 5');
+  check((await org.textContent('#arena-standings tbody tr .sheet')).includes('×2'), 'two wins in a row: on fire (×2)');
+  await org.screenshot({ path: path.join(shots, 'arena-standings.png'), fullPage: true });
+  await org.click('#btn-arena-terminate');
+  await checkWait(org.waitForSelector('#podium:not([hidden])', { timeout: 10000 }), 'ended by its organiser: the podium shows');
+  const winnerName = names[players.indexOf(winner)];
+  check((await org.textContent('#podium-list li')).includes(winnerName), 'the winner on top of the podium');
+  await org.screenshot({ path: path.join(shots, 'arena-podium.png'), fullPage: true });
+  const zh = await open(browser, url, { ...PHONE, locale: 'zh-CN' }, 'arena zh phone');
+  await checkWait(zh.waitForSelector('#podium:not([hidden])', { timeout: 10000 }), 'the podium on a phone');
+  check((await zh.textContent('#podium-title')) === '领奖台', 'the arena page in Chinese');
+  check(await zh.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), 'the arena page fits a phone');
+  await zh.screenshot({ path: path.join(shots, 'arena-phone-zh.png'), fullPage: true });
+  for (const p of [org, ...players, zh]) await p.context().close();
+}
+
 /** Computer analysis on the game page: request it, watch it finish, see the blunder marked
  * `??` with the better move, the graph (a click shows that move) and the summary. */
 async function scenarioAnalysis(browser, base) {
@@ -1524,6 +1646,8 @@ async function main() {
     scenarioScoreSheet,
     scenarioTournamentEvening,
     scenarioTournamentOnline,
+    scenarioClub,
+    scenarioArena,
     scenarioAnalysis,
     scenarioBlitzComforts,
     scenarioLooks,

@@ -189,7 +189,7 @@ function drawStandings(a) {
       const fire = document.createElement('span');
       fire.className = 'fire';
       fire.title = t('arena_on_fire');
-      fire.textContent = ' 🔥';
+      fire.textContent = ' ×2';
       sheet.append(fire);
     }
     const score = document.createElement('td');
@@ -265,6 +265,14 @@ function mountBoards(id, latest) {
     };
     mountTv(box, { small: true, source });
   }
+  // Only as many boards as games under way.
+  setInterval(() => {
+    const a = latest();
+    const n = (a && a.duels ? a.duels.length : 0);
+    [...root.children].forEach((box, k) => {
+      box.hidden = k >= n;
+    });
+  }, 1000);
 }
 
 function chat(id) {

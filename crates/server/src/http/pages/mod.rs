@@ -246,7 +246,8 @@ struct GamePage {
     /// The result panel's "New game": the lobby with this game's clock (and bot) chosen.
     new_game_url: String,
     /// A tournament's game: the tournament's id, its name, the round and the board.
-    tournament: Option<(String, String, String, String)>,
+    /// Its tournament: the page's address, its name, and the round and board if any.
+    tournament: Option<(String, String, String)>,
     page_json: String,
 }
 
@@ -348,12 +349,23 @@ pub(crate) async fn game(
         new_game_url,
         tournament: row.game.club.tournament.clone().map(|t| {
             let club = &row.game.club;
-            (
-                t,
-                club.event.clone().unwrap_or_default(),
-                club.round.clone().unwrap_or_default(),
-                club.table.clone().unwrap_or_default(),
-            )
+            // A round and a board: a Swiss or round robin's game; neither: an arena's.
+            match (&club.round, &club.table) {
+                (Some(round), Some(table)) => (
+                    format!("/events/{t}"),
+                    club.event.clone().unwrap_or_default(),
+                    format!(
+                        " · {} · {} {table}",
+                        tr.t("ev_round_n").replace("{n}", round),
+                        tr.t("sheet_table")
+                    ),
+                ),
+                _ => (
+                    format!("/tournament/{t}"),
+                    club.event.clone().unwrap_or_default(),
+                    String::new(),
+                ),
+            }
         }),
         page_json: script_json(&PageData {
             id: &id,
