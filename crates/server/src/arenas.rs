@@ -317,6 +317,77 @@ pub(crate) fn parse(body: &str) -> Result<Arena, TournamentError> {
     })
 }
 
+/// An arena's clock, checked: minutes and seconds, not days.
+///
+/// # Errors
+/// Not a clock, or one of days a move.
+pub(crate) fn arena_clock(
+    clock: &str,
+) -> Result<rookery_core::clock::TimeControl, TournamentError> {
+    let control = tournaments::control_of(clock)?;
+    if Speed::of_control(&control).is_none_or(|s| s == Speed::Correspondence) {
+        return Err(TournamentError::Invalid(
+            "clock: an arena is played with a clock of minutes, not days".into(),
+        ));
+    }
+    Ok(control)
+}
+
+/// The owner of the site's own arenas (`--hourly-arenas`): no account has this id (account
+/// ids are names, which cannot hold `:`).
+pub(crate) const SITE: &str = "rookery:site";
+/// An hourly arena's length: it ends before the next begins (lichess's 57 minutes).
+const HOURLY_MINUTES: u32 = 57;
+const HOUR_MS: i64 = 3_600_000;
+
+/// Makes the site's arena of the coming hour for each of `clocks` that has none yet (and of
+/// the hour under way, when its arena is still to be made in its first half). The keeper's
+/// director calls it each time round; the arenas the site made are looked up first, so it
+/// makes each once.
+///
+/// # Errors
+/// The store failed.
+pub(crate) async fn make_hourly(
+    store: &Store,
+    clocks: &[String],
+    now: i64,
+) -> Result<(), TournamentError> {
+    if clocks.is_empty() {
+        return Ok(());
+    }
+    let made: Vec<(String, i64)> = store
+        .tournaments(crate::store::tournaments::Which::Owner(SITE), KIND, 200)
+        .await?
+        .iter()
+        .filter_map(|row| parse(&row.body).ok())
+        .map(|a| (a.clock, a.starts_at))
+        .collect();
+    let this_hour = now - now.rem_euclid(HOUR_MS);
+    let mut hours = vec![this_hour + HOUR_MS];
+    if now - this_hour < HOUR_MS / 2 {
+        hours.push(this_hour);
+    }
+    for clock in clocks {
+        for &at in &hours {
+            if made.iter().any(|(c, s)| c == clock && *s == at) {
+                continue;
+            }
+            let new = NewArena {
+                name: format!("Hourly {clock}"),
+                clock: clock.clone(),
+                minutes: HOURLY_MINUTES,
+                starts_at: at,
+                rated: true,
+                berserkable: true,
+                streakable: true,
+                ..NewArena::default()
+            };
+            create(store, SITE, &new, at.min(now)).await?;
+        }
+    }
+    Ok(())
+}
+
 /// Makes an arena run by account `owner`; answers its id.
 ///
 /// # Errors
@@ -332,10 +403,7 @@ pub(crate) async fn create(
     if !tournaments::one_line(name, MAX_NAME) {
         return invalid(format!("name: 1 to {MAX_NAME} characters, on one line"));
     }
-    let control = tournaments::control_of(&new.clock)?;
-    if Speed::of_control(&control).is_none_or(|s| s == Speed::Correspondence) {
-        return invalid("clock: an arena is played with a clock of minutes, not days".into());
-    }
+    arena_clock(&new.clock)?;
     if new.minutes == 0 || new.minutes > MAX_MINUTES {
         return invalid(format!("minutes: 1 to {MAX_MINUTES}"));
     }

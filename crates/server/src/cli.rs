@@ -154,6 +154,16 @@ pub(crate) struct Config {
         global = true
     )]
     pub(crate) ladder_speeds: String,
+    /// A site arena every hour for each of these clocks (`3+0,5+0`), as lichess's hourly
+    /// arenas: each begins on the hour, lasts 57 minutes, is rated with berserk and streaks,
+    /// and is listed on the lobby's schedule an hour ahead. None by default.
+    #[arg(
+        long,
+        env = "ROOKERY_HOURLY_ARENAS",
+        value_delimiter = ',',
+        global = true
+    )]
+    pub(crate) hourly_arenas: Vec<String>,
     /// Run as one node of several (docs/SCALING.md): the NATS server the nodes talk over
     /// (`nats://127.0.0.1:4222`; `nats://user:password@host:port` and `tls://` too). Needs a
     /// PostgreSQL `--database-url` shared by every node. NATS must be private to the nodes
@@ -170,6 +180,20 @@ pub(crate) struct Config {
 }
 
 impl Config {
+    /// The clocks of `--hourly-arenas`, each checked as an arena's clock.
+    pub(crate) fn hourly_arenas(&self) -> Result<Vec<String>, String> {
+        self.hourly_arenas
+            .iter()
+            .map(|c| c.trim())
+            .filter(|c| !c.is_empty())
+            .map(|c| {
+                crate::arenas::arena_clock(c)
+                    .map(|_| c.to_owned())
+                    .map_err(|e| format!("--hourly-arenas: {c:?}: {}", e.problem().message))
+            })
+            .collect()
+    }
+
     /// `--ladder-speeds` read: `Err` names a word that is no speed.
     pub(crate) fn ladder_speeds(&self) -> Result<Vec<rookery_core::rating::Speed>, String> {
         use rookery_core::rating::Speed;

@@ -22,7 +22,10 @@ const ROLE_LEASE_MS: i64 = 6_000;
 /// only one or, with `node` (cluster mode, this node's id), while it holds the director's
 /// role. Two keepers at once (a role just lost) would still change a tournament once (its
 /// version) and make each game once (its id).
-pub(crate) fn keep(rooms: Rooms, node: Option<String>) {
+///
+/// The site's hourly arenas (`hourly`: their clocks, `--hourly-arenas`) are made by the same
+/// keeper, an hour ahead ([`crate::arenas::make_hourly`]).
+pub(crate) fn keep(rooms: Rooms, node: Option<String>, hourly: Vec<String>) {
     tokio::spawn(async move {
         let mut every = tokio::time::interval(KEEP_EVERY);
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -34,6 +37,11 @@ pub(crate) fn keep(rooms: Rooms, node: Option<String>) {
                 if epoch.is_none() {
                     continue;
                 }
+            }
+            if let Err(e) =
+                crate::arenas::make_hourly(rooms.store(), &hourly, now_ms() as i64).await
+            {
+                tracing::warn!(error = ?e, "the hourly arenas could not be made");
             }
             keep_all(&rooms).await;
         }

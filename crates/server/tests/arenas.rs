@@ -373,3 +373,74 @@ fn pages_and_chat(s: &Server, b: &mut Browser, running: &str, future: &str) {
     );
     assert_eq!(r.status, 403, "a guest does not write: {}", r.body);
 }
+
+/// `--hourly-arenas 3+0,1+0`: the site's arena of the coming hour for each clock, on the
+/// hour, 57 minutes, rated with berserk; made once however often the keeper looks and across
+/// a restart.
+#[test]
+fn the_site_makes_an_arena_every_hour_for_each_clock() {
+    let (dir, url) = common::temp_url("hourly");
+    let hourly = |s: &Server| -> Vec<Value> {
+        let lists = json(&Browser::at("10.7.1.1").get(s, "/api/tournament").body);
+        ["created", "started"]
+            .iter()
+            .flat_map(|k| lists[*k].as_array().cloned().unwrap_or_default())
+            .filter(|a| a["createdBy"] == "rookery")
+            .collect()
+    };
+    let wait_for = |s: &Server, n: usize| {
+        let started = std::time::Instant::now();
+        loop {
+            let found = hourly(s);
+            if found.len() >= n || started.elapsed().as_secs() > 20 {
+                return found;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
+    };
+    let s = start_with(&url, &["--hourly-arenas", "3+0,1+0"]);
+    let found = wait_for(&s, 2);
+    // The coming hour's for each clock, and the hour under way's in its first half.
+    assert!(found.len() == 2 || found.len() == 4, "{found:?}");
+    for a in &found {
+        let starts = a["startsAt"].as_str().unwrap();
+        assert!(starts.ends_with(":00:00Z"), "on the hour: {starts}");
+        assert_eq!(a["minutes"], 57);
+        assert_eq!(
+            (a["rated"].as_bool(), a["berserkable"].as_bool()),
+            (Some(true), Some(true))
+        );
+    }
+    let limits: Vec<i64> = found
+        .iter()
+        .map(|a| a["clock"]["limit"].as_i64().unwrap())
+        .collect();
+    assert!(limits.contains(&180) && limits.contains(&60), "{limits:?}");
+    // Each (clock, hour) once, however often the keeper looks (an hour turning meanwhile
+    // adds the next hour's, never a second of the same).
+    let once = |found: &[Value], what: &str| {
+        let mut keys: Vec<(i64, String)> = found
+            .iter()
+            .map(|a| {
+                (
+                    a["clock"]["limit"].as_i64().unwrap(),
+                    a["startsAt"].to_string(),
+                )
+            })
+            .collect();
+        let n = keys.len();
+        keys.sort();
+        keys.dedup();
+        assert_eq!(keys.len(), n, "{what}: {found:?}");
+    };
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    once(&hourly(&s), "made once");
+    drop(s);
+    let s = start_with(&url, &["--hourly-arenas", "3+0,1+0"]);
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let again = hourly(&s);
+    assert!(again.len() >= found.len());
+    once(&again, "not again after a restart");
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}

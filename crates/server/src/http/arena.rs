@@ -158,7 +158,7 @@ pub(crate) fn arena_json(id: &str, owner: &str, a: &Arena, page: usize, me: Opti
         .collect();
     let mut v = json!({
         "id": id,
-        "createdBy": owner,
+        "createdBy": if owner == arenas::SITE { "rookery" } else { owner },
         "system": "arena",
         "minutes": a.minutes,
         "clock": { "limit": limit, "increment": increment },

@@ -481,6 +481,7 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
         }
     };
     let ladder_speeds = config.ladder_speeds()?;
+    let hourly_arenas = config.hourly_arenas()?;
     let store = Store::open(&config.database_url)
         .await
         .map_err(|e| e.to_string())?
@@ -592,6 +593,7 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
     crate::keeper::keep(
         state.rooms.clone(),
         cluster.as_ref().map(|c| c.node().to_owned()),
+        hourly_arenas,
     );
     let handing_over = state.rooms.clone();
     let app = router(state, limits.request_timeout);
