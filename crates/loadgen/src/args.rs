@@ -65,6 +65,12 @@ pub(crate) struct Args {
     /// first. Run the server with `--rate-limits off`.
     #[arg(long, default_value_t = 0.0)]
     pub(crate) logins_per_second: f64,
+    /// Instead of games from the lobby: one arena of this many players (each signed up,
+    /// joined through lichess's API, following its event stream and playing each game it
+    /// is paired in), lasting the run; `--time-control` is its clock (`1+0`), `--rate` each
+    /// player's moves a second. Run the server with `--rate-limits off`.
+    #[arg(long, conflicts_with_all = ["verify", "idle"])]
+    pub(crate) arena: Option<usize>,
 }
 
 impl Args {

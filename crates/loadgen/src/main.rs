@@ -27,6 +27,7 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
+mod arena;
 mod args;
 mod net;
 mod players;
@@ -66,8 +67,26 @@ async fn main() -> std::process::ExitCode {
     let mut window = (started, 0u64);
     stats.measuring.store(args.warmup == 0, Ordering::Relaxed);
     let mut slots = Vec::new();
+    let arena_run = match args.arena {
+        Some(n) => {
+            let ctx = Ctx {
+                args: args.clone(),
+                stats: stats.clone(),
+                stop: stop.clone(),
+            };
+            match arena::start(&ctx, n).await {
+                Ok(run) => Some(run),
+                Err(e) => {
+                    eprintln!("rookery-loadgen: {e}");
+                    return std::process::ExitCode::FAILURE;
+                }
+            }
+        }
+        None => None,
+    };
+    let games = if arena_run.is_some() { 0 } else { args.games };
     // Set the games up a batch at a time, so the server is not hit by every handshake at once.
-    for batch in (0..args.games as u64)
+    for batch in (0..games as u64)
         .collect::<Vec<_>>()
         .chunks(args.setup_concurrency.max(1))
     {
@@ -224,6 +243,10 @@ async fn main() -> std::process::ExitCode {
             path.display()
         );
     }
+    let counted = match &arena_run {
+        Some(run) => arena::report(&args, run).await,
+        None => true,
+    };
     let errors = stats
         .errors
         .lock()
@@ -235,5 +258,9 @@ async fn main() -> std::process::ExitCode {
             println!("error: {n} x {kind}");
         }
     }
-    std::process::ExitCode::SUCCESS
+    if counted {
+        std::process::ExitCode::SUCCESS
+    } else {
+        std::process::ExitCode::FAILURE
+    }
 }

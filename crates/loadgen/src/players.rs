@@ -33,7 +33,7 @@ pub(crate) async fn logins(ctx: Ctx) {
 }
 
 /// A small deterministic random generator (xorshift64*).
-pub(crate) struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
     pub(crate) fn below(&mut self, n: usize) -> usize {
@@ -70,6 +70,12 @@ pub(crate) struct Seat {
     pub(crate) slot: u64,
     pub(crate) node: usize,
     pub(crate) gap: Gap,
+    /// Resign on one's turn from this ply on (an arena's players end games at different
+    /// lengths), and go berserk before the first move.
+    pub(crate) resign_at: Option<u64>,
+    pub(crate) berserk: bool,
+    /// The game's result as the `end` frame said it.
+    pub(crate) result: Arc<Mutex<Option<String>>>,
 }
 
 /// A game's interruption: since when its moves have not been acknowledged (its last ack
@@ -128,6 +134,9 @@ pub(crate) async fn play(
         acked,
         slot,
         gap,
+        resign_at,
+        berserk,
+        result,
         ..
     } = seat;
     let Ctx { args, stats, stop } = ctx;
@@ -145,6 +154,12 @@ pub(crate) async fn play(
     let mut next_id = 0u64;
     let mut ply = 0u64;
     let mut ended = Ended::Lost;
+    let mut resigned = false;
+    if *berserk {
+        next_id += 1;
+        let frame = json!({"t": "berserk", "d": {"a": next_id}});
+        let _ = socket.send(Message::Text(frame.to_string().into())).await;
+    }
     'game: while !stop.load(Ordering::Relaxed) {
         if acks.values().any(|(at, _, _)| at.elapsed() > ACK_LATE) && args.reconnect {
             stats.error("ack late");
@@ -168,6 +183,10 @@ pub(crate) async fn play(
         let (fen, turn) = match f["t"].as_str() {
             Some("state") => {
                 if !d["over"].is_null() {
+                    *result
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner) =
+                        d["over"]["result"].as_str().map(str::to_owned);
                     ended = Ended::Done;
                     break;
                 }
@@ -234,6 +253,10 @@ pub(crate) async fn play(
                 continue;
             }
             Some("end") => {
+                *result
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) =
+                    d["result"].as_str().map(str::to_owned);
                 ended = Ended::Done;
                 break 'game;
             }
@@ -254,6 +277,15 @@ pub(crate) async fn play(
         tokio::time::sleep(pace).await;
         if stop.load(Ordering::Relaxed) {
             break;
+        }
+        if resign_at.is_some_and(|r| ply >= r) {
+            if !resigned {
+                resigned = true;
+                next_id += 1;
+                let frame = json!({"t": "resign", "d": {"a": next_id}});
+                let _ = socket.send(Message::Text(frame.to_string().into())).await;
+            }
+            continue;
         }
         let m = moves[rng.below(moves.len())];
         let uci = m.to_uci().to_string();
@@ -371,6 +403,9 @@ pub(crate) async fn slot(ctx: Ctx, index: u64) {
             slot: index,
             node,
             gap: gap.clone(),
+            resign_at: None,
+            berserk: false,
+            result: Arc::default(),
         };
         let mut tasks = vec![
             tokio::spawn(player(ctx.clone(), seat(white, "white", seed, node))),

@@ -6,6 +6,8 @@
 //! way up to date ([`keep_one`]): the results of ended games taken in, the waiting players
 //! paired, their games made through the one game request every door uses.
 
+use std::collections::HashMap;
+
 use rookery_core::ByColor;
 use rookery_core::pgn::GameResult as PgnResult;
 use rookery_core::rating::Speed;
@@ -15,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::new_game::SeatSpec;
 use crate::rooms::Rooms;
 use crate::store::tournaments::StoredTournament;
-use crate::store::{ClubRecord, Status, Store};
+use crate::store::{ClubRecord, Store};
 use crate::tournaments::{self, Actor, TournamentError};
 use crate::wallclock::now_ms;
 
@@ -563,7 +565,8 @@ pub(crate) async fn act(
         Ok(())
     })
     .await?;
-    keep_one(rooms, id).await?;
+    // The keeper pairs whoever waits within its next round (every 2 s): a join costs one
+    // write however big the arena.
     Ok(read(store, id).await?.0)
 }
 
@@ -614,26 +617,31 @@ pub(crate) async fn keep_one(rooms: &Rooms, id: &str) -> Result<(), TournamentEr
     let store = rooms.store();
     let (a, _, _) = read(store, id).await?;
     let now = now_ms() as i64;
-    // The results of games that have ended.
+    // The results of games that have ended, asked about all at once.
+    let running: Vec<&str> = a.running().map(|g| g.game.as_str()).collect();
+    let over: HashMap<String, (String, i64, i64)> = store
+        .ended_games(&running)
+        .await?
+        .into_iter()
+        .map(|(id, result, plies, berserk)| (id, (result, plies, berserk)))
+        .collect();
     let mut ended = Vec::new();
     for (k, g) in a.games.iter().enumerate() {
-        if g.result.is_some() {
-            continue;
-        }
-        let Some(row) = store.game(&g.game).await? else {
+        let Some((result, plies, berserk)) = over.get(&g.game).filter(|_| g.result.is_none())
+        else {
             continue;
         };
-        let Some(ending) = row.ending.filter(|_| row.status == Status::Over) else {
-            continue;
+        let result = match PgnResult::parse(result) {
+            Some(PgnResult::WhiteWins) => "1-0",
+            Some(PgnResult::BlackWins) => "0-1",
+            Some(PgnResult::Draw) => "1/2-1/2",
+            _ => "aborted",
         };
-        let result = match ending.result {
-            PgnResult::WhiteWins => "1-0",
-            PgnResult::BlackWins => "0-1",
-            PgnResult::Draw => "1/2-1/2",
-            PgnResult::Unknown => "aborted",
+        let berserk = ByColor {
+            white: berserk & 1 != 0,
+            black: berserk & 2 != 0,
         };
-        let plies = store.moves(&g.game).await?.len() as u32;
-        ended.push((k, g.game.clone(), result, plies, row.berserk));
+        ended.push((k, g.game.clone(), result, *plies as u32, berserk));
     }
     let pairing = a.phase(now) == Phase::Started;
     if ended.is_empty() && !pairing {

@@ -53,7 +53,7 @@ const MAX_DESCRIPTION: usize = 2_000;
 /// The longest reason for a correction.
 const MAX_REASON: usize = 200;
 /// Tries of a change that another change overtook.
-const TRIES: usize = 5;
+const TRIES: usize = 8;
 
 /// A new tournament, as its arbiter asks for it.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -1056,6 +1056,17 @@ async fn update(
     update_kind(store, id, KIND, parse, |t| (body_of(t), t.active()), change).await
 }
 
+/// The lock a change of tournament `id` takes on this node: one of a fixed set, by the id's
+/// hash (two tournaments may share one; a change is short).
+fn change_lock(id: &str) -> &'static tokio::sync::Mutex<()> {
+    use std::hash::{Hash, Hasher};
+    static LOCKS: std::sync::LazyLock<Vec<tokio::sync::Mutex<()>>> =
+        std::sync::LazyLock::new(|| (0..64).map(|_| tokio::sync::Mutex::new(())).collect());
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    id.hash(&mut h);
+    &LOCKS[(h.finish() % 64) as usize]
+}
+
 /// A change to the stored JSON of tournament `id` of `kind` (read by `read`, written back
 /// with whether it is active by `write`) made on what is stored and written back if nobody
 /// changed it meanwhile (else made again on the newer one): one way of changing for every
@@ -1072,7 +1083,14 @@ pub(crate) async fn update_kind<T>(
     write: impl Fn(&T) -> (String, bool),
     change: impl Fn(&mut T, &str) -> Result<(), TournamentError>,
 ) -> Result<T, TournamentError> {
-    for _ in 0..TRIES {
+    // One change at a time on this node (many players join an arena at once); between
+    // nodes, the version, tried again after a short random pause.
+    let _turn = change_lock(id).lock().await;
+    for attempt in 0..TRIES {
+        if attempt > 0 {
+            let pause = 5 + u64::from(crate::ids::coin()) * 10 + 10 * attempt as u64;
+            tokio::time::sleep(std::time::Duration::from_millis(pause)).await;
+        }
         let stored = store
             .tournament(id)
             .await?

@@ -6,6 +6,9 @@ use sqlx::Row;
 
 use super::{Store, StoreError};
 
+/// Games one [`Store::ended_games`] query asks about at most.
+const ENDED_BATCH: usize = 500;
+
 /// Which tournaments a list holds: all, a club's, or those an account made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Which<'a> {
@@ -78,6 +81,33 @@ impl Store {
         .fetch_optional(self.pool())
         .await?;
         row.as_ref().map(stored).transpose()
+    }
+
+    /// Of the games `ids`, those that are over: each one's id, result (`1-0`, `0-1`,
+    /// `1/2-1/2`, `*` for none), plies and who went berserk (bit 0 White, bit 1 Black). One
+    /// query for many games (an arena's keeper asks for every game under way each time).
+    pub(crate) async fn ended_games(
+        &self,
+        ids: &[&str],
+    ) -> Result<Vec<(String, String, i64, i64)>, StoreError> {
+        let mut out = Vec::new();
+        for batch in ids.chunks(ENDED_BATCH) {
+            let marks: Vec<String> = (1..=batch.len()).map(|i| format!("${i}")).collect();
+            let sql = format!(
+                "SELECT g.id, COALESCE(g.result, '*'), \
+                 (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.berserk \
+                 FROM games g WHERE g.status = 'over' AND g.id IN ({})",
+                marks.join(", ")
+            );
+            let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+            for id in batch {
+                query = query.bind(*id);
+            }
+            for r in query.fetch_all(self.pool()).await? {
+                out.push((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?));
+            }
+        }
+        Ok(out)
     }
 
     /// Replaces tournament `id`'s body (and whether it is active) if it is still at
