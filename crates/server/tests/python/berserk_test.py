@@ -353,9 +353,12 @@ def play_as_bot(engine, uci, gid, results):
 
 
 
-def plays_through_streams(client, name, bot, stop, played, wanted=lambda g: g.get("source") == "swiss" and g.get("swissId")):
+def plays_through_streams(client, name, bot, stop, played, wanted=lambda g: g.get("source") == "swiss" and g.get("swissId"),
+                          berserk_first=False):
     """A player: hears `gameStart` on his event stream, then plays that game from its game
-    stream (random legal moves; as Black, resigns once six plies are on the board)."""
+    stream (random legal moves; as Black, resigns once six plies are on the board); with
+    `berserk_first`, goes berserk (`POST /api/board/game/{id}/berserk`) before his first move
+    and notes whether the game stream then says so (`wberserk`/`bberserk`)."""
     api = client[name].bots if bot else client[name].board
     events = queue.Queue()
     listen(api.stream_incoming_events(), events)
@@ -363,7 +366,14 @@ def plays_through_streams(client, name, bot, stop, played, wanted=lambda g: g.ge
     rng = random.Random(name)
 
     def game(gid):
+        if berserk_first:
+            try:
+                post(f"/api/board/game/{gid}/berserk", TOKENS[name], {})
+            except urllib.error.HTTPError as e:
+                played.put((name, gid, f"berserk refused: {e.read()}"))
         for colour, state in states_of(api, gid, me):
+            if berserk_first and state.get("wberserk" if colour == chess.WHITE else "bberserk"):
+                played.put((name, gid, "berserk"))
             if state["status"] != "started":
                 played.put((name, gid, state["status"]))
                 return
@@ -480,7 +490,7 @@ def arena_event(client):
     in_arena = lambda g: g.get("source") == "arena" and g.get("tournamentId") == aid  # noqa: E731
     for name, bot in [("Anna", False), ("Bo", False), ("Engine", True)]:
         client[name].tournaments.join_arena(aid)
-        plays_through_streams(client, name, bot, stop, played, in_arena)
+        plays_through_streams(client, name, bot, stop, played, in_arena, berserk_first=name == "Anna")
     info = anna.tournaments.get_tournament(aid)
     check(info["nbPlayers"] == 3, f"join_arena: three players ({info['nbPlayers']})")
     deadline = time.time() + 120
@@ -502,6 +512,13 @@ def arena_event(client):
     check(all("scores" in r["sheet"] for r in results), "each result carries its sheet")
     listed = anna.tournaments.arenas_by_team("thursday-club")
     check(any(t["id"] == aid for t in listed), "arenas_by_team lists it")
+    berserked = set()
+    while not played.empty():
+        who, gid, what = played.get()
+        if what == "berserk":
+            berserked.add(gid)
+    check(len(berserked) >= 1,
+          f"Anna goes berserk in her arena games and the game stream says so ({len(berserked)} games)")
 
 if __name__ == "__main__":
     sys.exit(main())
