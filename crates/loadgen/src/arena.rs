@@ -196,7 +196,8 @@ async fn event_stream(addr: SocketAddr, cookie: &str) -> Result<(TcpStream, Vec<
 
 /// One arena player: joins, then plays each game its event stream starts.
 async fn player(ctx: Ctx, stats: Arc<ArenaStats>, id: String, cookie: String, index: usize) {
-    let addr = ctx.args.node(index);
+    let mut node = index;
+    let addr = ctx.args.node(node);
     let (mut stream, mut buf) = match event_stream(addr, &cookie).await {
         Ok(s) => s,
         Err(e) => return ctx.stats.error(e),
@@ -231,10 +232,27 @@ async fn player(ctx: Ctx, stats: Arc<ArenaStats>, id: String, cookie: String, in
             match read {
                 Err(_) => continue,
                 Ok(Err(e)) => {
-                    if !ctx.stop.load(Ordering::Relaxed) {
-                        ctx.stats.error(e);
+                    if ctx.stop.load(Ordering::Relaxed) {
+                        return;
                     }
-                    return;
+                    if !ctx.args.reconnect {
+                        return ctx.stats.error(e);
+                    }
+                    // Its node is gone: the stream again from the next (it begins with a
+                    // `gameStart` for a game under way).
+                    ctx.stats.reconnects.fetch_add(1, Ordering::Relaxed);
+                    loop {
+                        node += 1;
+                        tokio::time::sleep(Duration::from_millis(200)).await;
+                        if let Ok((s, b)) = event_stream(ctx.args.node(node), &cookie).await {
+                            (stream, buf) = (s, b);
+                            break;
+                        }
+                        if ctx.stop.load(Ordering::Relaxed) {
+                            return;
+                        }
+                    }
+                    continue;
                 }
                 Ok(Ok(())) => {}
             }
@@ -272,7 +290,7 @@ async fn player(ctx: Ctx, stats: Arc<ArenaStats>, id: String, cookie: String, in
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             all.entry(gid.clone()).or_default().clone()
         };
-        let seat = Seat {
+        let mut seat = Seat {
             id: gid.clone(),
             cookie: cookie.clone(),
             me,
@@ -280,7 +298,7 @@ async fn player(ctx: Ctx, stats: Arc<ArenaStats>, id: String, cookie: String, in
             acked: Arc::default(),
             seed: rng.below(usize::MAX) as u64 | 1,
             slot: index as u64,
-            node: index,
+            node,
             gap: Arc::default(),
             // Most games resigned between move 10 and 60; some played to the flag.
             resign_at: (rng.below(4) != 0).then(|| 20 + rng.below(100) as u64),
@@ -290,7 +308,19 @@ async fn player(ctx: Ctx, stats: Arc<ArenaStats>, id: String, cookie: String, in
         let result = seat.result.clone();
         ctx.stats.games_started.fetch_add(1, Ordering::Relaxed);
         let mut last_ack = Instant::now();
-        play(&ctx, &seat, index, &mut rng, &mut last_ack).await;
+        // A lost connection (its node killed): the game again from the next node.
+        while matches!(
+            play(&ctx, &seat, node, &mut rng, &mut last_ack).await,
+            Ended::Lost
+        ) && ctx.args.reconnect
+            && !ctx.stop.load(Ordering::Relaxed)
+        {
+            ctx.stats.reconnects.fetch_add(1, Ordering::Relaxed);
+            node += 1;
+            // Berserk once: asked again it is refused (and a refusal reconnects).
+            seat.berserk = false;
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
         ended_at = Some(Instant::now());
         if me == "white" {
             let result = result

@@ -80,9 +80,10 @@ pub(crate) fn percentiles(name: &str, list: &Mutex<Vec<u32>>) -> String {
     v.sort_unstable();
     let q = |p: f64| f64::from(v[((v.len() - 1) as f64 * p) as usize]) / 1000.0;
     format!(
-        "{name}: p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms ({} samples)",
+        "{name}: p50 {:.2} ms, p90 {:.2} ms, p95 {:.2} ms, p99 {:.2} ms, max {:.2} ms ({} samples)",
         q(0.5),
         q(0.9),
+        q(0.95),
         q(0.99),
         q(1.0),
         v.len()

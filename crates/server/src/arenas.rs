@@ -246,7 +246,11 @@ impl Arena {
     /// Pairs the players waiting now (joined, not withdrawn, no game under way): the new
     /// games, with new ids. `coin` settles colours.
     fn pair_waiting(&self, coin: &mut dyn FnMut() -> bool) -> Vec<Pairing> {
-        let busy: Vec<usize> = self.running().flat_map(|g| [g.white, g.black]).collect();
+        let mut busy = vec![false; self.players.len()];
+        for g in self.running() {
+            busy[g.white] = true;
+            busy[g.black] = true;
+        }
         let active = self.players.iter().filter(|p| !p.withdrawn).count();
         let ranks: Vec<usize> = {
             let mut r = vec![0; self.players.len()];
@@ -267,7 +271,7 @@ impl Arena {
             .players
             .iter()
             .enumerate()
-            .filter(|(i, p)| !p.withdrawn && !busy.contains(i))
+            .filter(|(i, p)| !p.withdrawn && !busy[*i])
             .map(|(i, p)| Waiting {
                 id: i as u64,
                 rank: ranks[i] as u32,

@@ -47,10 +47,13 @@ a move acknowledged in the last 20 s of the run).
            game counts once for each player, each player's rating and ladder changes chain
            without a lost update, the stored figures are the last change's, the ladder sums
            to zero (R8), and each game's stored result is the one the players were shown.
+  arena    an arena of sixty players spread over the nodes (loadgen --arena), its
+           tournament director killed once: another node directs within the lease, and
+           every finished game is counted once in the standings.
 
 Usage: cluster_test.py --binary target/release/rookery --loadgen target/release/rookery-loadgen
                        --postgres postgres://postgres@127.0.0.1:5432/test
-                       [--nats nats://127.0.0.1:4222] [--test kills,rolling,fencing,pools,analysis,bots,lobby,nats,natsauth,outage,ratings]
+                       [--nats nats://127.0.0.1:4222] [--test kills,rolling,fencing,pools,analysis,bots,lobby,nats,natsauth,outage,ratings,tournament,arena]
 """
 import argparse
 import json
@@ -1162,6 +1165,59 @@ def test_tournament(args, tmp, errors, rounds=3):
           f"in each; {made} games for {boards} boards; the report's check exits {checked.returncode}")
 
 
+def test_arena(args, tmp, errors, players=60, seconds=90):
+    """One arena on three nodes (loadgen --arena: players signed up, joined through lichess's
+    API, each following its event stream on a node of its own), its director (the node holding
+    the `tournaments` role) killed with SIGKILL once while games go on: another node takes the
+    role and goes on from the store; no game is lost or counted twice (the standings' sheets
+    against the server's export, and every game the players saw finish among them)."""
+    url = fresh_database(args.postgres, "arena")
+    nodes = start_nodes(args, url, tmp)
+    servers = ",".join(f"127.0.0.1:{n.port}" for n in nodes)
+    gen = subprocess.Popen(
+        [args.loadgen, "--server", servers, "--arena", str(players), "--rate", "2",
+         "--time-control", "1+0", "--seconds", str(seconds), "--reconnect", "--progress-every", "30"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    director = ""
+    for _ in range(60):
+        time.sleep(1)
+        director = psql(url, "SELECT holder FROM roles WHERE name = 'tournaments'"
+                             " AND lease_until > extract(epoch from now()) * 1000")
+        games = psql(url, "SELECT COUNT(*) FROM games WHERE tournament IS NOT NULL")
+        if director and games and int(games) >= players // 4:
+            break
+    node = next((n for n in nodes if n.name == director), None)
+    if node is None:
+        errors.append(f"arena: no tournament director found ({director!r})")
+        gen.kill()
+        return
+    time.sleep(10)
+    node.signal(signal.SIGKILL)
+    node.proc.wait()
+    killed_at = time.time()
+    print(f"arena: killed the director {node.name} (SIGKILL)", flush=True)
+    after = ""
+    while time.time() - killed_at < 30:
+        time.sleep(0.5)
+        after = psql(url, "SELECT holder FROM roles WHERE name = 'tournaments'"
+                          " AND lease_until > extract(epoch from now()) * 1000")
+        if after and after != node.name:
+            break
+    print(f"arena: {after} directs after {time.time() - killed_at:.1f} s", flush=True)
+    if not after or after == node.name:
+        errors.append("arena: no other node took the director's role")
+    node.start()
+    out, _ = gen.communicate()
+    print(out)
+    if gen.returncode != 0 or "every game counted once" not in out:
+        errors.append("arena: games lost or counted twice (see the loadgen's report)")
+    finished = re.search(r"(\d+) games finished with a result", out)
+    if not finished or int(finished.group(1)) < players // 2:
+        errors.append("arena: too few games finished to prove anything")
+    for node in nodes:
+        node.stop()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", default="target/release/rookery")
@@ -1171,7 +1227,7 @@ def main():
     ap.add_argument("--nats-server", default="nats-server",
                     help="the NATS server the nats test starts and kills (its own port)")
     ap.add_argument("--test",
-                    default="kills,rolling,fencing,seats,pools,analysis,bots,lobby,nats,natsauth,outage,ratings,tournament")
+                    default="kills,rolling,fencing,seats,pools,analysis,bots,lobby,nats,natsauth,outage,ratings,tournament,arena")
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seconds", type=int, default=180)
     ap.add_argument("--every", type=int, default=20)
@@ -1181,7 +1237,7 @@ def main():
     tests = {"kills": test_kills, "rolling": test_rolling, "fencing": test_fencing, "seats": test_seats,
              "pools": test_pools, "analysis": test_analysis, "bots": test_bots, "lobby": test_lobby, "nats": test_nats,
              "natsauth": test_nats_auth, "outage": test_outage, "ratings": test_ratings,
-             "tournament": test_tournament}
+             "tournament": test_tournament, "arena": test_arena}
     try:
         for name in args.test.split(","):
             print(f"\n--- cluster test: {name} ---", flush=True)
