@@ -371,49 +371,19 @@ pub(crate) async fn report(args: &Args, run: &ArenaRun) -> bool {
         s.rematches.load(Ordering::Relaxed)
     );
     println!("{}", percentiles("game end -> next gameStart", &s.wait_us));
-    let request = format!(
-        "GET /api/tournament/{}/results?sheet=true HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n",
-        run.id
-    );
-    let Ok(raw) = exchange(addr, &request).await else {
-        println!("standings: unreadable");
-        return false;
+    // The finished games exported, then the standings: a game that ended last reaches the
+    // standings at the director's next round (every 2 s), so they are read again until they
+    // agree, for up to half a minute.
+    let mut tries = 0;
+    let (exported, counted, lines) = loop {
+        let exported = exported_games(addr, &run.id).await;
+        let (counted, lines) = sheets(addr, &run.id).await;
+        tries += 1;
+        if counted == 2 * exported.len() as u64 || tries >= 15 {
+            break (exported, counted, lines);
+        }
+        tokio::time::sleep(Duration::from_secs(2)).await;
     };
-    let body = raw.split_once("\r\n\r\n").map_or("", |(_, b)| b);
-    // The sheet's digits are its games (each worth 0 to 5): two a game.
-    let (mut counted, mut lines) = (0u64, 0u64);
-    for line in body.lines() {
-        if let Ok(v) = serde_json::from_str::<Value>(line.trim()) {
-            lines += 1;
-            counted += v["sheet"]["scores"].as_str().map_or(0, |sc| {
-                sc.chars().filter(char::is_ascii_digit).count() as u64
-            });
-        }
-    }
-    // The arena's finished games as the server exports them (PGN): each with a result must
-    // be on two sheets, once; each the players saw end must be among them.
-    let request = format!(
-        "GET /api/tournament/{}/games HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n",
-        run.id
-    );
-    let pgn = exchange(addr, &request).await.unwrap_or_default();
-    let mut exported = std::collections::HashSet::new();
-    let mut site = None;
-    for line in pgn.lines() {
-        if let Some(rest) = line.strip_prefix("[Site \"") {
-            site = rest
-                .trim_end_matches("\"]")
-                .rsplit('/')
-                .next()
-                .map(str::to_owned);
-        } else if let Some(result) = line.strip_prefix("[Result \"") {
-            if ["1-0\"]", "0-1\"]", "1/2-1/2\"]"].contains(&result) {
-                if let Some(id) = site.take() {
-                    exported.insert(id);
-                }
-            }
-        }
-    }
     let seen = s
         .finished_ids
         .lock()
@@ -434,4 +404,50 @@ pub(crate) async fn report(args: &Args, run: &ArenaRun) -> bool {
         }
     );
     same
+}
+
+/// The arena's finished games with a result, as the server exports them (PGN): their ids.
+async fn exported_games(addr: SocketAddr, id: &str) -> std::collections::HashSet<String> {
+    let request = format!(
+        "GET /api/tournament/{id}/games HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    );
+    let pgn = exchange(addr, &request).await.unwrap_or_default();
+    let mut exported = std::collections::HashSet::new();
+    let mut site = None;
+    for line in pgn.lines() {
+        if let Some(rest) = line.strip_prefix("[Site \"") {
+            site = rest
+                .trim_end_matches("\"]")
+                .rsplit('/')
+                .next()
+                .map(str::to_owned);
+        } else if let Some(result) = line.strip_prefix("[Result \"") {
+            if ["1-0\"]", "0-1\"]", "1/2-1/2\"]"].contains(&result) {
+                if let Some(game) = site.take() {
+                    exported.insert(game);
+                }
+            }
+        }
+    }
+    exported
+}
+
+/// The standings' sheets: the games on them (two a game; each digit a game's points, 0 to
+/// 5) and the players.
+async fn sheets(addr: SocketAddr, id: &str) -> (u64, u64) {
+    let request = format!(
+        "GET /api/tournament/{id}/results?sheet=true HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    );
+    let raw = exchange(addr, &request).await.unwrap_or_default();
+    let body = raw.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    let (mut counted, mut lines) = (0u64, 0u64);
+    for line in body.lines() {
+        if let Ok(v) = serde_json::from_str::<Value>(line.trim()) {
+            lines += 1;
+            counted += v["sheet"]["scores"].as_str().map_or(0, |sc| {
+                sc.chars().filter(char::is_ascii_digit).count() as u64
+            });
+        }
+    }
+    (counted, lines)
 }
