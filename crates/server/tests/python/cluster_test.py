@@ -1165,12 +1165,13 @@ def test_tournament(args, tmp, errors, rounds=3):
           f"in each; {made} games for {boards} boards; the report's check exits {checked.returncode}")
 
 
-def test_arena(args, tmp, errors, players=60, seconds=90):
+def test_arena(args, tmp, errors):
     """One arena on three nodes (loadgen --arena: players signed up, joined through lichess's
     API, each following its event stream on a node of its own), its director (the node holding
     the `tournaments` role) killed with SIGKILL once while games go on: another node takes the
     role and goes on from the store; no game is lost or counted twice (the standings' sheets
     against the server's export, and every game the players saw finish among them)."""
+    players, seconds = args.arena_players, args.arena_seconds
     url = fresh_database(args.postgres, "arena")
     nodes = start_nodes(args, url, tmp)
     servers = ",".join(f"127.0.0.1:{n.port}" for n in nodes)
@@ -1179,7 +1180,7 @@ def test_arena(args, tmp, errors, players=60, seconds=90):
          "--time-control", "1+0", "--seconds", str(seconds), "--reconnect", "--progress-every", "30"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     director = ""
-    for _ in range(60):
+    for _ in range(240):
         time.sleep(1)
         director = psql(url, "SELECT holder FROM roles WHERE name = 'tournaments'"
                              " AND lease_until > extract(epoch from now()) * 1000")
@@ -1231,6 +1232,8 @@ def main():
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seconds", type=int, default=180)
     ap.add_argument("--every", type=int, default=20)
+    ap.add_argument("--arena-players", type=int, default=60)
+    ap.add_argument("--arena-seconds", type=int, default=90)
     args = ap.parse_args()
     tmp = tempfile.mkdtemp()
     errors = []
