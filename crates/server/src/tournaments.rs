@@ -53,7 +53,7 @@ const MAX_DESCRIPTION: usize = 2_000;
 /// The longest reason for a correction.
 const MAX_REASON: usize = 200;
 /// Tries of a change that another change overtook.
-const TRIES: usize = 8;
+const TRIES: usize = 20;
 
 /// A new tournament, as its arbiter asks for it.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -1088,7 +1088,8 @@ pub(crate) async fn update_kind<T>(
     let _turn = change_lock(id).lock().await;
     for attempt in 0..TRIES {
         if attempt > 0 {
-            let pause = 5 + u64::from(crate::ids::coin()) * 10 + 10 * attempt as u64;
+            let jitter = u64::from(crate::ids::random_bytes::<1>()[0] % 40);
+            let pause = 5 + jitter + 10 * attempt.min(10) as u64;
             tokio::time::sleep(std::time::Duration::from_millis(pause)).await;
         }
         let stored = store
