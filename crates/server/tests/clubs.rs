@@ -4,44 +4,12 @@
 
 mod common;
 
-use common::agent::{Browser, on_both, signup};
-use common::{Server, field, start_with};
+use common::agent::{Browser, on_both, rated_win, signup};
+use common::start_with;
 use serde_json::Value;
 
 fn json(body: &str) -> Value {
     serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
-}
-
-fn play(s: &Server, who: &mut Browser, id: &str, m: &str) {
-    let r = who.json(
-        s,
-        &format!("/api/games/{id}/move"),
-        &format!(r#"{{"m":"{m}"}}"#),
-    );
-    assert_eq!(r.status, 200, "{m}: {}", r.body);
-}
-
-/// One rated game `winner` wins as white: e4 e5, and `loser` resigns.
-fn rated_win(s: &Server, winner: &mut Browser, loser: &mut Browser) {
-    let r = winner.json(
-        s,
-        "/api/games",
-        r#"{"time_control":"3+2","color":"white","rated":true}"#,
-    );
-    assert_eq!(r.status, 201, "{}", r.body);
-    let id = field(&r.body, "id").to_owned();
-    assert_eq!(
-        loser.form(s, &format!("/api/games/{id}/join"), &[]).status,
-        200
-    );
-    play(s, winner, &id, "e4");
-    play(s, loser, &id, "e5");
-    assert_eq!(
-        loser
-            .form(s, &format!("/api/games/{id}/resign"), &[])
-            .status,
-        200
-    );
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::agent::{Browser, on_both, signup};
+use common::agent::{Browser, on_both, play, rated_win, signup};
 use common::{Reply, Server, field, start_with};
 
 /// Joins the pool of `control`; the ticket.
@@ -31,15 +31,6 @@ fn paired(s: &Server, a: &mut Browser, b: &mut Browser, ta: &str, tb: &str) -> (
         let second = wait(s, b, tb);
         (first.join().unwrap(), second)
     })
-}
-
-fn play(s: &Server, who: &mut Browser, id: &str, m: &str) {
-    let r = who.json(
-        s,
-        &format!("/api/games/{id}/move"),
-        &format!(r#"{{"m":"{m}"}}"#),
-    );
-    assert_eq!(r.status, 200, "{m}: {}", r.body);
 }
 
 #[test]
@@ -222,30 +213,6 @@ fn pools(url: &str) {
     );
     let r = cid.form(&s, &format!("/api/games/{near}/join"), &[]);
     assert_eq!(r.status, 200, "cid (1500) is within 1400-1600: {}", r.body);
-}
-
-/// One rated blitz game: `winner` creates it as white, `loser` joins, e4 e5, and resigns.
-fn rated_win(s: &Server, winner: &mut Browser, loser: &mut Browser) -> String {
-    let r = winner.json(
-        s,
-        "/api/games",
-        r#"{"time_control":"3+2","color":"white","rated":true}"#,
-    );
-    assert_eq!(r.status, 201, "{}", r.body);
-    let id = field(&r.body, "id").to_owned();
-    assert_eq!(
-        loser.form(s, &format!("/api/games/{id}/join"), &[]).status,
-        200
-    );
-    play(s, winner, &id, "e4");
-    play(s, loser, &id, "e5");
-    assert_eq!(
-        loser
-            .form(s, &format!("/api/games/{id}/resign"), &[])
-            .status,
-        200
-    );
-    id
 }
 
 /// The part of a page from the element with `id` to the end of its table or figure.

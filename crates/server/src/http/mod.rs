@@ -481,7 +481,11 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
         }
     };
     let ladder_speeds = config.ladder_speeds()?;
-    let hourly_arenas = config.hourly_arenas()?;
+    let hourly_arenas = config.hourly_arenas();
+    for clock in &hourly_arenas {
+        crate::arenas::arena_clock(clock)
+            .map_err(|e| format!("--hourly-arenas: {clock:?}: {}", e.problem().message))?;
+    }
     let store = Store::open(&config.database_url)
         .await
         .map_err(|e| e.to_string())?

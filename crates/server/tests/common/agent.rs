@@ -193,3 +193,37 @@ pub fn on_both(test: &str, flow: fn(&str)) {
         .unwrap();
     });
 }
+
+/// `who` plays move `m` (SAN or UCI) in game `id` through the game API.
+pub fn play(s: &Server, who: &mut Browser, id: &str, m: &str) {
+    let r = who.json(
+        s,
+        &format!("/api/games/{id}/move"),
+        &format!(r#"{{"m":"{m}"}}"#),
+    );
+    assert_eq!(r.status, 200, "{m}: {}", r.body);
+}
+
+/// One rated blitz game: `winner` creates it as white, `loser` joins, e4 e5, and resigns.
+pub fn rated_win(s: &Server, winner: &mut Browser, loser: &mut Browser) -> String {
+    let r = winner.json(
+        s,
+        "/api/games",
+        r#"{"time_control":"3+2","color":"white","rated":true}"#,
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = super::field(&r.body, "id").to_owned();
+    assert_eq!(
+        loser.form(s, &format!("/api/games/{id}/join"), &[]).status,
+        200
+    );
+    play(s, winner, &id, "e4");
+    play(s, loser, &id, "e5");
+    assert_eq!(
+        loser
+            .form(s, &format!("/api/games/{id}/resign"), &[])
+            .status,
+        200
+    );
+    id
+}
