@@ -70,8 +70,15 @@ function drawLine(d) {
   });
   $('fen-out').value = d.fen;
   $('pgn-out').value = d.pgn;
-  $('status').textContent = d.over ? d.over : t('to_move', { color: t(d.turn) });
+  $('status').textContent = d.over ? overText(d.over) : t('to_move', { color: t(d.turn) });
   if (engineOn) send({ t: 'go' });
+}
+
+/** How the line ended, as the game page says it: "Checkmate — White wins". */
+function overText(over) {
+  const winner = { '1-0': t('white_wins'), '0-1': t('black_wins') }[over.result];
+  const how = t(`end_${over.termination}`);
+  return winner ? `${how} — ${winner}` : how;
 }
 
 function drawEval(d) {

@@ -233,7 +233,7 @@ fn line_frame(line: &Line) -> String {
         "san": line.record.moves.iter().map(|m| m.san.to_string()).collect::<Vec<_>>(),
         "check": end.is_check().then(|| end.king_of(end.turn()).to_string()),
         "turn": end.turn().name(),
-        "over": end.outcome().map(|o| format!("{o:?}").to_lowercase()),
+        "over": end.outcome().map(|o| json!({ "result": o.result(), "termination": o.as_str() })),
         "pgn": rookery_core::pgn::write(&line.record),
         "last": line.record.moves.last().map(|m| m.m.to_uci().to_string()),
     });
@@ -495,6 +495,43 @@ async fn search(budget: BoardBudget, address: String, job: Job) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Rust's `Debug` form of a struct (`Name { field: ...`) somewhere in `text`.
+    fn debug_syntax(text: &str) -> Option<&str> {
+        text.match_indices(" { ").find_map(|(at, _)| {
+            let before = text[..at].chars().next_back()?;
+            let after: String = text[at + 3..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            let colon = text[at + 3 + after.len()..].starts_with(':');
+            (before.is_ascii_alphanumeric() && !after.is_empty() && colon)
+                .then(|| &text[at.saturating_sub(20)..(at + 30).min(text.len())])
+        })
+    }
+
+    #[test]
+    fn a_mated_line_says_how_in_words_not_in_rusts_debug_form() {
+        assert!(
+            debug_syntax("checkmate { winner: white }").is_some(),
+            "the detector works"
+        );
+        assert!(debug_syntax(r#"{"over":{"result":"1-0"}}"#).is_none());
+        let line = read_line(&LineData {
+            fen: None,
+            moves: ["e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7"]
+                .map(String::from)
+                .to_vec(),
+        })
+        .unwrap();
+        let text = line_frame(&line);
+        assert_eq!(debug_syntax(&text), None, "{text}");
+        let frame: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            frame["d"]["over"],
+            json!({ "result": "1-0", "termination": "checkmate" })
+        );
+    }
 
     #[test]
     fn a_line_is_read_by_the_core_and_refused_with_the_ply() {
