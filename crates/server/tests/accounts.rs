@@ -358,7 +358,17 @@ async fn flows(url: &str) {
         login(&s, &mut admin, "club-admin", "admin password").status,
         303
     );
-    assert_eq!(anna.get(&s, "/admin").status, 403);
+    // A page-door answers a page (issue 54): 403 in HTML, not the API's JSON.
+    let refused = anna.get(&s, "/admin");
+    assert_eq!(refused.status, 403);
+    assert!(
+        refused.body.starts_with("<!doctype html>") && !refused.body.contains("\"code\""),
+        "{}",
+        refused.body
+    );
+    // No account and no game of that name: no such player, a 404 page.
+    let nobody = anna.get(&s, "/@/nobody_here");
+    assert_eq!(nobody.status, 404, "{}", nobody.body);
     let page = admin.get(&s, "/admin?q=ann").body;
     assert!(
         page.contains("data-user=\"anna\"") && !page.contains("data-user=\"bo\""),

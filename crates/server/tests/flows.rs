@@ -282,8 +282,9 @@ fn a_players_page_and_export_list_their_games_in_order() {
     for result in ["1-0", "0-1", "1/2-1/2"] {
         assert!(page.body.contains(result), "{result}");
     }
+    // No account and no game of that name: no such player (issue 54), the site's 404 page.
     let nobody = call(&s, "GET", "/@/Nobody", None, None);
-    assert_eq!(nobody.status, 200);
+    assert_eq!(nobody.status, 404);
     assert!(!nobody.body.contains("/game/"));
     drop(s);
     let _ = std::fs::remove_dir_all(dir);

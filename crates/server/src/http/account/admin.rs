@@ -76,8 +76,11 @@ pub(crate) async fn admin_page(
     caller: Caller,
     Query(q): Query<AdminQuery>,
 ) -> Result<Response, ApiError> {
-    if let Err(denied) = admin(&caller) {
-        return Ok(denied.into_response());
+    match admin(&caller) {
+        Ok(_) => {}
+        // A page-door answers a page.
+        Err(Denied::NotAdmin) => return Ok(crate::http::pages::forbidden_page(chrome)),
+        Err(denied) => return Ok(denied.into_response()),
     }
     let page = q.page.unwrap_or(1).max(1);
     let mut users = state

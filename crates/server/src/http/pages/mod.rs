@@ -392,6 +392,23 @@ struct NotFoundPage {
     chrome: Chrome,
 }
 
+#[derive(Template)]
+#[template(path = "forbidden.html")]
+struct ForbiddenPage {
+    tr: Tr,
+    chrome: Chrome,
+}
+
+/// A page the reader may not see (an admin's, to anyone else): 403, in the reader's language,
+/// with the way back.
+pub(crate) fn forbidden_page(chrome: Chrome) -> Response {
+    let page = render(&ForbiddenPage {
+        tr: chrome.tr,
+        chrome,
+    });
+    (StatusCode::FORBIDDEN, page).into_response()
+}
+
 /// A page that is not there: 404, in the reader's language, with the way back.
 pub(crate) fn not_found(headers: &HeaderMap) -> Response {
     not_found_page(Chrome::anonymous(headers))

@@ -158,6 +158,10 @@ pub(super) async fn player_page(
             PLAYER_PAGE_SIZE + 1,
         )
         .await?;
+    // No account of that name and no game under it, unfiltered: no such player (404).
+    if account.is_none() && rows.is_empty() && page == 1 && word == "all" && control.is_empty() {
+        return Ok(super::not_found_page(chrome));
+    }
     let more = rows.len() as i64 > PLAYER_PAGE_SIZE;
     rows.truncate(PLAYER_PAGE_SIZE as usize);
     let record = state.store.record_of(whose).await?;
