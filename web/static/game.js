@@ -5,7 +5,7 @@
 import { analysis, drawGraph, initAnalysis, judgementOf } from './analysis.js';
 import { Board, parsePlacement } from './board.js';
 import { pieceSvg } from './pieces.js';
-import { t, languageSwitcher, lang, problemText, prefs, savePrefs } from './i18n.js';
+import { t, languageSwitcher, lang, problemText, prefs, savePrefs, formatClock } from './i18n.js';
 import { play, isMuted, setMuted } from './sound.js';
 import { addLine, initChat } from './chat.js';
 
@@ -546,21 +546,6 @@ function clockMs(color) {
   let ms = game.clocks[color];
   if (game.running === color && !game.over) ms -= performance.now() - game.clocksAt;
   return Math.max(0, ms);
-}
-
-function formatClock(ms) {
-  // Correspondence: days and hours.
-  if (ms >= 86400000) {
-    return t('days_short', { d: Math.floor(ms / 86400000), h: Math.floor((ms % 86400000) / 3600000) });
-  }
-  const total = Math.floor(ms / 1000);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  const two = (n) => String(n).padStart(2, '0');
-  if (h > 0) return `${h}:${two(m)}:${two(s)}`;
-  if (ms < 10000) return `${m}:${two(s)}.${Math.floor((ms % 1000) / 100)}`;
-  return `${m}:${two(s)}`;
 }
 
 function drawClocks() {

@@ -58,3 +58,22 @@ export function languageSwitcher() {
     location.reload();
   });
 }
+
+/**
+ * A clock as every board shows it: days and hours for correspondence (`2d 23h`), `h:mm:ss`,
+ * `m:ss`, and tenths under ten seconds.
+ */
+export function formatClock(ms) {
+  // Correspondence: days and hours.
+  if (ms >= 86400000) {
+    return t('days_short', { d: Math.floor(ms / 86400000), h: Math.floor((ms % 86400000) / 3600000) });
+  }
+  const total = Math.floor(ms / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const two = (n) => String(n).padStart(2, '0');
+  if (h > 0) return `${h}:${two(m)}:${two(s)}`;
+  if (ms < 10000) return `${m}:${two(s)}.${Math.floor((ms % 1000) / 100)}`;
+  return `${m}:${two(s)}`;
+}

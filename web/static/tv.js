@@ -3,7 +3,7 @@
 // pick follows. The lobby shows a small one, `/tv` a large one.
 
 import { Board } from './board.js';
-import { t } from './i18n.js';
+import { formatClock, t } from './i18n.js';
 
 const NEXT_AFTER_END_MS = 3000;
 const RETRY_EMPTY_MS = 5000;
@@ -143,8 +143,7 @@ function drawClocks(tv) {
     let ms = ms0;
     if (g.running === color && !g.over) ms -= performance.now() - g.clocksAt;
     ms = Math.max(0, ms);
-    const s = Math.floor(ms / 1000);
-    clock.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+    clock.textContent = formatClock(ms);
     clock.classList.toggle('running', g.running === color && !g.over);
   }
 }
