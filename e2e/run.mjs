@@ -425,6 +425,7 @@ async function scenarioDrawOffer(browser, base) {
   await checkWait(Promise.all([white, black].map((p) => waitStatus(p, 'Draw by agreement'))),
     'both see "Draw by agreement"');
   await resultSays(black, '½–½', 'Draw by agreement', 'a draw');
+  check((await black.textContent('#result-reason')) === 'Draw by agreement', 'said once: not "Draw by agreement — Draw"');
   for (const p of [white, black]) await p.context().close();
 }
 

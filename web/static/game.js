@@ -634,8 +634,11 @@ function drawMaterial(ply) {
 }
 
 function resultText(over) {
-  const winner = { '1-0': t('white_wins'), '0-1': t('black_wins'), '1/2-1/2': t('draw') }[over.result];
-  const how = t(`end_${over.termination.replace(/[^a-z]+/g, '_')}`);
+  const termination = over.termination.replace(/[^a-z]+/g, '_');
+  const how = t(`end_${termination}`);
+  // "Draw by agreement" says it already; "Stalemate — Draw" needs it said.
+  const draw = termination === 'agreement' ? null : t('draw');
+  const winner = { '1-0': t('white_wins'), '0-1': t('black_wins'), '1/2-1/2': draw }[over.result];
   return winner ? `${how} — ${winner}` : how;
 }
 
