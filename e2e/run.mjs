@@ -1542,6 +1542,17 @@ async function scenarioBlitzComforts(browser, base) {
     .some((li) => li.textContent.includes('your move')));
   check(!(await chatLines(white)).some((l) => l.includes('what a game')), 'and not the players');
   await fan.screenshot({ path: path.join(shots, 'chat-spectators.png') });
+  // A long paste: the field keeps 140 characters and the counter says the rest was cut.
+  await black.fill('#chat-input', 'abc');
+  check((await black.textContent('#chat-count')) === '3/140', 'the chat counts its characters');
+  await black.evaluate(() => {
+    const data = new DataTransfer();
+    data.setData('text/plain', 'x'.repeat(500));
+    document.getElementById('chat-input').dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
+  });
+  await checkWait(black.waitForFunction(() => document.getElementById('chat-count').textContent.includes('140 characters'), null, { timeout: 5000 }),
+    'a paste longer than a line says it was cut to 140 characters');
+  await black.fill('#chat-input', '');
 
   // A player turns chat off.
   await white.click('#btn-chat-toggle');

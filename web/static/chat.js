@@ -21,13 +21,27 @@ export async function initChat(page) {
   for (const button of $('chat-presets').querySelectorAll('[data-say]')) {
     button.addEventListener('click', () => say(t(button.dataset.say)));
   }
+  // A counter of the 140 characters a line may have; a paste cut to fit says so.
+  const input = $('chat-input');
+  const count = (cut) => {
+    $('chat-count').textContent = cut ? t('chat_cut', { n: input.maxLength }) : `${input.value.length}/${input.maxLength}`;
+    $('chat-count').classList.toggle('error', !!cut);
+  };
+  input.addEventListener('input', () => count(false));
+  input.addEventListener('paste', (e) => {
+    const pasted = (e.clipboardData && e.clipboardData.getData('text')) || '';
+    const room = input.maxLength - input.value.length + (input.selectionEnd - input.selectionStart);
+    if (pasted.length > room) setTimeout(() => count(true), 0);
+  });
   $('chat-form').addEventListener('submit', (e) => {
     e.preventDefault();
-    const input = $('chat-input');
     const text = input.value.trim();
     if (!text) return;
     say(text).then((ok) => {
-      if (ok) input.value = '';
+      if (ok) {
+        input.value = '';
+        count(false);
+      }
     });
   });
   // On a phone upright the chat opens over the page from its button.
