@@ -21,6 +21,8 @@ pub(crate) enum Refused {
     Rules { ply: usize, reason: GameError },
     /// A player's name that no page could show: too long, or with a NUL character.
     Name(&'static str),
+    /// Its result is `*` and its moves do not end it: not a finished game.
+    Unfinished,
 }
 
 /// The longest player name taken from a record (names are shown in every list).
@@ -34,6 +36,10 @@ impl std::fmt::Display for Refused {
                 f,
                 "the {tag} tag is too long (at most {MAX_NAME_LEN} characters) or has a NUL \
                  character"
+            ),
+            Refused::Unfinished => f.write_str(
+                "the game is not finished (its result is * and its moves do not end it): only a \
+                 finished game can be imported",
             ),
         }
     }
@@ -76,6 +82,9 @@ pub(crate) async fn store_record_as(
             reason: GameError::GameIsOver,
         }));
     };
+    if termination == rookery_core::game::Termination::Unterminated {
+        return Ok(Err(Refused::Unfinished));
+    }
     let tag = |name: &str| record.tags.get(name).filter(|v| !v.is_empty() && *v != "?");
     for name in ["White", "Black"] {
         if tag(name).is_some_and(|v| v.chars().count() > MAX_NAME_LEN || !storable(v)) {
