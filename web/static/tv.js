@@ -72,7 +72,9 @@ function follow(tv, pick) {
     const name = el.querySelector('.name');
     name.textContent = pick[color];
     name.href = `/game/${pick.id}`;
-    el.querySelector('.rating').textContent = pick[`${color}_rating`] || '';
+    const rating = pick[`${color}_rating`];
+    // A provisional rating carries its "?", as on the game page.
+    el.querySelector('.rating').textContent = rating ? `${rating}${pick[`${color}_provisional`] ? '?' : ''}` : '';
   }
   tv.status.innerHTML = '';
   const link = document.createElement('a');

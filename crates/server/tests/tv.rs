@@ -94,6 +94,8 @@ async fn tv_picks_the_largest_audience_and_moves_on() {
         "rated first, over A's audience: {picked}"
     );
     assert_eq!(picked["white_rating"], 1500, "{picked}");
+    // A new account's rating is provisional: TV says so, as the game page does ("1500?").
+    assert_eq!(picked["white_provisional"], true, "{picked}");
     // It ends (resigned): TV gives way to A, the largest audience left.
     let replied = as_(
         &bo,

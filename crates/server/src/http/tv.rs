@@ -42,6 +42,9 @@ pub(crate) struct OnTv {
     black: String,
     white_rating: Option<i64>,
     black_rating: Option<i64>,
+    /// A rating still provisional (shown with `?`, as everywhere else).
+    white_provisional: bool,
+    black_provisional: bool,
     watchers: u32,
     time_control: String,
 }
@@ -66,11 +69,17 @@ pub(crate) async fn pick(
         };
         let speed = game.speed();
         let mut ratings = [None, None];
+        let mut provisional = [false, false];
         if game.rated {
-            for (slot, user) in ratings.iter_mut().zip([&game.white_user, &game.black_user]) {
+            for ((slot, doubt), user) in ratings
+                .iter_mut()
+                .zip(provisional.iter_mut())
+                .zip([&game.white_user, &game.black_user])
+            {
                 if let (Some(user), Some(speed)) = (user, speed) {
                     let glicko = state.store.rating_at(user, speed, now).await?;
                     *slot = Some(glicko.rating.round() as i64);
+                    *doubt = glicko.provisional();
                 }
             }
         }
@@ -89,6 +98,8 @@ pub(crate) async fn pick(
                     black: game.black_name.clone(),
                     white_rating,
                     black_rating,
+                    white_provisional: provisional[0],
+                    black_provisional: provisional[1],
                     watchers: listing.watchers,
                     time_control: game.friendly_time_control(),
                 },
