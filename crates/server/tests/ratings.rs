@@ -293,12 +293,18 @@ fn boards(url: &str) {
     assert_eq!(r.status, 404);
     assert!(r.body.contains("<html"), "an HTML 404");
 
-    // The ladder page: every class a rung (1级 at the top, unclassed at the bottom).
+    // The ladder page (issue 54): the classes from the best player's down to unclassed, the
+    // empty ones above folded into a line; here everyone is unclassed: one rung.
     let page = anna.get(&s, "/ladder").body;
     let picture = part(&page, "ladder-picture");
-    assert_eq!(picture.matches("<g class=\"rung").count(), 31, "{picture}");
-    assert!(picture.find("data-class=\"grade 1\"") < picture.find("data-class=\"grade 30\""));
+    assert_eq!(picture.matches("<g class=\"rung").count(), 1, "{picture}");
     assert!(picture.contains("data-class=\"unclassed\""));
+    let shown = part(&page, "ladder-title");
+    assert!(
+        !shown.contains("seed 004"),
+        "the page speaks the player's words: {shown}"
+    );
+    assert!(shown.contains("id=\"ladder-folded\""), "{shown}");
     let table = part(&page, "board-ladder");
     assert!(
         table.contains(">anna<") && table.contains("settling"),

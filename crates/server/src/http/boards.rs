@@ -55,6 +55,8 @@ struct LadderPage {
     tr: Tr,
     chrome: Chrome,
     rungs: Vec<Rung>,
+    /// "29 higher grades, nobody in them yet", when classes above are folded.
+    folded: Option<String>,
     height: f64,
     width: f64,
     bar_left: f64,
@@ -194,8 +196,18 @@ pub(crate) async fn ladder(State(state): State<AppState>, chrome: Chrome) -> Res
                     .collect::<Vec<_>>()
                     .join(", ")
             };
+            // The classes above the best player's, folded into one line.
+            let folded = rungs
+                .first()
+                .and_then(|r| match r.class {
+                    rookery_core::rating::ladder::Class::Grade(g) if g > 1 => Some(g - 1),
+                    rookery_core::rating::ladder::Class::Unclassed => Some(30),
+                    _ => None,
+                })
+                .map(|above| tr.t("ladder_folded").replace("{n}", &above.to_string()));
             Ok(render(&LadderPage {
                 tr,
+                folded,
                 height: rungs.len() as f64 * RUNG_HEIGHT,
                 width: LADDER_WIDTH,
                 bar_left: LADDER_BAR_LEFT,

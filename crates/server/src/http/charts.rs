@@ -158,11 +158,18 @@ pub(crate) fn ladder_rungs(
     players: &[(String, LadderPoints)],
     label: impl Fn(Class) -> String,
 ) -> Vec<Rung> {
-    let classes: Vec<Class> = (1..=30)
+    let all: Vec<Class> = (1..=30)
         .map(Class::Grade)
         .chain([Class::Unclassed])
         .collect();
     let on = |class: Class| players.iter().filter(move |(_, p)| p.class() == class);
+    // From the highest class anyone is in down to unclassed; the empty ones above are folded
+    // (the page says so), the empty ones between stay, to show the gaps.
+    let top = all
+        .iter()
+        .position(|c| on(*c).next().is_some())
+        .unwrap_or(all.len() - 1);
+    let classes = &all[top..];
     let most = classes.iter().map(|c| on(*c).count()).max().unwrap_or(0);
     classes
         .iter()
@@ -260,7 +267,7 @@ mod tests {
             ("ed".to_owned(), LadderPoints(-500)),
         ];
         let rungs = ladder_rungs(&players, |c| c.en());
-        assert_eq!(rungs.len(), 31);
+        assert_eq!(rungs.len(), 31, "someone in grade 1: every class shows");
         assert_eq!(rungs[0].label, "grade 1");
         assert_eq!(rungs[30].label, "unclassed");
         assert_eq!((rungs[0].count, rungs[0].names.as_str()), (1, "ann"));
@@ -269,5 +276,20 @@ mod tests {
         assert_eq!((rungs[30].count, rungs[30].names.as_str()), (2, "di, ed"));
         assert_eq!(rungs[29].bar, fmt(BAR_MAX));
         assert_eq!(rungs[5].bar, "0.0");
+    }
+
+    #[test]
+    fn the_empty_classes_above_the_best_player_are_folded() {
+        let players = vec![
+            ("bo".to_owned(), LadderPoints(12_000)),
+            ("di".to_owned(), LadderPoints(0)),
+        ];
+        let rungs = ladder_rungs(&players, |c| c.en());
+        let labels: Vec<&str> = rungs.iter().map(|r| r.label.as_str()).collect();
+        assert_eq!(labels, ["grade 30", "unclassed"]);
+        let nobody: Vec<(String, LadderPoints)> = Vec::new();
+        let rungs = ladder_rungs(&nobody, |c| c.en());
+        assert_eq!(rungs.len(), 1, "nobody yet: the first rung only");
+        assert_eq!(rungs[0].label, "unclassed");
     }
 }
