@@ -186,6 +186,21 @@ impl Arena {
         self.phase(now) != Phase::Finished || self.running().next().is_some()
     }
 
+    /// How long player `i` must still wait at `now` before coming back from his pause (0:
+    /// he may), by the pause rule and the arena's clock.
+    pub(crate) fn pause_wait_ms(&self, i: usize, now: i64) -> i64 {
+        let estimate = rookery_core::clock::TimeControl::from_friendly(&self.clock)
+            .ok()
+            .and_then(|c| c.estimated_duration())
+            .map_or(0, |d| d.as_secs());
+        let p = &self.players[i];
+        if p.withdrawn {
+            p.pauses().remaining_ms(now, estimate)
+        } else {
+            0
+        }
+    }
+
     /// The player of account `account`, if he joined.
     pub(crate) fn index_of(&self, account: &str) -> Option<usize> {
         self.players.iter().position(|p| p.account == account)
@@ -489,10 +504,9 @@ pub(crate) async fn act(
 ) -> Result<Arena, TournamentError> {
     let store = rooms.store();
     let now = now_ms() as i64;
-    let (current, _, _) = read(store, id).await?;
-    let control = tournaments::control_of(&current.clock)?;
     let mut rating = 0;
     if let Action::Join { .. } = action {
+        let (current, _, _) = read(store, id).await?;
         rating = admissible(store, &current, by.id, now).await?;
     }
     tournaments::update_kind(store, id, KIND, parse, body_of, |a, owner| {
@@ -510,9 +524,8 @@ pub(crate) async fn act(
                 }
                 match a.index_of(by.id) {
                     Some(i) => {
-                        let estimate = control.estimated_duration().map_or(0, |d| d.as_secs());
-                        let wait = a.players[i].pauses().remaining_ms(now, estimate);
-                        if a.players[i].withdrawn && wait > 0 {
+                        let wait = a.pause_wait_ms(i, now);
+                        if wait > 0 {
                             return Err(TournamentError::Invalid(format!(
                                 "you paused: you may come back in {} s",
                                 (wait + 999) / 1000

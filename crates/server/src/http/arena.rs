@@ -184,20 +184,12 @@ pub(crate) fn arena_json(id: &str, owner: &str, a: &Arena, page: usize, me: Opti
     if let Some(i) = me.and_then(|m| a.index_of(m)) {
         let p = &a.players[i];
         let game = duels.iter().find(|g| g.white == i || g.black == i);
-        let estimate = rookery_core::clock::TimeControl::from_friendly(&a.clock)
-            .ok()
-            .and_then(|c| c.estimated_duration())
-            .map_or(0, |d| d.as_secs());
-        let delay = rookery_pairing::arena::Pauses {
-            count: p.pauses,
-            at: p.paused_at,
-        }
-        .remaining_ms(now, estimate);
+        let delay = a.pause_wait_ms(i, now);
         v["me"] = json!({
             "rank": rank[i],
             "withdraw": p.withdrawn,
             "gameId": game.map(|g| g.game.clone()),
-            "pauseDelay": (p.withdrawn && delay > 0).then(|| (delay + 999) / 1000),
+            "pauseDelay": (delay > 0).then(|| (delay + 999) / 1000),
         });
     }
     match phase {

@@ -46,7 +46,9 @@ fn summary(a: &Arena) -> String {
     format!("{} · {} min", a.clock, a.minutes)
 }
 
-fn when(tr: Tr, a: &Arena, now: i64) -> String {
+/// Where arena `a` stands at `now`, in words: "starting in 5 min", "under way, 12 players",
+/// "finished" (its list and the lobby's schedule say it alike).
+pub(crate) fn when(tr: Tr, a: &Arena, now: i64) -> String {
     match a.phase(now) {
         Phase::Created => {
             let minutes = (a.starts_at - now + 59_999) / 60_000;

@@ -108,13 +108,7 @@ async fn arena_schedule(state: &AppState, tr: Tr, now: i64) -> Vec<ArenaSoon> {
                 Phase::Started => true,
                 Phase::Created => false,
             };
-            let when = if started {
-                tr.t("arena_under_way")
-                    .replace("{n}", &a.players.len().to_string())
-            } else {
-                let minutes = (a.starts_at - now + 59_999) / 60_000;
-                tr.t("arena_starts_in").replace("{n}", &minutes.to_string())
-            };
+            let when = crate::http::arena_pages::when(tr, &a, now);
             Some((
                 a.starts_at,
                 ArenaSoon {
