@@ -1,7 +1,7 @@
 //! The PGN of a stored game: the record the core writes from the game as it stands, with
 //! the players, dates and stored clocks added (lichess-compatible tags, docs/API.md).
 
-use rookery_core::pgn::GameRecord;
+use rookery_core::pgn::{GameRecord, Tags};
 use time::OffsetDateTime;
 
 use crate::rooms::Rooms;
@@ -31,14 +31,13 @@ pub(crate) async fn pgn(
             .filter(|_| clocks)
             .map(|ms| std::time::Duration::from_secs(ms.max(0) as u64 / 1000));
     }
-    tag(&mut record, row, origin);
-    // The opening, as lichess writes it (imported games get ours too).
+    // The opening, as lichess writes it (an imported game that named its own keeps it).
     if let Some(opening) = crate::room::opening_of(&game) {
         record.tags.set("ECO", opening.eco);
         record.tags.set("Opening", opening.name);
     }
-    if row.game.rated {
-        rating_tags(&mut record, store, row).await?;
+    for (name, value) in header(store, row, origin).await?.iter() {
+        record.tags.set(name, value);
     }
     if let Some(stored) = store.analysis(&row.game.id).await? {
         if let Some(analysis) = stored
@@ -134,11 +133,7 @@ pub(crate) fn signed(d: i64) -> String {
 /// A rated game's ratings as lichess writes them: `WhiteElo`/`BlackElo`, each player's rating
 /// before the game (whole, without the provisional mark), and once the game has counted,
 /// `WhiteRatingDiff`/`BlackRatingDiff` (`+7`, `-7`).
-async fn rating_tags(
-    record: &mut GameRecord,
-    store: &Store,
-    row: &GameRow,
-) -> Result<(), StoreError> {
+async fn rating_tags(tags: &mut Tags, store: &Store, row: &GameRow) -> Result<(), StoreError> {
     let Some(seats) = game_ratings(store, row).await? else {
         return Ok(());
     };
@@ -147,46 +142,72 @@ async fn rating_tags(
         ("BlackElo", "BlackRatingDiff"),
     ]) {
         let Some(seat) = seat else { continue };
-        record
-            .tags
-            .set(elo, format!("{}", seat.before.rating.round() as i64));
+        tags.set(elo, format!("{}", seat.before.rating.round() as i64));
         if let Some(d) = seat.diff {
-            record.tags.set(diff, signed(d));
+            tags.set(diff, signed(d));
         }
     }
     Ok(())
 }
 
-/// The tags the store knows and the core does not: event, site, players, dates.
-fn tag(record: &mut GameRecord, row: &GameRow, origin: &str) {
-    let (date, time) = utc_date_time(row.game.created_at);
+/// What a stored game says of itself, for its PGN and its score sheet alike: event, site,
+/// date, round, table (`Board`), players, their titles and ratings. A game played here has
+/// the store's (`Event "Rookery game"`, its address as `Site`, the day it was made); an
+/// imported game keeps every tag it came with (issue 54), the store's filling in only what it
+/// had not (its `Termination` is the replay's, not the file's).
+///
+/// # Errors
+/// The store failed.
+pub(crate) async fn header(store: &Store, row: &GameRow, origin: &str) -> Result<Tags, StoreError> {
+    let own = store.imported_tags(&row.game.id).await?;
+    let mut tags = Tags::new();
     let club = &row.game.club;
-    record
-        .tags
-        .set("Event", club.event.as_deref().unwrap_or("Rookery game"));
-    if let Some(round) = &club.round {
-        record.tags.set("Round", round.as_str());
+    match (&club.event, &own) {
+        (Some(event), _) => tags.set("Event", event.as_str()),
+        (None, None) => tags.set("Event", SITE_EVENT),
+        // An imported game without an Event of its own has none.
+        (None, Some(_)) => {}
     }
+    tags.set("Site", format!("{origin}/game/{}", row.game.id));
+    if own.is_none() {
+        let (date, time) = utc_date_time(row.game.created_at);
+        tags.set("Date", date.as_str());
+        tags.set("UTCDate", date);
+        tags.set("UTCTime", time);
+    }
+    if let Some(round) = &club.round {
+        tags.set("Round", round.as_str());
+    }
+    tags.set("White", row.game.white_name.as_str());
+    tags.set("Black", row.game.black_name.as_str());
     // R7: the score sheet's table is the PGN's Board tag.
     if let Some(table) = &club.table {
-        record.tags.set("Board", table.as_str());
+        tags.set("Board", table.as_str());
     }
-    record
-        .tags
-        .set("Site", format!("{origin}/game/{}", row.game.id));
-    record.tags.set("Date", date.as_str());
-    record.tags.set("White", row.game.white_name.as_str());
-    record.tags.set("Black", row.game.black_name.as_str());
-    record.tags.set("UTCDate", date);
-    record.tags.set("UTCTime", time);
     // Lichess's tags for titled players (their accounts' titles as they are now).
     if let Some(title) = row.white_title {
-        record.tags.set("WhiteTitle", title.as_str());
+        tags.set("WhiteTitle", title.as_str());
     }
     if let Some(title) = row.black_title {
-        record.tags.set("BlackTitle", title.as_str());
+        tags.set("BlackTitle", title.as_str());
     }
+    if row.game.rated {
+        rating_tags(&mut tags, store, row).await?;
+    }
+    for (name, value) in own.iter().flatten() {
+        // The names a tournament's board gave stand over the file's.
+        let ours = matches!(name.as_str(), "Termination" | "White" | "Black")
+            || (name == "Event" && club.event.is_some())
+            || (name == "Round" && club.round.is_some());
+        if !ours {
+            tags.set(name, value.as_str());
+        }
+    }
+    Ok(tags)
 }
+
+/// The `Event` of a game played on the site outside any tournament.
+pub(crate) const SITE_EVENT: &str = "Rookery game";
 
 /// `YYYY.MM.DD` and `HH:MM:SS` (UTC) of a time in ms since the Unix epoch, as PGN writes
 /// them (`????.??.??` for a time out of range).

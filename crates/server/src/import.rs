@@ -23,6 +23,8 @@ pub(crate) enum Refused {
     Name(&'static str),
     /// Its result is `*` and its moves do not end it: not a finished game.
     Unfinished,
+    /// A tag with a NUL character, which no store keeps.
+    Tag(String),
 }
 
 /// The longest player name taken from a record (names are shown in every list).
@@ -37,6 +39,7 @@ impl std::fmt::Display for Refused {
                 "the {tag} tag is too long (at most {MAX_NAME_LEN} characters) or has a NUL \
                  character"
             ),
+            Refused::Tag(name) => write!(f, "the {name:?} tag has a NUL character"),
             Refused::Unfinished => f.write_str(
                 "the game is not finished (its result is * and its moves do not end it): only a \
                  finished game can be imported",
@@ -91,6 +94,13 @@ pub(crate) async fn store_record_as(
             return Ok(Err(Refused::Name(name)));
         }
     }
+    if let Some((name, _)) = record
+        .tags
+        .iter()
+        .find(|(n, v)| !storable(n) || !storable(v))
+    {
+        return Ok(Err(Refused::Tag(name.to_owned())));
+    }
     let id = ids::game_id();
     let new = NewGame {
         id: id.clone(),
@@ -126,7 +136,14 @@ pub(crate) async fn store_record_as(
         result,
         termination,
     };
-    store.import_game(&new, &moves, ending).await?;
+    // Its own tags, but for those its moves and result decide.
+    let tags: Vec<(String, String)> = record
+        .tags
+        .iter()
+        .filter(|(name, _)| !matches!(*name, "Result" | "FEN" | "SetUp"))
+        .map(|(n, v)| (n.to_owned(), v.to_owned()))
+        .collect();
+    store.import_game(&new, &moves, ending, &tags).await?;
     Ok(Ok(id))
 }
 

@@ -106,7 +106,7 @@ fn migrate_creates_the_schema_and_can_run_twice() {
         versions,
         [
             "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16",
-            "17", "18", "19", "20", "21", "22"
+            "17", "18", "19", "20", "21", "22", "23"
         ]
     );
     for column in [
@@ -130,6 +130,7 @@ fn migrate_creates_the_schema_and_can_run_twice() {
         "lease_until",
         "guest_address",
         "tournament",
+        "tags",
     ] {
         assert!(
             columns.iter().any(|c| c == column),

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{call, http_move, new_game, request_with, start, temp_url};
+use common::{call, field, http_move, new_game, request_with, start, temp_url};
 
 #[test]
 fn the_score_sheet_and_the_club_tags() {
@@ -48,6 +48,7 @@ fn the_score_sheet_and_the_club_tags() {
         ("f-table", "12"),
         ("f-result", "1-0"),
         ("f-limit", "90 min + 30 s a move"),
+        ("f-ended", "Resignation"),
     ] {
         assert!(
             sheet.contains(&format!("id=\"{field}\">{value}</td>")),
@@ -94,6 +95,7 @@ fn the_score_sheet_and_the_club_tags() {
         "用时",
         "时限",
         "胜方",
+        "认输",
         "轮",
         "台",
     ] {
@@ -114,6 +116,72 @@ fn the_score_sheet_and_the_club_tags() {
     assert_eq!(
         call(&s, "GET", "/game/nothing/sheet", None, None).status,
         404
+    );
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Issue 54: an imported game keeps the tags it came with (event, site, date, round, titles,
+/// ratings, any other), in its PGN and on its score sheet; the file's `Result` and
+/// `Termination` give way to what the replayed moves show.
+#[test]
+fn an_imported_game_keeps_its_own_tags() {
+    let (dir, url) = temp_url("sheet-import");
+    let s = start(&url);
+    let pgn = "[Event \"Club Ladder Night\"]\n[Site \"Town Hall\"]\n[Date \"2026.12.04\"]\n\
+               [Round \"7\"]\n[White \"Anna\"]\n[Black \"Bo\"]\n[Result \"1-0\"]\n\
+               [WhiteTitle \"GM\"]\n[WhiteElo \"2450\"]\n[BlackElo \"1980\"]\n\
+               [Annotator \"Carl\"]\n[Termination \"Time forfeit\"]\n\n\
+               1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n";
+    let r = call(&s, "POST", "/api/import", None, Some(pgn));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let id = field(&r.body, "id").to_owned();
+    let exported = call(&s, "GET", &format!("/game/export/{id}"), None, None).body;
+    for tag in [
+        "[Event \"Club Ladder Night\"]",
+        "[Site \"Town Hall\"]",
+        "[Date \"2026.12.04\"]",
+        "[Round \"7\"]",
+        "[WhiteTitle \"GM\"]",
+        "[WhiteElo \"2450\"]",
+        "[BlackElo \"1980\"]",
+        "[Annotator \"Carl\"]",
+        "[Termination \"Normal\"]",
+    ] {
+        assert!(exported.contains(tag), "{tag}: {exported}");
+    }
+    for not in ["Rookery game", "UTCDate", "Time forfeit"] {
+        assert!(!exported.contains(not), "{not}: {exported}");
+    }
+    let sheet = call(&s, "GET", &format!("/game/{id}/sheet"), None, None).body;
+    for (field, value) in [
+        ("f-event", "Club Ladder Night"),
+        ("f-site", "Town Hall"),
+        ("f-date", "2026.12.04"),
+        ("f-round", "7"),
+        ("f-white", "GM Anna (2450)"),
+        ("f-black", "Bo (1980)"),
+        ("f-winner", "GM Anna (2450)"),
+        ("f-ended", "Checkmate"),
+    ] {
+        assert!(
+            sheet.contains(&format!("id=\"{field}\">{value}</td>")),
+            "{field}: {sheet}"
+        );
+    }
+    // One without any: no event of ours is made up for it, its date unknown.
+    let r = call(
+        &s,
+        "POST",
+        "/api/import",
+        None,
+        Some("1. f3 e5 2. g4 Qh4# 0-1\n"),
+    );
+    let id = field(&r.body, "id").to_owned();
+    let exported = call(&s, "GET", &format!("/game/export/{id}"), None, None).body;
+    assert!(
+        exported.contains("[Event \"?\"]") && exported.contains("[Date \"????.??.??\"]"),
+        "{exported}"
     );
     drop(s);
     let _ = std::fs::remove_dir_all(dir);

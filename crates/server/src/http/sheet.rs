@@ -13,7 +13,6 @@ use rookery_core::pgn::GameResult;
 
 use super::AppState;
 use super::pages::{Chrome, Tr, describe, not_found, render};
-use crate::export::utc_date_time;
 
 /// Moves on one page: two columns of 30.
 const MOVES_PER_PAGE: usize = 60;
@@ -51,6 +50,8 @@ struct Fields {
     limit: String,
     used: [String; 2],
     result: String,
+    /// How the game ended, in the reader's words.
+    ended: String,
     winner: String,
 }
 
@@ -194,13 +195,28 @@ pub(crate) async fn sheet(
         };
         used[mover] += m.elapsed_ms.max(0);
     }
+    // The fields the game's PGN has too (an imported game's own).
+    let tags = match crate::export::header(&state.store, &row, &origin).await {
+        Ok(tags) => tags,
+        Err(e) => return super::error::ApiError::from(e).into_response(),
+    };
+    let tag = |name: &str| {
+        tags.get(name)
+            .filter(|v| !v.is_empty() && !v.starts_with('?'))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    // "GM Anna (2450)": the name with its title and rating, as the tags say them.
     let named = |c: Color| {
-        let title = match c {
-            Color::White => row.white_title,
-            Color::Black => row.black_title,
-        };
-        let name = row.game.name(c);
-        title.map_or_else(|| name.to_owned(), |t| format!("{} {name}", t.as_str()))
+        let side = if c == Color::White { "White" } else { "Black" };
+        let mut name = row.game.name(c).to_owned();
+        if let Some(title) = tags.get(&format!("{side}Title")) {
+            name = format!("{title} {name}");
+        }
+        if let Some(elo) = tags.get(&format!("{side}Elo")).filter(|e| *e != "?") {
+            name = format!("{name} ({elo})");
+        }
+        name
     };
     let (result, winner) = match game.result() {
         Some((GameResult::WhiteWins, _)) => ("1-0", named(Color::White)),
@@ -209,18 +225,21 @@ pub(crate) async fn sheet(
         _ => ("", String::new()),
     };
     let limit = describe(tr, &row.game.time_control);
-    let club = &row.game.club;
     let fields = Fields {
-        event: club.event.clone().unwrap_or_else(|| "Rookery".to_owned()),
-        date: utc_date_time(row.game.created_at).0,
-        site: origin,
-        round: club.round.clone().unwrap_or_default(),
-        table: club.table.clone().unwrap_or_default(),
+        event: tag("Event"),
+        date: tag("Date"),
+        site: tag("Site"),
+        round: tag("Round"),
+        table: tag("Board"),
         white: named(Color::White),
         black: named(Color::Black),
         limit,
         used: used.map(clock_face),
         result: result.to_owned(),
+        ended: game
+            .result()
+            .map(|(_, how)| tr.ending(how))
+            .unwrap_or_default(),
         winner,
     };
     let id = &row.game.id;

@@ -117,6 +117,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "clubs_and_arena_chat",
         include_str!("../../../../migrations/0022_clubs_and_arena_chat.sql"),
     ),
+    (
+        23,
+        "imported_tags",
+        include_str!("../../../../migrations/0023_imported_tags.sql"),
+    ),
 ];
 
 /// Applies the migrations not applied yet, in order, each in its own transaction. On

@@ -540,17 +540,20 @@ impl Store {
     }
 
     /// Stores a finished game and all its moves in one transaction: all of it or nothing.
+    /// `tags` are the ones the game came with, in their order (migration 0023).
     pub(crate) async fn import_game(
         &self,
         g: &NewGame,
         moves: &[StoredMove],
         ending: Ending,
+        tags: &[(String, String)],
     ) -> Result<(), StoreError> {
+        let tags = serde_json::to_string(tags).map_err(|e| StoreError::Corrupt(e.to_string()))?;
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO games (id, created_at, start_fen, time_control, white_name, black_name, \
-             status, result, termination, finished_at, event, round, board, tournament) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+             status, result, termination, finished_at, event, round, board, tournament, tags) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
         )
         .bind(&g.id)
         .bind(g.created_at)
@@ -566,6 +569,7 @@ impl Store {
         .bind(g.club.round.clone())
         .bind(g.club.table.clone())
         .bind(g.club.tournament.clone())
+        .bind(tags)
         .execute(&mut *tx)
         .await?;
         for m in moves {
@@ -573,6 +577,27 @@ impl Store {
         }
         tx.commit().await?;
         Ok(())
+    }
+
+    /// The tags an imported game came with, in their order; `None` for a game played here.
+    pub(crate) async fn imported_tags(
+        &self,
+        id: &str,
+    ) -> Result<Option<Vec<(String, String)>>, StoreError> {
+        let row = sqlx::query("SELECT tags FROM games WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        let Some(text) = row
+            .map(|r| r.try_get::<Option<String>, _>(0))
+            .transpose()?
+            .flatten()
+        else {
+            return Ok(None);
+        };
+        serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| StoreError::Corrupt(format!("unreadable tags of game {id}: {e}")))
     }
 
     /// The rematch that follows game `id`, if one was made.

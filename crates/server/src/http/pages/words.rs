@@ -79,6 +79,17 @@ impl Tr {
         find(self.lang).or_else(|| find(Lang::En)).unwrap_or(key)
     }
 
+    /// How a game ended, in the reader's words (`end_checkmate`: "Checkmate"), the key built
+    /// from the core's name of the termination as the pages' scripts build it.
+    pub(crate) fn ending(&self, how: rookery_core::game::Termination) -> String {
+        let key: String = how
+            .as_str()
+            .chars()
+            .map(|c| if c.is_ascii_lowercase() { c } else { '_' })
+            .collect();
+        self.t(&format!("end_{key}")).to_owned()
+    }
+
     pub(crate) fn html_lang(&self) -> &'static str {
         match self.lang {
             Lang::En => "en",
