@@ -346,9 +346,14 @@ async function importAndNotFound(browser, base) {
   await page.fill('#import-pgn', '1. e4 e5 2. Ke3 *');
   await page.click('#import-button');
   await page.waitForFunction(() => document.getElementById('import-error').textContent.length > 0);
-  check((await page.textContent('#import-error')).includes('Ke3'), 'a bad PGN is refused with its reason');
+  const said = await page.textContent('#import-error');
+  check(said.startsWith('That PGN cannot be read: paste a whole game'), `a bad PGN is refused in a sentence that says what to do (${said})`);
+  check(await page.isHidden('#import-error details code'), 'its detail folded away');
+  await page.click('#import-error details summary');
+  check((await page.textContent('#import-error details code')).includes('Ke3'), 'and there on request, naming the move');
   await page.fill('#import-pgn', '[White "Ann"]\n[Black "Bo"]\n\n1. f3 e5 2. g4 Qh4# 0-1');
   await Promise.all([page.waitForURL(/\/game\//), page.click('#import-button')]);
+  check(true, 'a corrected PGN is taken');
   await plies(page, 4);
   check((await statusOf(page)).includes('Checkmate'), 'an imported game opens on its own page');
   await page.context().close();
@@ -594,6 +599,8 @@ async function scenarioPhoneLayout(browser, base) {
   await phone.waitForSelector('#btn-offer-draw:not([hidden])');
   await white.screenshot({ path: path.join(shots, 'game-en.png') });
   checkPhoneLayout(await layoutOf(phone), 'phone upright at move 31');
+  const header = await phone.$eval('header.top', (h) => h.getBoundingClientRect().height);
+  check(header <= 56, `on a phone the header is one row (${header} px)`);
   await phone.screenshot({ path: path.join(shots, 'phone-portrait-en.png') });
   await phone.setViewportSize({ width: 844, height: 390 });
   checkPhoneLayout(await layoutOf(phone), 'phone on its side at move 31');
@@ -1268,19 +1275,55 @@ async function scenarioAnalysis(browser, base) {
   await page.waitForSelector('#replay-note:not([hidden])');
   check((await page.getAttribute('#moves [aria-current]', 'data-ply')) === '3', 'a click on the graph shows that move');
   await page.screenshot({ path: path.join(shots, 'analysis-en.png'), fullPage: true });
-  // The analysis board, opened at the move on the board: move freely, the engine's line.
+  // The analysis board, opened at the move on the board: the whole game, the cursor there.
   await Promise.all([page.waitForURL(/\/analysis\?game=/), page.click('#board-link')]);
   check(page.url().endsWith('&ply=3'), `the board opens at the move shown (${page.url()})`);
-  await page.waitForFunction(() => document.querySelectorAll('#line button').length === 3);
-  await drag(page, 'd7', 'd6');
-  await page.waitForFunction(() => document.querySelectorAll('#line button').length === 4);
-  check((await page.inputValue('#fen-out')) === 'rnbqkbnr/ppp2ppp/3p4/4p3/4P1Q1/8/PPPP1PPP/RNB1KBNR w KQkq - 0 3',
+  const moves = () => page.$$eval('#line button.move', (bs) => bs.map((b) => b.textContent));
+  const current = () => page.$eval('#line', (l) => {
+    const c = l.querySelector('[aria-current]');
+    return c ? c.textContent : null;
+  });
+  await page.waitForFunction(() => [...document.querySelectorAll('#line button.move')].every((b) => b.textContent !== '…'));
+  check((await moves()).join(' ') === 'e4 e5 Qg4 d6 Qxg7 Bxg7', `the whole game is loaded (${await moves()})`);
+  check(await current() === 'Qg4', 'with the cursor at the move chosen');
+  check((await page.inputValue('#pgn-out')).includes('[White "Hasty"]'), 'the PGN keeps the game\'s tags');
+  // Keys step through it, as buttons do.
+  await page.keyboard.press('ArrowRight');
+  check(await current() === 'd6', '→ steps forward');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  check(await current() === 'e5', '← steps back');
+  await page.keyboard.press('End');
+  check(await current() === 'Bxg7', 'End goes to the last move');
+  await page.keyboard.press('Home');
+  check(await current() === null && (await page.inputValue('#fen-out')).startsWith('rnbqkbnr/pppppppp/'), 'Home to the start');
+  await page.click('#btn-next');
+  await page.click('#btn-next');
+  await page.click('#btn-next');
+  check(await current() === 'Qg4', 'the buttons step too');
+  // A different move from the middle starts a variation; the line is kept.
+  await drag(page, 'b8', 'c6');
+  await page.waitForFunction(() => document.querySelectorAll('#line .variation button.move').length === 1
+    && !document.querySelector('#line .variation button.move').textContent.includes('…'));
+  check((await moves()).join(' ') === 'e4 e5 Qg4 d6 Nc6 Qxg7 Bxg7', `a move from the middle is a variation (${await moves()})`);
+  check((await page.inputValue('#fen-out')) === 'r1bqkbnr/pppp1ppp/2n5/4p3/4P1Q1/8/PPPP1PPP/RNB1KBNR w KQkq - 2 3',
     'a move on the board: the FEN to copy follows');
-  check((await page.inputValue('#pgn-out')).includes('2. Qg4 d6'), 'and the PGN of the line');
+  check((await page.inputValue('#pgn-out')).includes('2. Qg4 d6 (2... Nc6) 3. Qxg7 Bxg7 0-1'), `the PGN has the variation (${await page.inputValue('#pgn-out')})`);
+  await drag(page, 'g4', 'g7');
+  await page.waitForFunction(() => document.querySelectorAll('#line .variation button.move').length === 2);
+  await page.click('#btn-promote');
+  check((await page.inputValue('#pgn-out')).includes('2. Qg4 Nc6 (2... d6 3. Qxg7 Bxg7) 3. Qxg7'), 'made the main line');
+  await page.click('#btn-prev');
+  await page.click('#btn-delete');
+  check(await current() === 'Qg4' && (await page.inputValue('#pgn-out')).includes('2. Qg4 d6 3. Qxg7 Bxg7 0-1')
+    && !(await page.inputValue('#pgn-out')).includes('Nc6'), 'and deleted again');
+  await page.screenshot({ path: path.join(shots, 'board-tree-en.png'), fullPage: true });
   await page.click('#btn-engine');
   await page.waitForFunction(() => /depth \d+/.test(document.getElementById('eval-depth').textContent));
   check(/^[+-]?\d+\.\d\d$|^#-?\d+$/.test(await page.textContent('#eval-score')), 'the engine\'s evaluation streams in');
   check((await page.textContent('#eval-pv')).trim().length > 0, 'with its best line');
+  await page.waitForSelector('#board svg.arrows line');
+  check(await page.isVisible('#eval-bar'), 'an evaluation bar beside the board and the best move as an arrow');
   await page.screenshot({ path: path.join(shots, 'board-en.png'), fullPage: true });
   await page.click('#btn-engine');
   const zh = await open(browser, `${base}/game/${id}`, { ...DESKTOP, locale: 'zh-CN' }, 'analysis zh');
@@ -1292,10 +1335,20 @@ async function scenarioAnalysis(browser, base) {
   await zh.waitForSelector('#board .sq');
   await zh.click('#btn-engine');
   await zh.waitForFunction(() => document.getElementById('eval-score').textContent === '#1');
-  check((await zh.textContent('#eval-pv')).startsWith('Ra8#'), 'the board from a FEN: mate in one found');
+  check((await zh.textContent('#eval-pv')).startsWith('车a8#'), `the board from a FEN: mate in one found, in Chinese notation (${await zh.textContent('#eval-pv')})`);
   check((await zh.textContent('#board-title')) === '分析棋盘', 'the analysis board in Chinese');
   await zh.screenshot({ path: path.join(shots, 'board-zh.png'), fullPage: true });
-  for (const p of [page, zh]) await p.context().close();
+  // On a phone: the buttons step by touch, and the page fits.
+  const phone = await open(browser, `${base}/analysis?game=${id}&ply=2`, PHONE, 'board phone');
+  await phone.waitForFunction(() => [...document.querySelectorAll('#line button.move')].length === 6
+    && [...document.querySelectorAll('#line button.move')].every((b) => b.textContent !== '…'));
+  await phone.tap('#btn-prev');
+  check(await phone.$eval('#line [aria-current]', (b) => b.textContent) === 'e4', 'a phone steps back by touch');
+  await phone.tap('#btn-last');
+  check(await phone.$eval('#line [aria-current]', (b) => b.textContent) === 'Bxg7', 'and to the end');
+  check(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), 'the analysis board fits a phone');
+  await phone.screenshot({ path: path.join(shots, 'board-phone.png'), fullPage: true });
+  for (const p of [page, zh, phone]) await p.context().close();
 }
 
 /**
@@ -1620,6 +1673,11 @@ async function scenarioLooks(browser, base) {
   const dark = await open(browser, `${base}/`, { ...DESKTOP, colorScheme: 'dark' }, 'dark lobby');
   const bg = await dark.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
   check(bg === 'rgb(22, 21, 18)', `the pages follow the system's dark mode (${bg})`);
+  const band = await dark.evaluate(() => {
+    const grid = document.getElementById('pools').getBoundingClientRect();
+    return document.getElementById('pools').closest('.panel').getBoundingClientRect().bottom - grid.bottom;
+  });
+  check(band <= 24, `no empty band under the quick-pairing grid (${band} px)`);
   await dark.screenshot({ path: path.join(shots, 'lobby-dark.png') });
   await setPrefs(dark, { theme: 'brown', pieces: 'discs', coords: 'off' });
   await createOn(dark, { tc: '5+3', color: 'white', opponent: 'friend' });

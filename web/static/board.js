@@ -47,6 +47,7 @@ export class Board {
     this.onPremove = options.onPremove || (() => {});
     this.lastMove = null;
     this.check = null;
+    this.arrows = []; // [from, to] pairs drawn over the board (an engine's best move)
     this.selected = null;
     this.drag = null;
     this.squares = new Map();
@@ -105,6 +106,45 @@ export class Board {
     });
   }
 
+  /** Draws arrows over the board (each `[from, to]`), replacing those drawn before. */
+  setArrows(arrows) {
+    this.arrows = arrows || [];
+    this.drawArrows();
+  }
+
+  drawArrows() {
+    this.root.querySelector(':scope > svg.arrows')?.remove();
+    if (!this.arrows.length) return;
+    const NS = 'http://www.w3.org/2000/svg';
+    const svg = document.createElementNS(NS, 'svg');
+    svg.setAttribute('class', 'arrows');
+    svg.setAttribute('viewBox', '0 0 8 8');
+    svg.setAttribute('aria-hidden', 'true');
+    svg.innerHTML = '<defs><marker id="arrowhead" viewBox="0 0 4 4" refX="2" refY="2" markerWidth="2.5" markerHeight="2.5" orient="auto"><path d="M0,0 L4,2 L0,4 z"/></marker></defs>';
+    const centre = (sq) => {
+      const file = FILES.indexOf(sq[0]);
+      const rank = Number(sq[1]);
+      const x = this.orientation === 'white' ? file : 7 - file;
+      const y = this.orientation === 'white' ? 8 - rank : rank - 1;
+      return [x + 0.5, y + 0.5];
+    };
+    for (const [from, to] of this.arrows) {
+      const [x1, y1] = centre(from);
+      const [x2, y2] = centre(to);
+      // Stop short of the centre so the head sits inside the square.
+      const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+      const line = document.createElementNS(NS, 'line');
+      line.setAttribute('x1', x1);
+      line.setAttribute('y1', y1);
+      line.setAttribute('x2', x2 - ((x2 - x1) / len) * 0.35);
+      line.setAttribute('y2', y2 - ((y2 - y1) / len) * 0.35);
+      line.setAttribute('marker-end', 'url(#arrowhead)');
+      line.dataset.move = from + to;
+      svg.appendChild(line);
+    }
+    this.root.appendChild(svg);
+  }
+
   setOrientation(color) {
     if (color !== this.orientation) {
       this.orientation = color;
@@ -142,6 +182,7 @@ export class Board {
       }
       this.root.appendChild(line);
     }
+    this.drawArrows();
   }
 
   render() {

@@ -1,6 +1,6 @@
 // The lobby: create a game (against a person or a bot), join an open seek, watch a live game.
 
-import { t, languageSwitcher, problemText } from './i18n.js';
+import { t, languageSwitcher, problemText, showProblem } from './i18n.js';
 import { mountTv } from './tv.js';
 
 const $ = (id) => document.getElementById(id);
@@ -11,6 +11,7 @@ const $ = (id) => document.getElementById(id);
  */
 async function postAndOpen(path, type, body, button, errorBox) {
   button.disabled = true;
+  showProblem(errorBox, null);
   try {
     const res = await fetch(path, {
       method: 'POST',
@@ -19,10 +20,14 @@ async function postAndOpen(path, type, body, button, errorBox) {
       credentials: 'same-origin',
     });
     const reply = await res.json().catch(() => ({}));
-    if (!res.ok) throw new Error(problemText(reply) || res.statusText);
+    if (!res.ok) {
+      showProblem(errorBox, reply.code ? reply : { error: res.statusText });
+      button.disabled = false;
+      return;
+    }
     location.href = reply.url;
   } catch (e) {
-    errorBox.textContent = e.message;
+    showProblem(errorBox, { error: e.message });
     button.disabled = false;
   }
 }

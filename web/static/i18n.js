@@ -31,21 +31,53 @@ export function savePrefs(patch) {
 /** The page's language code (`en` or `zh`). */
 export const lang = document.documentElement.lang.startsWith('zh') ? 'zh' : 'en';
 
-/** Refusals whose English sentence says where the trouble is (a ply, a line, a field). */
-const DETAILED = new Set(['bad_pgn', 'import_refused', 'tournament_refused', 'bad_fen', 'bad_time_control', 'illegal_move']);
-
 /**
- * A server refusal in the page's language: the server sends a stable `code` with its English
- * sentence (socket `error` frames: `message`; HTTP bodies: `error`), and the catalogue has
- * `err_<code>` for each. Where the English sentence carries a detail worth keeping (which
- * ply of a PGN, which field), it follows the translation.
+ * A server refusal as a sentence in the page's language that says what to do: the server
+ * sends a stable `code` with its English detail (socket `error` frames: `message`; HTTP
+ * bodies: `error`), and the catalogue has `err_<code>` for each; a code it lacks falls back to
+ * the server's sentence.
  */
 export function problemText(problem) {
   const sentence = problem.message || problem.error || '';
   const key = `err_${problem.code}`;
-  if (lang === 'en' || catalogue[key] === undefined) return sentence;
-  const text = t(key, { n: problem.n });
-  return DETAILED.has(problem.code) && sentence ? `${text}（${sentence}）` : text;
+  return catalogue[key] === undefined ? sentence : t(key, { n: problem.n });
+}
+
+/**
+ * Shows a refusal in `el` (or with `null` clears it): the sentence of [`problemText`], and the
+ * server's own words (which ply of a PGN, which field) folded under "Details", there for whoever
+ * wants them and out of the way of whoever does not.
+ */
+export function showProblem(el, problem) {
+  if (!el) return;
+  el.textContent = '';
+  if (!problem) return;
+  const sentence = problemText(problem);
+  el.append(sentence);
+  const detail = problem.message || problem.error || '';
+  if (detail && detail !== sentence) {
+    const more = document.createElement('details');
+    more.className = 'detail';
+    const summary = document.createElement('summary');
+    summary.textContent = t('error_details');
+    const code = document.createElement('code');
+    code.textContent = detail;
+    more.append(summary, code);
+    el.append(' ', more);
+  }
+}
+
+const LETTERS_ZH = { K: '王', Q: '后', R: '车', B: '象', N: '马' };
+
+/** How the reader letters the pieces in moves: `zh` (马f3) or `latin` (Nf3); by default, as
+ * the page's language does. One choice for every move list, engine line and score sheet. */
+export function letters() {
+  return prefs.letters === 'latin' || prefs.letters === 'zh' ? prefs.letters : (lang === 'zh' ? 'zh' : 'latin');
+}
+
+/** A move in SAN (or a line of them) with the reader's piece letters. */
+export function moveText(san) {
+  return letters() === 'zh' ? san.replace(/[KQRBN]/g, (c) => LETTERS_ZH[c]) : san;
 }
 
 /** Wires the language switcher: a cookie the server reads, then a reload. */

@@ -10,8 +10,10 @@
 //! its queue is bounded, and a socket silent past the idle time (pings unanswered) closes.
 //!
 //! Frames: `{"t": "line", "d": {"fen": "...", "moves": ["e2e4", ...]}}`, `{"t": "load", "d":
-//! {"text": FEN or PGN}}`, `{"t": "go"}`, `{"t": "stop"}`; answers `line`, `loaded` (the
-//! pasted text as a start and moves), `eval`, `done` and `error` (`{"code", "message"}`).
+//! {"text": FEN or PGN}}`, `{"t": "go"}`, `{"t": "stop"}`; answers `line` (the line's moves
+//! as sent, their SAN, the FEN after each, the last position's legal moves), `loaded` (the
+//! pasted text as a start, moves, tags and result), `eval`, `done` and `error` (`{"code",
+//! "message"}`). The page keeps the tree of variations; the server judges one line at a time.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -97,10 +99,12 @@ struct BoardPage {
     start_json: String,
 }
 
-/// `GET /analysis`: the board, from a FEN, a game's move, or the start.
+/// `GET /analysis`: the board, from a FEN, a game, or the start. A game comes whole, with
+/// its tags and result, the board shown at its move `ply` (its last without one).
 pub(crate) async fn page(
     State(state): State<AppState>,
     chrome: Chrome,
+    super::Origin(origin): super::Origin,
     Query(q): Query<BoardQuery>,
 ) -> Response {
     let mut fen = q
@@ -108,22 +112,34 @@ pub(crate) async fn page(
         .filter(|f| Position::from_fen(f.trim()).is_ok())
         .map(|f| f.trim().to_owned());
     let mut moves: Vec<String> = Vec::new();
+    let mut tags: Vec<(String, String)> = Vec::new();
+    let mut result = None;
     if let Some(id) = q.game.as_deref() {
         if let Ok(Some(row)) = state.store.game(id).await {
             if let Ok((_, game)) = state.rooms.game_of(&row).await {
                 fen = (*game.start() != Position::new()).then(|| game.start().fen());
-                let upto = q.ply.unwrap_or(game.moves().len()).min(game.moves().len());
-                moves = game.moves()[..upto]
+                moves = game
+                    .moves()
                     .iter()
                     .map(|m| m.m.to_uci().to_string())
                     .collect();
+                result = game.result().map(|(r, _)| r.as_str());
+                if let Ok(header) = crate::export::header(&state.store, &row, &origin).await {
+                    tags = header
+                        .iter()
+                        .map(|(n, v)| (n.to_owned(), v.to_owned()))
+                        .collect();
+                }
             }
         }
     }
+    let ply = q.ply.unwrap_or(moves.len()).min(moves.len());
     render(&BoardPage {
         tr: chrome.tr,
         chrome,
-        start_json: script_json(&json!({ "fen": fen, "moves": moves })),
+        start_json: script_json(&json!({
+            "fen": fen, "moves": moves, "ply": ply, "tags": tags, "result": result,
+        })),
     })
 }
 
@@ -149,27 +165,56 @@ struct LoadData {
 
 /// A pasted text as a line: a FEN (no moves), else the first game of a PGN (its start and
 /// moves, read by the core's PGN reader).
-fn load(text: &str) -> Result<LineData, (&'static str, String)> {
+/// A pasted text as a line: a FEN (no moves), else the first game of a PGN (its start,
+/// moves, tags and result, read by the core's PGN reader). A text shaped like a FEN (its first
+/// word has the placement's seven slashes) is judged as one, so a broken FEN is told what is
+/// wrong with it ("no white king"), not that it is no PGN.
+fn load(text: &str) -> Result<Loaded, (&'static str, String)> {
     let text = text.trim();
-    if Position::from_fen(text).is_ok() {
-        return Ok(LineData {
-            fen: Some(text.to_owned()),
-            moves: Vec::new(),
+    let fen_shaped = text
+        .split_whitespace()
+        .next()
+        .is_some_and(|word| word.matches('/').count() == 7 && !text.contains('['));
+    if fen_shaped {
+        let pos = Position::from_fen(text).map_err(|e| ("bad_fen", format!("bad FEN: {e}")))?;
+        return Ok(Loaded {
+            line: LineData {
+                fen: Some(pos.fen()),
+                moves: Vec::new(),
+            },
+            tags: Vec::new(),
+            result: None,
         });
     }
     let mut reader = rookery_core::pgn::Reader::new(text.as_bytes());
     match reader.next() {
-        Some(Ok(record)) => Ok(LineData {
-            fen: (record.start != Position::new()).then(|| record.start.fen()),
-            moves: record
-                .moves
+        Some(Ok(record)) => Ok(Loaded {
+            line: LineData {
+                fen: (record.start != Position::new()).then(|| record.start.fen()),
+                moves: record
+                    .moves
+                    .iter()
+                    .map(|m| m.m.to_uci().to_string())
+                    .collect(),
+            },
+            tags: record
+                .tags
                 .iter()
-                .map(|m| m.m.to_uci().to_string())
+                .filter(|(n, _)| !matches!(*n, "FEN" | "SetUp" | "Result"))
+                .map(|(n, v)| (n.to_owned(), v.to_owned()))
                 .collect(),
+            result: Some(record.result.as_str()),
         }),
-        Some(Err(e)) => Err(("bad_pgn", format!("neither a FEN nor a readable PGN: {e}"))),
+        Some(Err(e)) => Err(("bad_pgn", e.to_string())),
         None => Err(("bad_pgn", "neither a FEN nor a PGN".to_owned())),
     }
+}
+
+/// A pasted game: its line, and the tags and result its PGN gives.
+struct Loaded {
+    line: LineData,
+    tags: Vec<(String, String)>,
+    result: Option<&'static str>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -226,7 +271,20 @@ fn read_line(data: &LineData) -> Result<Line, (&'static str, String)> {
 
 fn line_frame(line: &Line) -> String {
     let end = &line.end;
+    // The position after each move, for the board to show while it steps through the line.
+    let mut pos = line.start;
+    let fens: Vec<String> = line
+        .record
+        .moves
+        .iter()
+        .map(|m| {
+            pos.play_unchecked(m.m);
+            pos.fen()
+        })
+        .collect();
     let mut d = json!({
+        "moves": line.record.moves.iter().map(|m| m.m.to_uci().to_string()).collect::<Vec<_>>(),
+        "fens": fens,
         "fen": end.fen(),
         "start_fen": line.start.fen(),
         "start_ply": line.start.plies_before(),
@@ -264,8 +322,14 @@ fn eval_frame(pos: &Position, found: &rookery_engine::Found) -> String {
         }
         pv.push(SanPlus::of_and_play(&mut p, m).to_string());
     }
+    // The best move as UCI too, for the page's arrow.
+    let best = found
+        .pv
+        .first()
+        .filter(|m| pos.is_legal(**m))
+        .map(|m| m.to_uci().to_string());
     json!({ "t": "eval", "d": {
-        "depth": found.depth, "cp": cp, "mate": mate, "pv": pv, "nodes": found.nodes,
+        "depth": found.depth, "cp": cp, "mate": mate, "pv": pv, "best": best, "nodes": found.nodes,
     }})
     .to_string()
 }
@@ -362,10 +426,12 @@ async fn connection(socket: WebSocket, budget: BoardBudget, address: String, idl
                 if let Some(flag) = stop.take() {
                     flag.store(true, Ordering::Relaxed);
                 }
-                match load(&data.text).and_then(|l| Ok((read_line(&l)?, l))) {
+                match load(&data.text).and_then(|l| Ok((read_line(&l.line)?, l))) {
                     Ok((read, data)) => {
-                        let loaded =
-                            json!({ "t": "loaded", "d": { "fen": data.fen, "moves": data.moves } });
+                        let loaded = json!({ "t": "loaded", "d": {
+                            "fen": data.line.fen, "moves": data.line.moves,
+                            "tags": data.tags, "result": data.result,
+                        }});
                         sent = put(&out, loaded.to_string()) && put(&out, line_frame(&read));
                         line = Some(read);
                     }
@@ -565,10 +631,16 @@ mod tests {
         .unwrap();
         assert_eq!(code, "bad_fen");
         // Pasted text: a FEN, or a PGN's first game.
-        assert_eq!(load("4k3/8/8/8/8/8/8/4K3 w - - 0 1").err(), None);
+        assert!(load("4k3/8/8/8/8/8/8/4K3 w - - 0 1").is_ok());
         let l = load("[Event \"x\"]\n\n1. d4 d5 2. c4 *").unwrap();
-        assert_eq!(l.moves, ["d2d4", "d7d5", "c2c4"]);
+        assert_eq!(l.line.moves, ["d2d4", "d7d5", "c2c4"]);
+        assert_eq!(l.tags, [("Event".to_owned(), "x".to_owned())]);
+        assert_eq!(l.result, Some("*"));
         assert_eq!(load("1. e4 e5 2. Ke3").err().unwrap().0, "bad_pgn");
+        // Issue 54: an empty board is a FEN without kings, not a PGN with a strange move.
+        let (code, message) = load("8/8/8/8/8/8/8/8 w - - 0 1").err().unwrap();
+        assert_eq!(code, "bad_fen");
+        assert!(message.contains("king"), "{message}");
         // From a FEN, the PGN carries it.
         let line = read_line(&LineData {
             fen: Some("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".into()),
