@@ -853,8 +853,12 @@ async function scenarioAccounts(browser, base) {
   await desk.click('#btn-resign');
   await desk.waitForSelector('#result-ratings:not([hidden])');
   const changes = await desk.textContent('#result-ratings');
-  check(/Magda: 1500\? -\d+ \(ladder -10\)/.test(changes) && /Lin: 1500\? \+\d+ \(ladder \+10\)/.test(changes),
-    `the result panel shows the rating changes (${changes})`);
+  check(/Magda: 1[0-4]\d\d\?? -\d+ \(ladder -10\)/.test(changes) && /Lin: 1[5-9]\d\d\?? \+\d+ \(ladder \+10\)/.test(changes),
+    `the result panel shows the new ratings and the changes (${changes})`);
+  check(await desk.$$eval('#result-ratings .rating-line', (ls) => ls.length === 2 && ls.every((l) => l.getBoundingClientRect().height < 30)),
+    'each player\'s on a line of its own, unbroken');
+  const bar = await desk.textContent('#rating-white');
+  check(/^1[0-4]\d\d\?? -\d+$/.test(bar), `the player bar shows the new rating and the change (${bar})`);
   await zh.waitForSelector('#result-ratings:not([hidden])');
   check((await zh.textContent('#result-ratings')).includes('积分'), 'and in Chinese');
   await desk.screenshot({ path: path.join(shots, 'rated-result-desktop.png') });
@@ -899,7 +903,7 @@ async function scenarioPools(browser, base) {
   await black.click('#btn-resign');
   for (const p of [ada, bao]) await p.waitForSelector('#result-ratings:not([hidden])');
   const said = await ada.textContent('#result-ratings');
-  check(/Ada: 1500\? [+-]\d+ \(ladder [+-]10\)/.test(said) && /Bao: 1500\? [+-]\d+/.test(said),
+  check(/Ada: 1\d\d\d\?? [+-]\d+ \(ladder [+-]10\)/.test(said) && /Bao: 1\d\d\d\?? [+-]\d+/.test(said),
     `both rating changes on the result panel (${said})`);
   check((await bao.textContent('#result-ratings')).includes('积分'), 'and on the Chinese page');
   await ada.screenshot({ path: path.join(shots, 'pool-result-en.png') });

@@ -2,7 +2,7 @@
 // graph (click a point to see that move), the judgements in the move list (the server's
 // symbols and better moves) and each side's summary. Every figure comes from the server.
 
-import { t, problemText } from './i18n.js';
+import { t, problemText, moveText } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const SVG = 'http://www.w3.org/2000/svg';
@@ -36,13 +36,54 @@ export function drawGraph(shown, go) {
     graph.appendChild(svg('circle', { cx: x(i), cy: y(w), r: 4, class: `mark ${judged.judgement.toLowerCase()}` }));
   });
   graph.appendChild(svg('line', { x1: x(shown), x2: x(shown), y1: 0, y2: HEIGHT, class: 'now' }));
-  graph.addEventListener('click', (e) => {
+  const plyAt = (e) => {
     const rect = graph.getBoundingClientRect();
     const at = ((e.clientX - rect.left) / rect.width) * (wins.length - 1);
-    go(Math.max(0, Math.min(wins.length - 1, Math.round(at))));
+    return Math.max(0, Math.min(wins.length - 1, Math.round(at)));
+  };
+  graph.addEventListener('click', (e) => go(plyAt(e)));
+  // Hovering says which move a point is and how the engine judged the position after it.
+  const hover = document.createElement('p');
+  hover.className = 'graph-hover muted';
+  hover.id = 'graph-hover';
+  graph.addEventListener('pointermove', (e) => {
+    hover.textContent = pointText(plyAt(e));
   });
-  box.replaceChildren(graph);
+  graph.addEventListener('pointerleave', () => {
+    hover.textContent = '';
+  });
+  box.replaceChildren(graph, hover);
   box.hidden = false;
+}
+
+/** "12. Nf3 +0.35" (or "#-3"): the move that reached ply `ply` and the evaluation after it. */
+function pointText(ply) {
+  const e = analysis.evals && analysis.evals[ply];
+  const score = !e ? '' : e.mate !== undefined ? `#${e.mate}` : `${e.cp > 0 ? '+' : ''}${(e.cp / 100).toFixed(2)}`;
+  if (ply === 0) return `${t('graph_start')} ${score}`;
+  const san = analysis.sans ? analysis.sans[ply - 1] : '';
+  const num = analysis.startPly + ply - 1;
+  const label = num % 2 === 0 ? `${num / 2 + 1}.` : `${(num - 1) / 2 + 1}…`;
+  return `${label} ${moveText(san || '')} ${score}`.trim();
+}
+
+/** Says under the board how the move at `ply` was judged ("Blunder. Qxf3 was best."), so a
+ * touch screen, which has no tooltips, shows it too. */
+export function drawJudgement(ply) {
+  const note = $('judgement-note');
+  if (!note) return;
+  const judged = ply > 0 ? judgementOf(ply) : null;
+  note.hidden = !judged;
+  note.className = judged ? `judgement-note ${judged.kind}` : 'judgement-note';
+  note.textContent = judged ? judged.title : '';
+}
+
+/** The moves' SAN and the start's ply, for the graph's words. */
+export function setMoves(sans, startPly) {
+  if (analysis) {
+    analysis.sans = sans;
+    analysis.startPly = startPly;
+  }
 }
 
 /** The judgement of ply `ply` (1-based), for the move list: `{symbol, title}` or null. */
@@ -50,7 +91,7 @@ export function judgementOf(ply) {
   const m = analysis && analysis.moves && analysis.moves[ply - 1];
   if (!m) return null;
   const judgement = t(`judgement_${m.judgement}`);
-  return { symbol: m.symbol, kind: m.judgement.toLowerCase(), title: m.best ? t('was_best', { judgement, best: m.best }) : judgement };
+  return { symbol: m.symbol, kind: m.judgement.toLowerCase(), title: m.best ? t('was_best', { judgement, best: moveText(m.best) }) : judgement };
 }
 
 function fillSummary() {

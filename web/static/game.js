@@ -2,10 +2,10 @@
 // move list, controls and status. Everything the rules decide comes from the server: legal
 // destinations, what a player may do (`can`), checks and results.
 
-import { analysis, drawGraph, initAnalysis, judgementOf } from './analysis.js';
+import { analysis, drawGraph, drawJudgement, initAnalysis, judgementOf, setMoves } from './analysis.js';
 import { Board, parsePlacement } from './board.js';
 import { pieceSvg } from './pieces.js';
-import { t, languageSwitcher, lang, problemText, prefs, savePrefs, formatClock } from './i18n.js';
+import { t, languageSwitcher, problemText, prefs, savePrefs, formatClock, letters, moveText, playerName, openingName } from './i18n.js';
 import { play, isMuted, setMuted } from './sound.js';
 import { addLine, initChat } from './chat.js';
 
@@ -38,9 +38,6 @@ let ackId = 0;
 let socket = null;
 let retry = 0;
 let opponentGone = null; // {since, claimAfter}
-let letters = prefs.letters === 'latin' || prefs.letters === 'zh'
-  ? prefs.letters
-  : (lang === 'zh' ? 'zh' : 'latin');
 let rematchOffer = null;
 // When the player's turn began on this page (the opponent's move arrived): the thinking
 // time sent with each move, so the server counts the rest of its watch as lag (R6).
@@ -112,7 +109,7 @@ function showOpening(opening) {
   if (opening === undefined) return;
   const el = $('opening');
   el.hidden = !opening;
-  el.textContent = opening ? `${opening.eco} ${opening.name}` : '';
+  el.textContent = opening ? `${opening.eco} ${openingName(opening.name)}` : '';
 }
 
 function receive(f) {
@@ -216,7 +213,7 @@ function receive(f) {
       // The open seat was taken: show the name; the challenge link is no longer needed, and
       // the game can begin (what the player may now do comes with the event).
       const name = $(`name-${d.color}`);
-      name.textContent = d.name;
+      name.textContent = playerName(d.name);
       name.href = `/@/${encodeURIComponent(d.name)}`;
       name.classList.remove('waiting');
       if (d.title) {
@@ -500,8 +497,7 @@ function wireControls() {
     redrawToggles();
   });
   $('btn-letters').addEventListener('click', () => {
-    letters = letters === 'zh' ? 'latin' : 'zh';
-    savePrefs({ letters });
+    savePrefs({ letters: letters() === 'zh' ? 'latin' : 'zh' });
     redrawToggles();
     redrawMoves();
   });
@@ -564,10 +560,6 @@ function drawClocks() {
   requestAnimationFrame(drawClocks);
 }
 
-const LETTERS_ZH = { K: '王', Q: '后', R: '车', B: '象', N: '马' };
-function sanText(san) {
-  return letters === 'zh' ? san.replace(/[KQRBN]/g, (c) => LETTERS_ZH[c]) : san;
-}
 
 function redrawMoves() {
   const list = $('moves');
@@ -587,7 +579,7 @@ function redrawMoves() {
       const button = document.createElement('button');
       button.type = 'button';
       button.dataset.ply = ply + 1;
-      button.textContent = sanText(game.san[ply]);
+      button.textContent = moveText(game.san[ply]);
       const judged = judgementOf(ply + 1);
       if (judged) {
         const mark = document.createElement('span');
@@ -675,7 +667,9 @@ async function showSeatRating(color) {
   }
 }
 
-/** A rated game's rating changes, once it has counted (written with its end). */
+/** A rated game's rating changes, once it has counted (written with its end): each player's
+ * bar shows the new rating and the change beside the name, lichess-style, and the result
+ * panel says each player's on a line of its own. */
 async function showRatingChanges() {
   try {
     const r = await fetch(`/api/games/${page.id}`);
@@ -684,15 +678,30 @@ async function showRatingChanges() {
     for (const color of ['white', 'black']) {
       const seat = state.ratings && state.ratings[color];
       if (!seat || !seat.diff) continue;
-      lines.push(t('rating_change', {
-        name: state[color],
-        rating: seat.rating,
+      const rating = seat.after || seat.rating;
+      let span = $(`rating-${color}`);
+      if (!span) {
+        span = document.createElement('span');
+        span.className = 'rating';
+        span.id = `rating-${color}`;
+        $(`name-${color}`).after(' ', span);
+      }
+      const diff = document.createElement('span');
+      diff.className = `rating-diff ${seat.diff.startsWith('-') ? 'down' : 'up'}`;
+      diff.textContent = seat.diff;
+      span.replaceChildren(`${rating} `, diff);
+      const line = document.createElement('span');
+      line.className = 'rating-line';
+      line.textContent = t('rating_change', {
+        name: playerName(state[color]),
+        rating,
         diff: seat.diff,
         ladder: seat.ladder || '+0',
-      }));
+      });
+      lines.push(line);
     }
     if (lines.length) {
-      $('result-ratings').textContent = lines.join(' · ');
+      $('result-ratings').replaceChildren(...lines);
       show('result-ratings', true);
     }
   } catch {
@@ -722,7 +731,7 @@ function redrawToggles() {
   const sound = $('btn-sound');
   sound.textContent = isMuted() ? t('sound_off') : t('sound_on');
   sound.setAttribute('aria-pressed', String(!isMuted()));
-  $('btn-letters').textContent = letters === 'zh' ? t('letters_zh') : t('letters_latin');
+  $('btn-letters').textContent = letters() === 'zh' ? t('letters_zh') : t('letters_latin');
   // Zen mode: only the board, the players and the clocks (Escape or the button leaves it).
   document.body.classList.toggle('zen', !!prefs.zen);
   $('btn-zen').setAttribute('aria-pressed', String(!!prefs.zen));
@@ -796,7 +805,11 @@ function redraw() {
   $('board-link').href = `/analysis?game=${page.id}&ply=${ply}`;
   // A finished game with moves can be analysed by the engine.
   if (game.over && game.san.length > 0) initAnalysis(page.id, redraw);
-  if (analysis && analysis.status === 'done') drawGraph(ply, view);
+  if (analysis && analysis.status === 'done') {
+    setMoves(game.san, game.startPly);
+    drawGraph(ply, view);
+    drawJudgement(ply);
+  }
 }
 
 // A phone turned on its side lays the moves out anew: keep the last one in sight.

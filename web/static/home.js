@@ -1,6 +1,6 @@
 // The lobby: create a game (against a person or a bot), join an open seek, watch a live game.
 
-import { t, languageSwitcher, problemText, showProblem } from './i18n.js';
+import { t, languageSwitcher, problemText, showProblem, playerName, openingName } from './i18n.js';
 import { mountTv } from './tv.js';
 
 const $ = (id) => document.getElementById(id);
@@ -68,7 +68,7 @@ async function importGame(event) {
 /** A player's name with their title before it and rating after it ("GM Anna (2310)"). */
 function titled(game, color) {
   const title = game[`${color}_title`];
-  const name = title ? `${title} ${game[color]}` : game[color];
+  const name = title ? `${title} ${playerName(game[color])}` : playerName(game[color]);
   const rating = game[`${color}_rating`];
   return rating ? `${name} (${rating})` : name;
 }
@@ -89,7 +89,7 @@ function row(game) {
   tc.textContent = game.time_control_words;
   if (game.rated) tc.textContent += ` · ${t('rated')}`;
   if (game.rating_range) tc.textContent += ` · ${t('rating_range_short', { range: game.rating_range })}`;
-  if (game.opening) tc.textContent += ` · ${game.opening.eco} ${game.opening.name}`;
+  if (game.opening) tc.textContent += ` · ${game.opening.eco} ${openingName(game.opening.name)}`;
   li.append(link, ' ', tc);
   return li;
 }

@@ -109,3 +109,35 @@ export function formatClock(ms) {
   if (ms < 10000) return `${m}:${two(s)}.${Math.floor((ms % 1000) / 100)}`;
   return `${m}:${two(s)}`;
 }
+
+/**
+ * A player's name in the page's language: a bot's ("Rookery bot level 3") and a guest's
+ * generated one ("Quiet Heron 42") are said in the reader's words; any other name is the
+ * player's own.
+ */
+export function playerName(name) {
+  if (!name) return name;
+  const bot = /^Rookery bot level (\d+)$/.exec(name);
+  if (bot) return t('bot_name', { n: bot[1] });
+  const guest = /^(\w+) (\w+) (\d+)$/.exec(name);
+  if (guest && catalogue[`guest:${guest[1]}`] !== undefined && catalogue[`guest:${guest[2]}`] !== undefined) {
+    return t('guest_name', { adj: t(`guest:${guest[1]}`), animal: t(`guest:${guest[2]}`), n: guest[3] });
+  }
+  return name;
+}
+
+/**
+ * An opening's name in the page's language: lichess's English names, the family (before
+ * the colon) in the reader's words where it has a common name ("西西里防御：Najdorf Variation").
+ */
+export function openingName(name) {
+  if (!name) return name;
+  const colon = name.indexOf(':');
+  const family = colon < 0 ? name : name.slice(0, colon);
+  const rest = colon < 0 ? '' : name.slice(colon + 1).trim();
+  const key = `opening:${family}`;
+  if (catalogue[key] === undefined) return name;
+  const said = t(key);
+  if (!rest) return said;
+  return lang === 'zh' ? `${said}：${rest}` : `${said}: ${rest}`;
+}

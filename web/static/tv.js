@@ -3,7 +3,7 @@
 // pick follows. The lobby shows a small one, `/tv` a large one.
 
 import { Board } from './board.js';
-import { formatClock, t } from './i18n.js';
+import { formatClock, playerName, t } from './i18n.js';
 
 const NEXT_AFTER_END_MS = 3000;
 const RETRY_EMPTY_MS = 5000;
@@ -70,7 +70,7 @@ function follow(tv, pick) {
   tv.root.dataset.game = pick.id;
   for (const [el, color] of [[tv.top, 'black'], [tv.bottom, 'white']]) {
     const name = el.querySelector('.name');
-    name.textContent = pick[color];
+    name.textContent = playerName(pick[color]);
     name.href = `/game/${pick.id}`;
     const rating = pick[`${color}_rating`];
     // A provisional rating carries its "?", as on the game page.

@@ -79,6 +79,8 @@ fn annotate(record: &mut GameRecord, analysis: &crate::analysis::GameAnalysis) {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct SeatRating {
     pub(crate) before: rookery_core::rating::Glicko,
+    /// The rating after it, once counted.
+    pub(crate) after: Option<rookery_core::rating::Glicko>,
     /// The rating difference (`+7`), once counted.
     pub(crate) diff: Option<i64>,
     /// Ladder points moved (hundredths), once counted.
@@ -106,6 +108,7 @@ pub(crate) async fn game_ratings(
         if let Some(change) = changes.iter().find(|c| &c.user_id == user) {
             *slot = Some(SeatRating {
                 before: change.before,
+                after: Some(change.after),
                 diff: Some(change.diff()),
                 ladder: Some(change.ladder_after.0 - change.ladder_before.0),
             });
@@ -113,6 +116,7 @@ pub(crate) async fn game_ratings(
             let before = store.rating_at(user, speed, now).await?;
             *slot = Some(SeatRating {
                 before,
+                after: None,
                 diff: None,
                 ladder: None,
             });

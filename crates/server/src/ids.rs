@@ -29,10 +29,10 @@ pub(crate) fn seat_token() -> String {
         .collect()
 }
 
-const ADJECTIVES: &[&str] = &[
+pub(crate) const ADJECTIVES: &[&str] = &[
     "Brave", "Calm", "Clever", "Quiet", "Swift", "Bold", "Patient", "Sly", "Merry", "Steady",
 ];
-const ANIMALS: &[&str] = &[
+pub(crate) const ANIMALS: &[&str] = &[
     "Rook", "Crow", "Heron", "Otter", "Badger", "Lynx", "Falcon", "Hare", "Wren", "Fox",
 ];
 

@@ -96,6 +96,8 @@ fn the_score_sheet_and_the_club_tags() {
         "时限",
         "胜方",
         "认输",
+        // Issue 54: the reader's piece letters, as on the game page.
+        "<td class=\"n\">3</td><td>象b5</td><td>a6</td>",
         "轮",
         "台",
     ] {

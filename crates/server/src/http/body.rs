@@ -80,10 +80,13 @@ pub(crate) struct GameState {
 }
 
 /// One player's rating in a rated game: before it (`1500?` while provisional), and once it
-/// has counted, the rating change (`+7`) and the ladder points moved (`+10`, `-2.5`).
+/// has counted, the rating after it, the change (`+7`) and the ladder points moved (`+10`,
+/// `-2.5`).
 #[derive(Debug, Serialize)]
 pub(crate) struct SeatRatingView {
     pub(crate) rating: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) after: Option<String>,
     pub(crate) diff: Option<String>,
     pub(crate) ladder: Option<String>,
 }
@@ -92,6 +95,7 @@ impl SeatRatingView {
     pub(crate) fn of(seat: &crate::export::SeatRating) -> SeatRatingView {
         SeatRatingView {
             rating: seat.before.shown(),
+            after: seat.after.map(|g| g.shown()),
             diff: seat.diff.map(crate::export::signed),
             ladder: seat.ladder.map(|h| {
                 let shown = rookery_core::rating::LadderPoints(h).shown();

@@ -178,11 +178,11 @@ pub(crate) async fn sheet(
     let first_color = pos.turn();
     let mut moves = Vec::with_capacity(game.moves().len());
     for played in game.moves() {
-        moves.push(if long {
+        moves.push(chrome.move_text(&if long {
             pos.long_form(played.m)
         } else {
             played.san.to_string()
-        });
+        }));
         pos.play_unchecked(played.m);
     }
     // Time used: the thinking time charged for each side's moves.
@@ -209,7 +209,7 @@ pub(crate) async fn sheet(
     // "GM Anna (2450)": the name with its title and rating, as the tags say them.
     let named = |c: Color| {
         let side = if c == Color::White { "White" } else { "Black" };
-        let mut name = row.game.name(c).to_owned();
+        let mut name = tr.player_name(row.game.name(c));
         if let Some(title) = tags.get(&format!("{side}Title")) {
             name = format!("{title} {name}");
         }

@@ -43,6 +43,30 @@ impl Chrome {
             assets: Assets,
         }
     }
+
+    /// A move (SAN or the seeds' long form) with the reader's piece letters, as `moveText` in
+    /// i18n.js writes it: 马f3 where the reader letters in Chinese (their choice, or by default
+    /// a Chinese page), Nf3 otherwise.
+    pub(crate) fn move_text(&self, san: &str) -> String {
+        let zh = match self.prefs.letters.as_str() {
+            "zh" => true,
+            "latin" => false,
+            _ => self.tr.html_lang().starts_with("zh"),
+        };
+        if !zh {
+            return san.to_owned();
+        }
+        san.chars()
+            .map(|c| match c {
+                'K' => '王',
+                'Q' => '后',
+                'R' => '车',
+                'B' => '象',
+                'N' => '马',
+                other => other,
+            })
+            .collect()
+    }
 }
 
 impl axum::extract::FromRequestParts<AppState> for Chrome {

@@ -613,6 +613,40 @@ mod tests {
         }
     }
 
+    /// Issue 54: bots', guests' and openings' names in the reader's words; every word a
+    /// guest's name is made of has its translation.
+    #[test]
+    fn names_are_said_in_the_readers_words() {
+        let zh = Tr::new(Lang::Zh);
+        let en = Tr::new(Lang::En);
+        assert_eq!(zh.player_name("Rookery bot level 3"), "Rookery 电脑 3 级");
+        assert_eq!(en.player_name("Rookery bot level 3"), "Rookery bot level 3");
+        assert_eq!(zh.player_name("Quiet Heron 42"), "安静的苍鹭 42");
+        assert_eq!(en.player_name("Quiet Heron 42"), "Quiet Heron 42");
+        for name in [
+            "anna",
+            "Quiet Heron",
+            "Quiet Nobody 4",
+            "Rookery bot level x",
+        ] {
+            assert_eq!(zh.player_name(name), name);
+        }
+        for word in crate::ids::ADJECTIVES.iter().chain(crate::ids::ANIMALS) {
+            let name = format!("{word} {word} 1");
+            assert!(!zh.player_name(&name).contains(word), "{word}");
+        }
+        assert_eq!(
+            zh.opening_name("Sicilian Defense: Najdorf Variation"),
+            "西西里防御：Najdorf Variation"
+        );
+        assert_eq!(zh.opening_name("Ruy Lopez"), "西班牙开局");
+        assert_eq!(
+            en.opening_name("Sicilian Defense: Najdorf Variation"),
+            "Sicilian Defense: Najdorf Variation"
+        );
+        assert_eq!(zh.opening_name("Amar Opening"), "Amar Opening");
+    }
+
     #[test]
     fn the_language_comes_from_the_cookie_then_the_browser() {
         let headers = |pairs: &[(&'static str, &str)]| {

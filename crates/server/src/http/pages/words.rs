@@ -79,6 +79,56 @@ impl Tr {
         find(self.lang).or_else(|| find(Lang::En)).unwrap_or(key)
     }
 
+    /// The text of `key` in this language, if the catalogue has it.
+    fn find(&self, key: &str) -> Option<&'static str> {
+        CATALOGUES
+            .get(self.lang.code())
+            .and_then(|c| c.get(key))
+            .map(String::as_str)
+    }
+
+    /// A player's name in the reader's words, as `playerName` in i18n.js says it: a bot's
+    /// ("Rookery bot level 3": "Rookery 电脑 3 级") and a guest's generated one ("Quiet Heron
+    /// 42"); any other name is the player's own.
+    pub(crate) fn player_name(&self, name: &str) -> String {
+        let digits = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
+        if let Some(n) = name
+            .strip_prefix("Rookery bot level ")
+            .filter(|n| digits(n))
+        {
+            return self.t("bot_name").replace("{n}", n);
+        }
+        if let [adj, animal, n] = name.split(' ').collect::<Vec<_>>()[..] {
+            let words = (
+                self.find(&format!("guest:{adj}")),
+                self.find(&format!("guest:{animal}")),
+            );
+            if let ((Some(adj), Some(animal)), true) = (words, digits(n)) {
+                return self
+                    .t("guest_name")
+                    .replace("{adj}", adj)
+                    .replace("{animal}", animal)
+                    .replace("{n}", n);
+            }
+        }
+        name.to_owned()
+    }
+
+    /// An opening's name in the reader's words, as `openingName` in i18n.js says it: the
+    /// family (before the colon) by its common name where it has one.
+    pub(crate) fn opening_name(&self, name: &str) -> String {
+        let (family, rest) = match name.split_once(':') {
+            Some((family, rest)) => (family, Some(rest.trim())),
+            None => (name, None),
+        };
+        match (self.find(&format!("opening:{family}")), rest) {
+            (None, _) => name.to_owned(),
+            (Some(said), None) => said.to_owned(),
+            (Some(said), Some(rest)) if self.lang == Lang::Zh => format!("{said}：{rest}"),
+            (Some(said), Some(rest)) => format!("{said}: {rest}"),
+        }
+    }
+
     /// How a game ended, in the reader's words (`end_checkmate`: "Checkmate"), the key built
     /// from the core's name of the termination as the pages' scripts build it.
     pub(crate) fn ending(&self, how: rookery_core::game::Termination) -> String {
