@@ -1673,6 +1673,83 @@ async function scenarioTv(browser, base) {
 }
 
 /** The looks: dark mode from the system, a theme, the second piece set, no coordinates. */
+/** Issue 54: a whole game played by typing moves (SAN, the seeds' long form, UCI, 0-0), the
+ * moves and clocks said in words to a screen reader, every control named in the
+ * accessibility tree, in English and in Chinese. */
+async function scenarioKeyboard(browser, base) {
+  refusalsExpected = true;
+  try {
+    await keyboardGame(browser, base);
+  } finally {
+    refusalsExpected = false;
+  }
+}
+
+async function keyboardGame(browser, base) {
+  const white = await createFromLobby(browser, base, { tc: '10+5', color: 'white', opponent: 'friend' });
+  const link = await white.inputValue('#share-link');
+  const black = await joinByLink(browser, link, { ...DESKTOP, locale: 'zh-CN' }, 'keyboard zh');
+  await white.waitForSelector('#move-form:not([hidden])');
+  const type = async (page, text, n) => {
+    await page.focus('#move-input');
+    await page.keyboard.type(text);
+    await page.keyboard.press('Enter');
+    await plies(white, n);
+    await plies(black, n);
+  };
+  // The box offers the legal moves as one types.
+  const offered = await white.$$eval('#move-options option', (os) => os.map((o) => o.value));
+  check(offered.length === 20 && offered.includes('Nf3') && offered.includes('e4'), `the box offers the 20 first moves (${offered.length})`);
+  await type(white, 'e4', 1);
+  await type(black, 'e7-e5', 2);
+  await type(white, 'Ng1-f3', 3);
+  await type(black, 'b8c6', 4);
+  await type(white, 'Bc4', 5);
+  await type(black, 'Bc5', 6);
+  check((await white.$$eval('#move-options option', (os) => os.map((o) => o.value))).includes('O-O'), 'castling is offered');
+  // A move the rules refuse: said so, the text kept to mend.
+  await white.focus('#move-input');
+  await white.keyboard.type('Ke3');
+  await white.keyboard.press('Enter');
+  await white.waitForFunction(() => document.getElementById('flash').textContent.length > 0);
+  check((await white.textContent('#flash')).includes('not legal'), 'an illegal typed move is refused in words');
+  check((await white.inputValue('#move-input')) === 'Ke3', 'and stays in the box to be mended');
+  await white.fill('#move-input', '');
+  await type(white, '0-0', 7);
+  check((await movesOf(white)).join(' ') === 'e4 e5 Nf3 Nc6 Bc4 Bc5 O-O', `a game typed move by move (${(await movesOf(white)).join(' ')})`);
+  // Said to a screen reader, in words, in each player's language.
+  await white.waitForFunction(() => document.getElementById('announce').textContent.includes('castles'));
+  check((await white.textContent('#announce')) === 'White: castles kingside', `a move said in words (${await white.textContent('#announce')})`);
+  await black.waitForFunction(() => document.getElementById('announce').textContent.includes('王翼易位'));
+  check((await black.textContent('#announce')).startsWith('白方：王翼易位'), 'and in Chinese');
+  await type(black, 'Nf6', 8);
+  await white.waitForFunction(() => document.getElementById('announce').textContent.includes('knight'));
+  check((await white.textContent('#announce')) === 'Black: knight f6 Your move.', `the opponent's move, and whose turn (${await white.textContent('#announce')})`);
+  await white.evaluate(() => document.activeElement && document.activeElement.blur());
+  await white.keyboard.press('c');
+  await white.waitForFunction(() => /^White \d+ minutes \d+ seconds, Black \d+ minutes/.test(document.getElementById('announce').textContent));
+  check(true, 'the key c says both clocks in words');
+  // Every control has a name in the accessibility tree; the board's squares say what is on them.
+  for (const [page, lang] of [[white, 'en'], [black, 'zh']]) {
+    const tree = await page.locator('#game').ariaSnapshot();
+    const unnamed = tree.split('\n').filter((l) => /^\s*- (button|textbox|combobox|checkbox|link|radio)( \[[^\]]*\])?:?$/.test(l));
+    check(unnamed.length === 0, `${lang}: every control in the game page's accessibility tree has a name (${unnamed.join(' | ')})`);
+    check(/gridcell "e4, (white|白方) (pawn|兵)"/i.test(tree), `${lang}: the board is read square by square`);
+  }
+  // Keys alone: Tab reaches the move box; a resignation by keyboard ends the game.
+  await white.keyboard.press('Escape');
+  let reached = false;
+  for (let i = 0; i < 80 && !reached; i++) {
+    await white.keyboard.press('Tab');
+    reached = await white.evaluate(() => document.activeElement && document.activeElement.id === 'btn-resign');
+  }
+  check(reached, 'Tab reaches every control, Resign among them');
+  await white.keyboard.press('Enter');
+  await white.keyboard.press('Enter');
+  await resultSays(white, '0–1', 'Resignation', 'a game resigned from the keyboard', { rematch: true });
+  for (const p of [white, black]) await p.context().close();
+}
+
 async function scenarioLooks(browser, base) {
   const dark = await open(browser, `${base}/`, { ...DESKTOP, colorScheme: 'dark' }, 'dark lobby');
   const bg = await dark.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
@@ -1726,6 +1803,7 @@ async function main() {
     scenarioAnalysis,
     scenarioBlitzComforts,
     scenarioLooks,
+    scenarioKeyboard,
     scenarioTv,
   ];
   // E2E_ONLY=scenarioA,scenarioB runs just those (while working on them); CI runs all.

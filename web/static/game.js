@@ -151,6 +151,7 @@ function receive(f) {
     case 'move': {
       game.fens.push(d.fen);
       game.san.push(d.san);
+      if (d.by === game.you) lastTyped = null;
       game.uci.push(d.uci);
       game.turn = d.by === 'white' ? 'black' : 'white';
       game.check = d.check;
@@ -161,6 +162,8 @@ function receive(f) {
       game.offer = null;
       setClocks(d.clocks, d.running === undefined ? game.turn : d.running);
       play(d.check ? 'check' : d.capture ? 'capture' : 'move');
+      announce(t('sr_move', { color: t(d.by), move: sanWords(d.san) })
+        + (game.you && game.turn === game.you ? ` ${t('sr_your_move')}` : ''));
       showOpening(d.opening);
       turnSince = game.you && game.turn === game.you ? performance.now() : null;
       redraw();
@@ -267,6 +270,11 @@ function receive(f) {
       break;
     case 'error':
       flash(problemText(d));
+      // A typed move refused: back in the box, to be mended.
+      if (lastTyped !== null) {
+        $('move-input').value = lastTyped;
+        lastTyped = null;
+      }
       // A refused move: put the board back as the server has it.
       redraw();
       break;
@@ -323,6 +331,123 @@ function showMoveOnBoard(from, to) {
   board.pieces.delete(from);
   board.movable = null;
   board.render();
+}
+
+// ---- play without a mouse or without sight -------------------------------------------------
+
+/** Says `text` to a screen reader (a live region no one sees). */
+function announce(text) {
+  const el = $('announce');
+  el.textContent = '';
+  // A fresh node each time, so the same words twice are said twice.
+  requestAnimationFrame(() => {
+    el.textContent = text;
+  });
+}
+
+const ROLE_WORDS = { K: 'king', Q: 'queen', R: 'rook', B: 'bishop', N: 'knight' };
+
+/** A move in words, for the ear: "knight takes f3, check"; castling and promotion named. */
+function sanWords(san) {
+  const end = san.endsWith('#') ? `, ${t('sr_mate')}` : san.endsWith('+') ? `, ${t('sr_check')}` : '';
+  const body = san.replace(/[+#]$/, '');
+  if (body === 'O-O') return t('sr_castles_short') + end;
+  if (body === 'O-O-O') return t('sr_castles_long') + end;
+  const m = /^([KQRBN]?)([a-h]?[1-8]?)(x?)([a-h][1-8])(?:=([QRBN]))?$/.exec(body);
+  if (!m) return san;
+  const words = [t(m[1] ? ROLE_WORDS[m[1]] : 'pawn')];
+  if (m[2]) words.push(m[2]);
+  if (m[3]) words.push(t('sr_takes'));
+  words.push(m[4]);
+  if (m[5]) words.push(t('sr_promotes', { role: t(ROLE_WORDS[m[5]]) }));
+  return words.join(' ') + end;
+}
+
+/** Both clocks in words. */
+function sayClocks() {
+  const words = (color) => {
+    const ms = clockMs(color);
+    if (ms === null) return '–';
+    if (ms >= 3600000) return formatClock(ms);
+    const total = Math.floor(ms / 1000);
+    return t('sr_time', { m: Math.floor(total / 60), s: total % 60 });
+  };
+  announce(t('sr_clocks', { white: words('white'), black: words('black') }));
+}
+
+/**
+ * The moves the box offers while one types, in SAN as the board's legal moves (`dests`, from
+ * the server) name them: the piece, the file or rank that tells two alike apart, a capture
+ * where a piece (or a pawn going sideways) lands, castling, promotion. Only a list to pick
+ * from: what is typed goes to the server, whose reader judges it.
+ */
+function typedOptions() {
+  const dests = game.dests || {};
+  const pieces = parsePlacement(game.fens[game.fens.length - 1] || '8/8/8/8/8/8/8/8');
+  const names = new Set();
+  for (const [from, tos] of Object.entries(dests)) {
+    const letter = pieces.get(from) || '';
+    const role = letter.toUpperCase();
+    for (const to of tos) {
+      const target = pieces.get(to) || '';
+      const own = target && (target === target.toUpperCase()) === (letter === letter.toUpperCase());
+      if (role === 'K' && (own || Math.abs(from.charCodeAt(0) - to.charCodeAt(0)) > 1)) {
+        names.add(to[0] > from[0] ? 'O-O' : 'O-O-O');
+        continue;
+      }
+      if (role === 'P') {
+        const sideways = from[0] !== to[0];
+        const base = sideways ? `${from[0]}x${to}` : to;
+        const roles = (game.promotions || {})[from + to] || [];
+        if (roles.length) roles.forEach((r) => names.add(`${base}=${r.toUpperCase()}`));
+        else names.add(base);
+        continue;
+      }
+      const alike = Object.entries(dests).filter(([sq, ts]) => sq !== from && pieces.get(sq) === letter && ts.includes(to)).map(([sq]) => sq);
+      let which = '';
+      if (alike.length) {
+        if (!alike.some((sq) => sq[0] === from[0])) which = from[0];
+        else if (!alike.some((sq) => sq[1] === from[1])) which = from[1];
+        else which = from;
+      }
+      names.add(`${role}${which}${target ? 'x' : ''}${to}`);
+    }
+  }
+  return [...names].sort();
+}
+
+function fillTypedOptions() {
+  const list = $('move-options');
+  const options = typedOptions();
+  if (list.dataset.key === options.join(' ')) return;
+  list.dataset.key = options.join(' ');
+  list.replaceChildren(...options.map((name) => {
+    const option = document.createElement('option');
+    option.value = name;
+    return option;
+  }));
+}
+
+let lastTyped = null; // a typed move until the server takes it
+
+/** A move typed in the box: sent as typed, the server's reader names any fault. */
+function playTyped(event) {
+  event.preventDefault();
+  const input = $('move-input');
+  const text = input.value.trim();
+  if (!text) return;
+  if (game.over || game.turn !== game.you) {
+    flash(t('err_not_your_turn'));
+    return;
+  }
+  const d = { s: text };
+  if (pendingOffer) d.draw = true;
+  if (turnSince !== null) d.think = Math.max(0, Math.round(performance.now() - turnSince));
+  if (!send('move', d)) return;
+  pendingOffer = false;
+  turnSince = null;
+  lastTyped = text;
+  input.value = '';
 }
 
 function sendMove(from, to, promotion) {
@@ -505,8 +630,14 @@ function wireControls() {
     const button = e.target.closest('[data-ply]');
     if (button) view(Number(button.dataset.ply));
   });
+  $('move-form').addEventListener('submit', playTyped);
+  $('btn-say-clocks').addEventListener('click', sayClocks);
   document.addEventListener('keydown', (e) => {
     if (e.target.closest && e.target.closest('input, select, textarea')) return;
+    if (e.key === 'c' && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      sayClocks();
+      return;
+    }
     if (e.key === 'z' || (e.key === 'Escape' && prefs.zen)) {
       savePrefs({ zen: e.key === 'z' ? !prefs.zen : false });
       redrawToggles();
@@ -799,6 +930,10 @@ function redraw() {
     $('btn-rematch').disabled = mine;
     show('btn-decline-rematch', !!rematchOffer);
   }
+  // The move box, for a player in a game under way.
+  const typing = !!game.you && !game.over && !game.waiting;
+  $('move-form').hidden = !typing;
+  if (typing && game.turn === game.you) fillTypedOptions();
   $('pgn-link').hidden = game.san.length === 0;
   $('sheet-link').hidden = game.san.length === 0;
   // The analysis board opens at the move on the board.

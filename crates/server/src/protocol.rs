@@ -47,9 +47,24 @@ struct AckOnly {
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(try_from = "MoveFields")]
 struct MoveData {
-    /// The move in UCI.
-    u: String,
+    text: MoveText,
+    a: Option<u64>,
+    draw: bool,
+    think: Option<u32>,
+}
+
+/// A move frame's fields as sent: the move in `u` or in `s`, exactly one of them.
+#[derive(Debug, Deserialize)]
+struct MoveFields {
+    /// The move in UCI (what the board sends).
+    #[serde(default)]
+    u: Option<String>,
+    /// Or the move as a player typed it: SAN, the seeds' long form (`Ng1-f3`, `0-0`) or UCI,
+    /// read by the core's lenient reader (the move box, issue 54).
+    #[serde(default)]
+    s: Option<String>,
     #[serde(default)]
     a: Option<u64>,
     /// A draw offer made with the move (R5.1).
@@ -59,6 +74,24 @@ struct MoveData {
     /// it: the server counts the rest of its watch as lag (R6).
     #[serde(default)]
     think: Option<u32>,
+}
+
+impl TryFrom<MoveFields> for MoveData {
+    type Error = &'static str;
+
+    fn try_from(f: MoveFields) -> Result<MoveData, &'static str> {
+        let text = match (f.u, f.s) {
+            (Some(uci), None) => MoveText::Uci(uci),
+            (None, Some(typed)) => MoveText::San(typed),
+            _ => return Err("a move has the move in `u` (UCI) or in `s` (as typed), one of them"),
+        };
+        Ok(MoveData {
+            text,
+            a: f.a,
+            draw: f.draw,
+            think: f.think,
+        })
+    }
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -161,7 +194,7 @@ impl From<ClientFrame> for Request {
         match frame {
             ClientFrame::Move(d) => Request::Act {
                 action: Action::Move {
-                    text: MoveText::Uci(d.u),
+                    text: d.text,
                     offer_draw: d.draw,
                     timing: MoveTiming {
                         think: d.think.map(|ms| Duration::from_millis(ms.into())),
@@ -851,8 +884,21 @@ mod tests {
         );
         assert_eq!(unknown.ack, Some(4));
         let no_move = read(r#"{"t":"move","d":{"a":5}}"#).unwrap_err();
-        assert!(no_move.message.contains("missing field `u`"), "{no_move:?}");
+        assert!(
+            no_move.message.contains("`u` (UCI) or in `s`"),
+            "{no_move:?}"
+        );
         assert_eq!(no_move.ack, Some(5));
+        let both = read(r#"{"t":"move","d":{"u":"e2e4","s":"e4","a":6}}"#).unwrap_err();
+        assert!(both.message.contains("one of them"), "{both:?}");
+        // Issue 54: a typed move is the core's to read.
+        assert!(matches!(
+            read(r#"{"t":"move","d":{"s":"Ng1-f3","a":7}}"#),
+            Ok(Request::Act {
+                action: Action::Move { text: MoveText::San(t), .. },
+                ack: Some(7),
+            }) if t == "Ng1-f3"
+        ));
         for junk in ["", "{", "[1,2]", "null", "\"move\"", r#"{"d":{}}"#] {
             let refused = read(junk).unwrap_err();
             assert!(refused.message.starts_with("malformed frame"), "{junk}");
