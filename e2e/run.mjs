@@ -698,6 +698,14 @@ async function scenarioBot(browser, base) {
   check(thinking, 'the page says the bot is thinking on its turn');
   await plies(page, 2);
   check((await movesOf(page)).length === 2, `the bot answers (${(await movesOf(page)).join(' ')})`);
+  check(await page.isHidden('#chat'), 'no chat in a game against the bot');
+  // In Chinese, the bot's and the guest's names are said in Chinese.
+  const zh = await open(browser, page.url(), { ...DESKTOP, locale: 'zh-CN' }, 'bot zh');
+  await plies(zh, 2);
+  check((await zh.textContent('#name-black')) === 'Rookery 电脑 1 级', `the bot's name in Chinese (${await zh.textContent('#name-black')})`);
+  const guest = await zh.textContent('#name-white');
+  check(/^[\u4e00-\u9fff]+ \d+$/.test(guest), `a guest's name in Chinese (${guest})`);
+  await zh.context().close();
   await page.context().close();
 }
 

@@ -962,4 +962,10 @@ redrawToggles();
 requestAnimationFrame(drawClocks);
 connect();
 setInterval(pingNow, 3000);
-initChat(page);
+// A game against the site's bot has nobody to talk to: no chat there, as on lichess.
+if ((page.bots || []).length) {
+  $('chat').hidden = true;
+  $('btn-chat').hidden = true;
+} else {
+  initChat(page);
+}
