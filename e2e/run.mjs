@@ -857,6 +857,14 @@ async function scenarioAccounts(browser, base) {
   await plies(zh, 1);
   await drag(zh, 'e7', 'e5');
   await plies(desk, 2);
+  // The lobby lists one's own games under way, whose move it is first.
+  const lobby = await desk.context().newPage();
+  await lobby.goto(`${base}/`);
+  await lobby.waitForSelector('#my-games:not([hidden])');
+  const mine = await lobby.textContent('#my-games-list li');
+  check(mine.includes('Lin') && mine.includes('Your turn'), `the lobby lists one's game under way (${mine})`);
+  check(/^\d+ players online · \d+ games in play$/.test((await lobby.textContent('#counts')).trim()), 'and counts players online and games in play');
+  await lobby.close();
   await desk.click('#btn-resign');
   await desk.click('#btn-resign');
   await desk.waitForSelector('#result-ratings:not([hidden])');
@@ -1330,6 +1338,15 @@ async function scenarioAnalysis(browser, base) {
   check(await current() === 'Qg4' && (await page.inputValue('#pgn-out')).includes('2. Qg4 d6 3. Qxg7 Bxg7 0-1')
     && !(await page.inputValue('#pgn-out')).includes('Nc6'), 'and deleted again');
   await page.screenshot({ path: path.join(shots, 'board-tree-en.png'), fullPage: true });
+  // Continue from here against a bot: the lobby's form holds the position.
+  const href = await page.getAttribute('#continue-bot', 'href');
+  const lobbyPage = await open(browser, `${base}${href}`, DESKTOP, 'continue');
+  check((await lobbyPage.inputValue('#fen')) === 'rnbqkbnr/pppp1ppp/8/4p3/4P1Q1/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2'
+    && await lobbyPage.isChecked('input[name=opponent][value=bot]'), 'continue from here: the lobby holds the position, a bot chosen');
+  await Promise.all([lobbyPage.waitForURL(/\/game\//), lobbyPage.click('#create-button')]);
+  await lobbyPage.waitForSelector('[data-sq="g4"] .holder[data-piece="Q"]');
+  check(true, 'and the game starts from it');
+  await lobbyPage.context().close();
   await page.click('#btn-engine');
   await page.waitForFunction(() => /depth \d+/.test(document.getElementById('eval-depth').textContent));
   check(/^[+-]?\d+\.\d\d$|^#-?\d+$/.test(await page.textContent('#eval-score')), 'the engine\'s evaluation streams in');
@@ -1767,6 +1784,10 @@ async function scenarioLooks(browser, base) {
     return document.getElementById('pools').closest('.panel').getBoundingClientRect().bottom - grid.bottom;
   });
   check(band <= 24, `no empty band under the quick-pairing grid (${band} px)`);
+  await dark.click('#entry-bot');
+  check(await dark.isChecked('input[name=opponent][value=bot]') && await dark.isVisible('#level'), '"Play a bot" opens the form with a bot chosen');
+  await dark.click('#entry-friend');
+  check(await dark.isChecked('input[name=opponent][value=friend]'), '"Play a friend" chooses a friend');
   await dark.screenshot({ path: path.join(shots, 'lobby-dark.png') });
   await setPrefs(dark, { theme: 'brown', pieces: 'discs', coords: 'off' });
   await createOn(dark, { tc: '5+3', color: 'white', opponent: 'friend' });

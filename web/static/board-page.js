@@ -160,6 +160,11 @@ function draw() {
   $('pgn-out').value = pgnText();
   const turn = fen.split(' ')[1] === 'b' ? 'black' : 'white';
   $('status').textContent = f && f.over ? overText(f.over) : t('to_move', { color: t(turn) });
+  // Continue from here: the lobby's form with this position, against a bot or a friend.
+  $('continue').hidden = !!(f && f.over);
+  for (const opponent of ['bot', 'friend']) {
+    $(`continue-${opponent}`).href = `/?${new URLSearchParams({ fen, opponent })}#create-title`;
+  }
   $('btn-prev').disabled = !cursor.parent;
   $('btn-first').disabled = !cursor.parent;
   $('btn-next').disabled = !cursor.children.length;

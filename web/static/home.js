@@ -1,6 +1,6 @@
 // The lobby: create a game (against a person or a bot), join an open seek, watch a live game.
 
-import { t, languageSwitcher, problemText, showProblem, playerName, openingName } from './i18n.js';
+import { t, languageSwitcher, problemText, showProblem, playerName, openingName, formatClock } from './i18n.js';
 import { mountTv } from './tv.js';
 
 const $ = (id) => document.getElementById(id);
@@ -320,10 +320,69 @@ function prefill() {
     form.querySelector('input[name=opponent][value=bot]').checked = true;
     $('level').value = bot;
   }
+  // "Play a bot", "Play a friend", and the analysis board's "Continue from here" (its FEN).
+  const opponent = params.get('opponent');
+  const choice = opponent && form.querySelector(`input[name=opponent][value="${CSS.escape(opponent)}"]`);
+  if (choice) choice.checked = true;
+  const fen = params.get('fen');
+  if (fen) {
+    $('fen').value = fen;
+    $('fen-details').open = true;
+  }
+}
+
+/** The big ways in at the top: each opens its part of the lobby, ready to go. */
+function wireEntries() {
+  const form = $('create');
+  for (const [id, opponent] of [['entry-bot', 'bot'], ['entry-friend', 'friend']]) {
+    $(id).addEventListener('click', (e) => {
+      e.preventDefault();
+      form.querySelector(`input[name=opponent][value=${opponent}]`).checked = true;
+      syncForm();
+      $('create-title').scrollIntoView({ block: 'start' });
+      $('create-button').focus({ preventScroll: true });
+    });
+  }
+  $('entry-quick').addEventListener('click', (e) => {
+    e.preventDefault();
+    $('quick-title').scrollIntoView({ block: 'start' });
+    document.querySelector('#pools .pool').focus({ preventScroll: true });
+  });
+}
+
+/** The reader's own games under way, those where it is their move first, the least time
+ * left first among them (a correspondence move due soonest on top). */
+async function refreshMyGames() {
+  const box = $('my-games');
+  if (!box) return;
+  try {
+    const res = await fetch('/api/account/playing', { credentials: 'same-origin' });
+    if (!res.ok) return;
+    const games = (await res.json()).nowPlaying || [];
+    const left = (g) => (g.secondsLeft === undefined ? Infinity : g.secondsLeft);
+    games.sort((a, b) => (b.isMyTurn - a.isMyTurn) || (left(a) - left(b)));
+    $('my-games-list').replaceChildren(...games.map((g) => {
+      const item = document.createElement('li');
+      const link = document.createElement('a');
+      link.href = `/game/${g.gameId}`;
+      link.textContent = `${t(g.color)} – ${playerName(g.opponent.username)}`;
+      const state = document.createElement('span');
+      state.className = g.isMyTurn ? 'turn' : 'muted';
+      state.textContent = g.isMyTurn ? t('your_turn_short') : t('their_turn', { name: playerName(g.opponent.username) });
+      item.append(link, ' · ', state);
+      if (g.secondsLeft !== undefined) item.append(` · ${formatClock(g.secondsLeft * 1000)}`);
+      return item;
+    }));
+    box.hidden = games.length === 0;
+  } catch {
+    // Shown at the next refresh.
+  }
 }
 
 languageSwitcher();
 prefill();
+wireEntries();
+refreshMyGames();
 $('create').addEventListener('submit', createGame);
 $('import').addEventListener('submit', importGame);
 $('create').addEventListener('change', syncForm);
@@ -332,6 +391,7 @@ refreshLists();
 refreshPools();
 refreshBots();
 setInterval(() => {
+  refreshMyGames();
   refreshLists();
   refreshPools();
   refreshBots();

@@ -43,6 +43,14 @@ impl Online {
             .is_some()
     }
 
+    /// How many accounts are online on all nodes (each once, however many sockets).
+    pub(crate) fn count(&self) -> usize {
+        let mut all: std::collections::HashSet<String> = self.map().keys().cloned().collect();
+        self.others
+            .each(|accounts| all.extend(accounts.iter().cloned()));
+        all.len()
+    }
+
     /// The accounts online on this node (what it tells the other nodes).
     pub(crate) fn own(&self) -> Vec<String> {
         self.map().keys().cloned().collect()

@@ -292,7 +292,7 @@ pub(crate) async fn playing(
 ) -> Result<Json<Value>, ApiError> {
     let user = need_account(&caller)?;
     let mut now_playing = Vec::new();
-    for row in state.store.live_games().await? {
+    for row in state.store.live_games_of(&user.id).await? {
         if let Some(color) = seat_of(&row, &user.id) {
             now_playing.push(game_info(&state, &row, color).await?);
         }

@@ -600,6 +600,15 @@ impl Store {
             .map_err(|e| StoreError::Corrupt(format!("unreadable tags of game {id}: {e}")))
     }
 
+    /// How many games are under way (the lobby says it).
+    pub(crate) async fn live_game_count(&self) -> Result<i64, StoreError> {
+        let row = sqlx::query("SELECT COUNT(*) FROM games WHERE status = $1")
+            .bind(Status::Live.as_str())
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get(0)?)
+    }
+
     /// The rematch that follows game `id`, if one was made.
     pub(crate) async fn rematch_of(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
         let sql = concat!(

@@ -68,6 +68,9 @@ struct HomePage {
     notices: Vec<(String, String, String)>,
     /// The arenas under way and to come, soonest first.
     arenas: Vec<ArenaSoon>,
+    /// Accounts online and games under way, as the lobby says them.
+    online: usize,
+    playing: i64,
 }
 
 /// An arena on the lobby's schedule.
@@ -192,6 +195,8 @@ pub(crate) async fn home(
     render(&HomePage {
         notices,
         arenas,
+        online: state.online.count(),
+        playing: state.store.live_game_count().await.unwrap_or(0),
         tr,
         chrome,
         presets: PRESETS
