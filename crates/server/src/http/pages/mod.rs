@@ -491,6 +491,8 @@ mod tests {
             days: correspondence_choices(Tr { lang: Lang::En }),
             notices: Vec::new(),
             arenas: Vec::new(),
+            online: 3,
+            playing: 12,
         }
         .render()
         .unwrap();
