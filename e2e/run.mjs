@@ -1775,6 +1775,80 @@ async function keyboardGame(browser, base) {
   for (const p of [white, black]) await p.context().close();
 }
 
+/** Text that only a program's debug output has: Rust's struct and enum forms. */
+const DEBUG_SYNTAX = /\b[A-Za-z_]\w* \{ \w+: |\b(Some|Ok|Err)\(|\bNone\b|\w+Error\b/;
+const CJK = /[\u4e00-\u9fff]/;
+
+/** Issue 54: every page, in English and Chinese, shows no debug output; in Chinese every
+ * refusal a page shows is a Chinese sentence (the server's English detail folded away). */
+async function scenarioScan(browser, base) {
+  refusalsExpected = true;
+  try {
+    await scan(browser, base);
+  } finally {
+    refusalsExpected = false;
+  }
+}
+
+async function scan(browser, base) {
+  const res = await fetch(`${base}/api/import`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-chess-pgn' },
+    body: '[White "Ann"]\n[Black "Bo"]\n[Event "Scan Cup"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n',
+  });
+  const { id } = await res.json();
+  const pages = ['/', '/tv', '/leaderboard', '/ladder', '/tournament', '/events', '/team', '/analysis',
+    `/analysis?game=${id}&ply=3`, `/analysis?game=${id}`, '/login', '/signup', '/account', `/game/${id}`, `/game/${id}/sheet`,
+    '/@/Ann', '/@/nobody_here', '/game/nosuchgm', '/admin'];
+  for (const locale of ['en-US', 'zh-CN']) {
+    const page = await open(browser, `${base}/`, { ...DESKTOP, locale }, `scan ${locale}`);
+    let found = [];
+    for (const url of pages) {
+      await page.goto(`${base}${url}`);
+      await page.waitForLoadState('networkidle').catch(() => {});
+      const text = await page.evaluate(() => document.body.innerText);
+      const hit = DEBUG_SYNTAX.exec(text);
+      if (hit) found.push(`${url}: ${hit[0]}`);
+    }
+    check(found.length === 0, `${locale}: no debug output on ${pages.length} pages (${found.join('; ')})`);
+    if (locale === 'zh-CN') {
+      // Refusals, each a Chinese sentence with nothing English beside it but the folded detail.
+      const said = [];
+      await page.goto(`${base}/analysis`);
+      await page.waitForSelector('#board .sq');
+      for (const text of ['1. hello', '8/8/8/8/8/8/8/8 w - - 0 1']) {
+        await page.click('#load-text', { force: true }).catch(() => {});
+        await page.evaluate(() => { document.querySelector('details:not(#engine) summary')?.click(); });
+        await page.fill('#load-text', text);
+        await page.click('#btn-load');
+        await page.waitForFunction(() => document.getElementById('board-error').textContent.length > 0);
+        said.push(await page.evaluate(() => {
+          const el = document.getElementById('board-error').cloneNode(true);
+          el.querySelectorAll('details').forEach((d) => d.remove());
+          return el.textContent.trim();
+        }));
+        await page.reload();
+        await page.waitForSelector('#board .sq');
+      }
+      check(said[1].startsWith('无法识别这个 FEN'), `an empty board is told it is a FEN without kings (${said[1]})`);
+      await page.goto(`${base}/login`);
+      await page.fill('#name', 'nobody_here');
+      await page.fill('#password', 'wrong password');
+      await page.click('#submit');
+      await page.waitForSelector('#form-error');
+      said.push((await page.textContent('#form-error')).trim());
+      await page.goto(`${base}/`);
+      await page.fill('#import-pgn', '1. e4 e5 2. Ke3 *');
+      await page.click('#import-button');
+      await page.waitForFunction(() => document.getElementById('import-error').textContent.length > 0);
+      said.push(await page.evaluate(() => document.getElementById('import-error').firstChild.textContent.trim()));
+      const english = said.filter((s) => !CJK.test(s) || /[A-Za-z]{4,}/.test(s.replace(/PGN|FEN|UCI/g, '')));
+      check(english.length === 0, `every refusal shown in Chinese is a Chinese sentence (${said.join(' | ')})`);
+    }
+    await page.context().close();
+  }
+}
+
 async function scenarioLooks(browser, base) {
   const dark = await open(browser, `${base}/`, { ...DESKTOP, colorScheme: 'dark' }, 'dark lobby');
   const bg = await dark.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
@@ -1833,6 +1907,7 @@ async function main() {
     scenarioBlitzComforts,
     scenarioLooks,
     scenarioKeyboard,
+    scenarioScan,
     scenarioTv,
   ];
   // E2E_ONLY=scenarioA,scenarioB runs just those (while working on them); CI runs all.
