@@ -1754,6 +1754,18 @@ async function keyboardGame(browser, base) {
   await white.keyboard.press('c');
   await white.waitForFunction(() => /^White \d+ minutes \d+ seconds, Black \d+ minutes/.test(document.getElementById('announce').textContent));
   check(true, 'the key c says both clocks in words');
+  // "+15 seconds": the opponent's clock gains them, and is told so.
+  const seconds = (text) => text.split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
+  const before = seconds(await black.textContent('#clock-black'));
+  await white.click('#btn-moretime');
+  await black.waitForFunction(() => document.getElementById('flash').textContent.includes('对手给你加了 15 秒'));
+  // The clock's face is redrawn on the next frame.
+  await black.waitForFunction((b) => {
+    const [m, s] = document.getElementById('clock-black').textContent.split(':').map(Number);
+    return m * 60 + s !== b;
+  }, before, { timeout: 3000 }).catch(() => {});
+  const after = seconds(await black.textContent('#clock-black'));
+  check(after - before === 15, `+15 seconds on the opponent's clock (${before} s, then ${after} s)`);
   // Every control has a name in the accessibility tree; the board's squares say what is on them.
   for (const [page, lang] of [[white, 'en'], [black, 'zh']]) {
     const tree = await page.locator('#game').ariaSnapshot();

@@ -5,7 +5,7 @@
 // ending go through lichess's doors (POST /api/tournament/{id}/join|withdraw|terminate). A
 // player whose next game is made is taken to it, as lichess does.
 
-import { languageSwitcher, problemText, t } from './i18n.js';
+import { languageSwitcher, showProblem as say, t } from './i18n.js';
 import { mountTv } from './tv.js';
 
 languageSwitcher();
@@ -17,8 +17,7 @@ const PAGE = 10;
 const BOARDS = 3;
 
 function showProblem(problem) {
-  const error = $('arena-error');
-  if (error) error.textContent = problem ? problemText(problem) : '';
+  say($('arena-error'), problem);
 }
 
 async function post(url, body, form = false) {

@@ -3,7 +3,7 @@
 // leader, the message to every member and the club's rules. Every change is one of lichess's
 // team doors; the page is then read again, or the refusal shown in the reader's language.
 
-import { languageSwitcher, problemText } from './i18n.js';
+import { languageSwitcher, showProblem } from './i18n.js';
 
 languageSwitcher();
 
@@ -11,7 +11,7 @@ const $ = (id) => document.getElementById(id);
 
 async function post(url, body) {
   const error = $('club-error');
-  if (error) error.textContent = '';
+  showProblem(error, null);
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -19,7 +19,7 @@ async function post(url, body) {
   });
   const answer = await res.json().catch(() => ({ code: 'internal', error: res.statusText }));
   if (!res.ok) {
-    if (error) error.textContent = problemText(answer);
+    showProblem(error, answer);
     return null;
   }
   return answer;

@@ -3,18 +3,18 @@
 // an action to /api/events/{id}; the page is then read again, or the refusal shown in the
 // reader's language.
 
-import { languageSwitcher, problemText } from './i18n.js';
+import { languageSwitcher, showProblem as say } from './i18n.js';
 
 languageSwitcher();
 
 const error = document.getElementById('event-error');
 
 function showProblem(problem) {
-  if (error) error.textContent = problemText(problem);
+  say(error, problem);
 }
 
 async function send(url, body) {
-  if (error) error.textContent = '';
+  say(error, null);
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },

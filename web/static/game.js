@@ -197,6 +197,13 @@ function receive(f) {
       play('end');
       redraw();
       break;
+    case 'moretime':
+      // Time given: the clocks as they are now, and who got it said.
+      setClocks(d.clocks, game.running);
+      flash(d.by === game.you ? t('moretime_given') : t('moretime_received'));
+      announce(d.by === game.you ? t('moretime_given') : t('moretime_received'));
+      redraw();
+      break;
     case 'berserk':
       // Half the berserker's time gone: the clocks as they are now.
       if (d.clocks) setClocks(d.clocks, game.running);
@@ -580,6 +587,7 @@ function wireControls() {
   $('btn-abort').addEventListener('click', () => send('abort'));
   $('btn-resign').addEventListener('click', resign);
   $('btn-berserk').addEventListener('click', () => send('berserk'));
+  $('btn-moretime').addEventListener('click', () => send('moretime'));
   $('btn-claim-victory').addEventListener('click', () => send('claim-victory'));
   $('btn-rematch').addEventListener('click', requestRematch);
   $('btn-decline-rematch').addEventListener('click', async () => {
@@ -905,6 +913,7 @@ function redraw() {
   show('btn-abort', playing && !!can.abort);
   show('btn-resign', playing && !!can.resign);
   show('btn-berserk', playing && !!can.berserk);
+  show('btn-moretime', playing && !!can.moretime);
   for (const color of ['white', 'black']) {
     const mark = $(`berserk-${color}`);
     if (mark) mark.hidden = !(game.berserk || []).includes(color);

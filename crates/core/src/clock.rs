@@ -470,6 +470,23 @@ impl Clock {
         true
     }
 
+    /// Whether time may be given on this clock: a clock of periods (minutes), not
+    /// correspondence, an hourglass (where one side's time is the other's) or none.
+    pub fn can_give(&self) -> bool {
+        matches!(self.control, TimeControl::Periods(_))
+    }
+
+    /// Gives `color` `extra` on his clock (lichess's "+15 seconds"); the books balance
+    /// (granted = used + left). Whether it was done ([`Clock::can_give`]).
+    pub fn give(&mut self, color: Color, extra: Duration) -> bool {
+        if !self.can_give() {
+            return false;
+        }
+        self.remaining[color] += extra;
+        self.granted[color] += extra;
+        true
+    }
+
     /// Whether `color` went berserk.
     pub fn is_berserk(&self, color: Color) -> bool {
         self.berserk[color]

@@ -66,6 +66,11 @@ pub enum Command {
     Berserk {
         by: Color,
     },
+    /// `by` gives the opponent [`GIFT`] on their clock (lichess's "+15 seconds"): the game
+    /// on, a clock of periods (not correspondence, an hourglass or none).
+    GiveTime {
+        by: Color,
+    },
     /// The opponent left on their own turn and has been away `opponent_away` (the caller
     /// measures presence; the rule of how long is enough is here).
     ClaimVictory {
@@ -224,6 +229,11 @@ pub enum Event {
     Berserked {
         by: Color,
     },
+    /// `by` gave the opponent [`GIFT`]; each side's time left now.
+    TimeGiven {
+        by: Color,
+        clocks: ByColor<Option<Duration>>,
+    },
     GameOver {
         result: GameResult,
         termination: Termination,
@@ -255,6 +265,8 @@ pub enum GameError {
     },
     /// Berserk after one's first move, twice, or with a clock that has no simple base time.
     CannotBerserk,
+    /// Time given where no clock of periods runs.
+    CannotGiveTime,
 }
 
 impl std::fmt::Display for GameError {
@@ -296,6 +308,9 @@ impl std::fmt::Display for GameError {
             ),
             GameError::ResignTooEarly => {
                 f.write_str("the game has not started: it can be aborted, not resigned")
+            }
+            GameError::CannotGiveTime => {
+                f.write_str("time can be given only in a game with a clock of minutes")
             }
         }
     }
@@ -394,6 +409,18 @@ pub const IDLE_BETWEEN_PEOPLE: Duration = Duration::from_secs(21 * 24 * 3600);
 /// How long an untimed game against a bot may wait for a move.
 pub const IDLE_AGAINST_BOT: Duration = Duration::from_secs(6 * 3600);
 
+/// What [`Command::GiveTime`] gives.
+pub const GIFT: Duration = Duration::from_secs(15);
+
+/// Time given to the opponent ([`Command::GiveTime`]): by whom, after how many moves.
+#[derive(Debug, Copy, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Gift {
+    pub by: Color,
+    /// Moves played when it was given.
+    pub plies: usize,
+}
+
 /// A game of chess: moves, clocks, offers, claims and its end.
 #[derive(Debug, Clone)]
 pub struct Game {
@@ -407,6 +434,8 @@ pub struct Game {
     turn_started: Option<Millis>,
     offers: DrawOffers,
     result: Option<(GameResult, Termination)>,
+    /// Time given, in order ([`Command::GiveTime`]).
+    gifts: Vec<Gift>,
 }
 
 impl Game {
@@ -431,6 +460,7 @@ impl Game {
             turn_started: None,
             offers: DrawOffers::default(),
             result: None,
+            gifts: Vec::new(),
         }
     }
 
@@ -527,6 +557,16 @@ impl Game {
     /// move not made, a clock that allows it ([`Clock::can_berserk`]).
     pub fn may_berserk(&self, color: Color) -> bool {
         !self.is_over() && !self.has_moved(color) && self.clock.can_berserk(color)
+    }
+
+    /// Whether `color` may give the opponent time now ([`Command::GiveTime`]).
+    pub fn may_give_time(&self) -> bool {
+        !self.is_over() && self.clock.can_give()
+    }
+
+    /// The time given in this game, in order.
+    pub fn gifts(&self) -> &[Gift] {
+        &self.gifts
     }
 
     /// Whether `color` has made a move in this game.
@@ -736,6 +776,19 @@ impl Game {
                     return Err(GameError::CannotBerserk);
                 }
                 Ok(vec![Event::Berserked { by }])
+            }
+            Command::GiveTime { by } => {
+                if !self.clock.give(!by, GIFT) {
+                    return Err(GameError::CannotGiveTime);
+                }
+                self.gifts.push(Gift {
+                    by,
+                    plies: self.moves.len(),
+                });
+                Ok(vec![Event::TimeGiven {
+                    by,
+                    clocks: self.clocks_at(now),
+                }])
             }
             Command::Resign { by } => {
                 if !self.has_started() {

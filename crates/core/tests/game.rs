@@ -989,3 +989,66 @@ fn berserk_needs_a_clock_of_one_period_with_a_base_time() {
         assert!(!g.clock().is_berserk(White), "{tc}: unchanged");
     }
 }
+
+// Time given to the opponent (lichess's "+15 seconds"; the server allows it between people
+// outside tournaments).
+
+#[test]
+fn giving_time_adds_fifteen_seconds_to_the_opponents_clock() {
+    let mut g = game("180+2");
+    let t = play(&mut g, "e4 e5", 0);
+    // White to move, his clock running: he gives Black 15 s, then thinks 3 s.
+    let events = g.apply(Command::GiveTime { by: White }, t + 1000).unwrap();
+    let [Event::TimeGiven { by, clocks }] = events.as_slice() else {
+        panic!("{events:?}");
+    };
+    assert_eq!(*by, White);
+    assert_eq!(clocks.black, Some(Duration::from_secs(180 + 2 + 15)));
+    // White's own clock runs on, untouched.
+    assert_eq!(*clocks, g.clocks_at(t + 1000));
+    assert!(clocks.white < Some(g.clock().remaining(White)));
+    assert_eq!(g.clock().remaining(Black), Duration::from_secs(197));
+    assert_eq!(
+        g.gifts(),
+        [rookery_core::game::Gift {
+            by: White,
+            plies: 2
+        }]
+    );
+    // Given to the side to move, it lengthens the running clock and its flag's time (R6).
+    let before = g.next_deadline().unwrap();
+    let t = play(&mut g, "Nf3", t + 3000);
+    let deadline = g.next_deadline().unwrap();
+    g.apply(Command::GiveTime { by: White }, t).unwrap();
+    assert_eq!(g.next_deadline().unwrap(), deadline + 15_000);
+    assert!(deadline > before);
+    for c in [White, Black] {
+        assert_eq!(
+            g.clock().granted(c),
+            g.clock().used(c) + g.clock().remaining(c),
+            "{c:?}"
+        );
+    }
+}
+
+#[test]
+fn time_is_given_only_on_a_clock_of_minutes_and_while_the_game_is_on() {
+    for control in [TimeControl::Untimed, TimeControl::Correspondence(3)] {
+        let mut g = Game::new(Position::new(), control.clone());
+        play(&mut g, "e4 e5", 0);
+        assert_eq!(
+            g.apply(Command::GiveTime { by: White }, 1000),
+            Err(GameError::CannotGiveTime),
+            "{control:?}"
+        );
+        assert!(!g.may_give_time());
+    }
+    let mut g = game("60+0");
+    assert!(g.may_give_time());
+    play(&mut g, "f3 e5 g4 Qh4#", 0);
+    assert_eq!(
+        g.apply(Command::GiveTime { by: White }, 1000),
+        Err(GameError::GameIsOver)
+    );
+    assert!(!g.may_give_time());
+}

@@ -32,6 +32,8 @@ enum ClientFrame {
     Abort(Option<AckOnly>),
     /// lichess's arenas: half one's clock, no increment (where the arena allows it).
     Berserk(Option<AckOnly>),
+    /// lichess's "+15 seconds": time given to the opponent.
+    Moretime(Option<AckOnly>),
     #[expect(
         dead_code,
         reason = "a ping's data, if any, is read only to be ignored"
@@ -126,6 +128,7 @@ pub(crate) enum Action {
     ClaimVictory,
     Abort,
     Berserk,
+    GiveTime,
 }
 
 impl Action {
@@ -154,6 +157,7 @@ impl Action {
             },
             Action::Abort => Command::Abort { by },
             Action::Berserk => Command::Berserk { by },
+            Action::GiveTime => Command::GiveTime { by },
         }
     }
 
@@ -219,6 +223,7 @@ impl From<ClientFrame> for Request {
             ClientFrame::ClaimVictory(a) => act(Action::ClaimVictory, a),
             ClientFrame::Abort(a) => act(Action::Abort, a),
             ClientFrame::Berserk(a) => act(Action::Berserk, a),
+            ClientFrame::Moretime(a) => act(Action::GiveTime, a),
             ClientFrame::Ping(_) => Request::Ping,
         }
     }
@@ -321,6 +326,12 @@ enum ServerFrame<'a> {
         by: Color,
         #[serde(skip_serializing_if = "Option::is_none")]
         clocks: Option<Clocks>,
+    },
+    /// Time given to `by`'s opponent: the clocks as they now stand.
+    Moretime {
+        #[serde(serialize_with = "color_name")]
+        by: Color,
+        clocks: Clocks,
     },
     End {
         #[serde(flatten)]
@@ -654,6 +665,7 @@ pub(crate) fn state(snapshot: &Snapshot, seat: Option<Color>) -> String {
         snapshot.open_seat.is_some(),
         snapshot.bots,
         snapshot.berserkable,
+        snapshot.gifts,
     );
     let start = game.start();
     let mut fens = Vec::with_capacity(game.moves().len());
@@ -755,6 +767,10 @@ pub(crate) fn event(e: &Versioned, seat: Option<Color>, view: Option<&View>) -> 
         RoomEvent::Game(Event::Berserked { by }) => ServerFrame::Berserk {
             by: *by,
             clocks: moment.map(|m| Clocks::of(m.clocks)),
+        },
+        RoomEvent::Game(Event::TimeGiven { by, clocks }) => ServerFrame::Moretime {
+            by: *by,
+            clocks: Clocks::of(*clocks),
         },
         RoomEvent::Game(Event::GameOver {
             result,
@@ -969,6 +985,7 @@ mod tests {
             open_seat: None,
             bots: ByColor::default(),
             berserkable: false,
+            gifts: true,
         };
         let frame = v(&state(&snapshot, Some(Color::Black)));
         assert_eq!(frame["d"]["start_ply"], 59);

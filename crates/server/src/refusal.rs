@@ -100,6 +100,7 @@ codes! {
     AnalysisNeedsEnd = "analysis_needs_end" => CONFLICT,
     ChatMuted = "chat_muted" => FORBIDDEN,
     CannotBerserk = "cannot_berserk" => BAD_REQUEST,
+    CannotGiveTime = "cannot_give_time" => BAD_REQUEST,
     Unavailable = "unavailable" => SERVICE_UNAVAILABLE,
 }
 
@@ -163,6 +164,7 @@ impl From<&GameError> for Problem {
             }
             GameError::AbortTooLate => Problem::new(Code::AbortTooLate, message),
             GameError::CannotBerserk => Problem::new(Code::CannotBerserk, message),
+            GameError::CannotGiveTime => Problem::new(Code::CannotGiveTime, message),
             GameError::ResignTooEarly => Problem::new(Code::ResignTooEarly, message),
             GameError::OpponentNotGone { wait } => {
                 Problem::new(Code::OpponentNotGone, message).with(wait.as_secs())

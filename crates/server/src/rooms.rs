@@ -156,6 +156,7 @@ impl Rooms {
             lobby: self.lobby.clone(),
             fence,
             berserkable: row.berserkable,
+            gifts: row.club.tournament.is_none(),
             ..RoomOptions::default()
         };
         let room = RoomHandle::spawn(id.to_owned(), game, self.writer.clone(), options);
@@ -336,7 +337,14 @@ impl Rooms {
             elapsed_ms: m.elapsed_ms,
             lag_ms: m.lag_ms,
         });
-        let mut game = rebuild(&row.game.id, start, control, row.berserk, played);
+        let mut game = rebuild(
+            &row.game.id,
+            start,
+            control,
+            row.berserk,
+            &row.gifts,
+            played,
+        );
         if let Some(offers) = row.draw_offers {
             game.restore_draw_offers(offers);
         }

@@ -161,6 +161,55 @@ fn a_restarted_server_loads_live_games_back() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// Issue 54, lichess's "+15 seconds": a player gives the opponent time through the game's
+/// action door; it stands on the clock, survives a restart (replayed at its place), and is
+/// refused in an untimed game.
+#[test]
+fn time_given_to_the_opponent_stands_across_a_restart() {
+    let (dir, url) = temp_url("moretime");
+    let s = start(&url);
+    let (id, white, black) = new_game(&s, r#"{"time_control":"1+0","color":"white"}"#);
+    let mv = |s: &Server, cookie: &str, m: &str| http_move(s, &id, cookie, m).status;
+    assert_eq!(mv(&s, &white, "e4"), 200);
+    assert_eq!(mv(&s, &black, "e5"), 200);
+    let black_ms = |s: &Server| {
+        let state = call(s, "GET", &format!("/api/games/{id}"), None, None).body;
+        let v: serde_json::Value = serde_json::from_str(&state).unwrap();
+        v["clocks"]["black"].as_u64().unwrap()
+    };
+    assert_eq!(black_ms(&s), 60_000);
+    let r = call(
+        &s,
+        "POST",
+        &format!("/api/games/{id}/moretime"),
+        Some(&white),
+        None,
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(black_ms(&s), 75_000);
+    drop(s);
+    let s = start(&url);
+    assert_eq!(black_ms(&s), 75_000, "the gift is replayed after a restart");
+    assert_eq!(mv(&s, &white, "Nf3"), 200);
+    drop(s);
+    // No clock of minutes, no gift.
+    let s = start(&url);
+    let (id, white, black) = new_game(&s, r#"{"time_control":"untimed","color":"white"}"#);
+    assert_eq!(http_move(&s, &id, &white, "e4").status, 200);
+    assert_eq!(http_move(&s, &id, &black, "e5").status, 200);
+    let r = call(
+        &s,
+        "POST",
+        &format!("/api/games/{id}/moretime"),
+        Some(&white),
+        None,
+    );
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("cannot_give_time"), "{}", r.body);
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn bad_requests_get_json_errors() {
     let (dir, url) = temp_url("bad");

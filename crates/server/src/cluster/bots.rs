@@ -127,6 +127,7 @@ impl Think {
             start,
             TimeControl::Untimed,
             rookery_core::ByColor::default(),
+            &[],
             moves,
         );
         // A move the core did not take leaves the rebuilt game short: not this game.

@@ -173,6 +173,8 @@ impl Told {
                 self.berserk[*by] = true;
                 self.increments[*by] = 0;
             }
+            // The clocks, as lichess's gameState after "+15 seconds" says them.
+            Event::TimeGiven { clocks, .. } => self.clocks = *clocks,
             Event::GameOver {
                 result,
                 termination,

@@ -171,11 +171,15 @@ async fn serve_socket(
     match (since, sub.missed) {
         (Some(_), Some(missed)) => {
             // What a player may do is as of now, after all the missed events.
-            let view = room
-                .snapshot()
-                .await
-                .ok()
-                .map(|s| View::of(&s.game, s.open_seat.is_some(), s.bots, s.berserkable));
+            let view = room.snapshot().await.ok().map(|s| {
+                View::of(
+                    &s.game,
+                    s.open_seat.is_some(),
+                    s.bots,
+                    s.berserkable,
+                    s.gifts,
+                )
+            });
             for e in missed {
                 v = e.v;
                 if let Some(frame) = protocol::event(&e, seat, view.as_ref()) {

@@ -202,6 +202,9 @@ pub(crate) struct Snapshot {
     /// Its arena lets the players go berserk.
     #[serde(default)]
     pub(crate) berserkable: bool,
+    /// Its players may give each other time (not in a tournament's game).
+    #[serde(default)]
+    pub(crate) gifts: bool,
 }
 
 /// A cheap-to-clone handle to a room: its task on this node, or a transport to the game's
@@ -235,6 +238,8 @@ pub(crate) struct RoomOptions {
     pub(crate) fence: Option<i64>,
     /// An arena's game whose players may go berserk.
     pub(crate) berserkable: bool,
+    /// Its players may give each other time (lichess's "+15 seconds"; not in a tournament).
+    pub(crate) gifts: bool,
 }
 
 /// Versions one load of a game may use before the next load's begin (far more events than
@@ -264,6 +269,7 @@ impl Default for RoomOptions {
             bots: ByColor::default(),
             lobby: Lobby::default(),
             berserkable: false,
+            gifts: true,
         }
     }
 }
@@ -304,6 +310,7 @@ impl RoomHandle {
             fence: options.fence,
             closing: false,
             berserkable: options.berserkable,
+            gifts: options.gifts,
         };
         let on_exit = options.on_exit;
         let (lobby, key) = (room.lobby.clone(), room.id.clone());
@@ -475,6 +482,8 @@ struct Room {
     closing: bool,
     /// Its arena lets the players go berserk.
     berserkable: bool,
+    /// Its players may give each other time.
+    gifts: bool,
 }
 
 /// How long a game that has not started may wait for a move before it is aborted.
@@ -612,6 +621,7 @@ impl Room {
                 open_seat: self.open_seat,
                 bots: self.bots,
                 berserkable: self.berserkable,
+                gifts: self.gifts,
             })),
             Request::Rematch { by } => Reply::Rematch(self.rematch(by)?),
             Request::RematchDecline { by } => {
@@ -704,6 +714,7 @@ impl Room {
             self.open_seat.is_some(),
             self.bots,
             self.berserkable,
+            self.gifts,
         ));
         let name = seat.seat.name;
         let color = seat.seat.color;
@@ -738,6 +749,14 @@ impl Room {
             return Err(RoomError::Game(
                 rookery_core::game::GameError::CannotBerserk,
             ));
+        }
+        // Time is given between people outside tournaments; the core judges the clock.
+        if let Command::GiveTime { by } = command {
+            if !self.gifts || self.bots[!by] {
+                return Err(RoomError::Game(
+                    rookery_core::game::GameError::CannotGiveTime,
+                ));
+            }
         }
         let is_move = matches!(command, Command::Move { .. });
         let mut next = self.game.clone();
@@ -791,6 +810,7 @@ impl Room {
                 Event::Berserked { .. } => {
                     write.berserk = Some(ByColor::new_with(|c| next.clock().is_berserk(c)));
                 }
+                Event::TimeGiven { .. } => write.gifts = Some(next.gifts().to_vec()),
             }
         }
         if !next.is_over() && next.draw_offers() != self.game.draw_offers() {
@@ -823,6 +843,7 @@ impl Room {
             self.open_seat.is_some(),
             self.bots,
             self.berserkable,
+            self.gifts,
         ));
         for event in events {
             if matches!(event, Event::GameOver { .. }) {

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use rookery_core::clock::TimeControl;
-use rookery_core::game::{Command, DrawOffers, Game, MoveText, MoveTiming, Termination};
+use rookery_core::game::{Command, DrawOffers, Game, Gift, MoveText, MoveTiming, Termination};
 use rookery_core::pgn::GameResult;
 use rookery_core::{ByColor, Color, Position};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -80,6 +80,9 @@ struct GameForm {
     /// Who went berserk (White, Black); a node that does not know it sends none.
     #[serde(default)]
     berserk: (bool, bool),
+    /// Time given, as the store keeps it (`w12 b13`).
+    #[serde(default)]
+    gifts: String,
 }
 
 /// `#[serde(with = "travel::game")]`: a [`Game`] as its moves, rebuilt through the core.
@@ -108,6 +111,7 @@ pub(crate) mod game {
                 game.clock().is_berserk(Color::White),
                 game.clock().is_berserk(Color::Black),
             ),
+            gifts: crate::store::gifts_text(game.gifts()),
         }
         .serialize(s)
     }
@@ -125,7 +129,16 @@ pub(crate) mod game {
             white: form.berserk.0,
             black: form.berserk.1,
         };
-        let mut game = rebuild("(from another node)", start, control, berserk, moves);
+        let gifts = crate::store::parse_gifts(&form.gifts)
+            .ok_or_else(|| serde::de::Error::custom("unreadable gifts"))?;
+        let mut game = rebuild(
+            "(from another node)",
+            start,
+            control,
+            berserk,
+            &gifts,
+            moves,
+        );
         if let Some(offers) = DrawOffers::parse(&form.offers) {
             game.restore_draw_offers(offers);
         }
@@ -150,12 +163,14 @@ pub(crate) struct Replayed<'a> {
 
 /// Replays `moves` through the core from `start`, each charged exactly the thinking time it
 /// was and credited the lag it was (which rebuilds the lag quotas, R6), on a timeline of
-/// their own; the caller restores what the moves do not show and resumes the clock.
+/// their own, and each gift of time at its place among them; the caller restores what the
+/// moves do not show and resumes the clock.
 pub(crate) fn rebuild<'a>(
     id: &str,
     start: Position,
     control: TimeControl,
     berserk: ByColor<bool>,
+    gifts: &[Gift],
     moves: impl Iterator<Item = Replayed<'a>>,
 ) -> Game {
     let mut game = Game::new(start, control);
@@ -166,7 +181,15 @@ pub(crate) fn rebuild<'a>(
         }
     }
     let mut t = 0u64;
+    let give = |game: &mut Game, plies: usize, t: u64| {
+        for gift in gifts.iter().filter(|g| g.plies == plies) {
+            if game.apply(Command::GiveTime { by: gift.by }, t).is_err() {
+                tracing::error!(game = %id, ?gift, "stored gift of time refused");
+            }
+        }
+    };
     for (i, m) in moves.enumerate() {
+        give(&mut game, i, t);
         t += (m.elapsed_ms + m.lag_ms).max(0) as u64;
         let by = game.position().turn();
         let command = Command::Move {
@@ -185,6 +208,8 @@ pub(crate) fn rebuild<'a>(
             break;
         }
     }
+    let played = game.moves().len();
+    give(&mut game, played, t);
     game
 }
 
@@ -209,7 +234,14 @@ mod tests {
             white: true,
             black: false,
         };
-        let game = rebuild("t", Position::new(), control.clone(), berserk, replayed());
+        let game = rebuild(
+            "t",
+            Position::new(),
+            control.clone(),
+            berserk,
+            &[],
+            replayed(),
+        );
         assert!(game.clock().is_berserk(Color::White));
         assert!(!game.clock().is_berserk(Color::Black));
         // 90 s, one second charged, no increment: 89 s; Black's 180 s and his increment.
@@ -224,8 +256,9 @@ mod tests {
         let plain = rebuild(
             "t",
             Position::new(),
-            control,
+            control.clone(),
             ByColor::default(),
+            &[],
             replayed(),
         );
         assert_eq!(
@@ -241,5 +274,57 @@ mod tests {
             back.clock().remaining(Color::White),
             Duration::from_secs(89)
         );
+    }
+
+    /// Time given is replayed where it was given: Black's 70-second move after White gave
+    /// him 15 s stands in a one-minute game (without the gift it would fall, R6), and a game
+    /// travelling to another node keeps it.
+    #[test]
+    fn gifts_of_time_are_replayed_at_their_place() {
+        #[derive(Serialize, Deserialize)]
+        struct Carried(#[serde(with = "game")] Game);
+        let control = TimeControl::from_friendly("1+0").unwrap();
+        let moves = [
+            ("e2e4", 0, 0),
+            ("e7e5", 0, 0),
+            ("g1f3", 1000, 0),
+            ("b8c6", 70_000, 0),
+        ];
+        let replayed = || {
+            moves.iter().map(|&(uci, elapsed_ms, lag_ms)| Replayed {
+                uci,
+                elapsed_ms,
+                lag_ms,
+            })
+        };
+        let gifts = [Gift {
+            by: Color::White,
+            plies: 3,
+        }];
+        let game = rebuild(
+            "t",
+            Position::new(),
+            control.clone(),
+            ByColor::default(),
+            &gifts,
+            replayed(),
+        );
+        assert!(!game.is_over(), "{:?}", game.result());
+        assert_eq!(game.moves().len(), 4);
+        assert_eq!(game.gifts(), gifts);
+        assert_eq!(game.clock().remaining(Color::Black), Duration::from_secs(5));
+        let without = rebuild(
+            "t",
+            Position::new(),
+            control,
+            ByColor::default(),
+            &[],
+            replayed(),
+        );
+        assert!(without.moves().len() < 4 || without.is_over());
+        let text = serde_json::to_string(&Carried(game)).unwrap();
+        let Carried(back) = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.gifts(), gifts);
+        assert_eq!(back.clock().remaining(Color::Black), Duration::from_secs(5));
     }
 }

@@ -58,13 +58,22 @@ pub(crate) struct Can {
     /// Go berserk (an arena's game that allows it, before one's first move).
     #[serde(default)]
     pub(crate) berserk: bool,
+    /// Give the opponent time (lichess's "+15 seconds").
+    #[serde(default)]
+    pub(crate) moretime: bool,
 }
 
 impl View {
     /// The view of `game`; while it `waits` for an opponent, nobody may do anything but
     /// abort. Nobody is offered to offer a draw to a bot (seats in `bots`), which never
     /// accepts one.
-    pub(crate) fn of(game: &Game, waits: bool, bots: ByColor<bool>, berserkable: bool) -> View {
+    pub(crate) fn of(
+        game: &Game,
+        waits: bool,
+        bots: ByColor<bool>,
+        berserkable: bool,
+        gifts: bool,
+    ) -> View {
         let position = game.position();
         let turn = position.turn();
         let can = |color: Color| Can {
@@ -78,6 +87,7 @@ impl View {
             abort: game.may_abort(),
             resign: !waits && game.may_resign(),
             berserk: berserkable && !waits && !bots[color] && game.may_berserk(color),
+            moretime: gifts && !waits && !bots[!color] && game.may_give_time(),
         };
         View {
             legal: if game.is_over() || waits {

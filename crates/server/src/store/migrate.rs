@@ -122,6 +122,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "imported_tags",
         include_str!("../../../../migrations/0023_imported_tags.sql"),
     ),
+    (
+        24,
+        "time_given",
+        include_str!("../../../../migrations/0024_time_given.sql"),
+    ),
 ];
 
 /// Applies the migrations not applied yet, in order, each in its own transaction. On

@@ -33,7 +33,7 @@ macro_rules! game_columns {
          g.result, g.termination, g.finished_at, g.white_seat, g.black_seat, g.white_bot, \
          g.black_bot, g.rematch_of, g.draw_offers, g.seek, g.white_user, g.black_user, \
          wu.title, bu.title, g.rated, g.rating_min, g.rating_max, g.event, g.round, g.board, \
-         g.tournament, g.berserk, g.berserkable"
+         g.tournament, g.berserk, g.berserkable, g.gifts"
     };
 }
 
@@ -210,6 +210,29 @@ pub(crate) struct GameRow {
     pub(crate) black_title: Option<Title>,
     /// Who went berserk (an arena's game).
     pub(crate) berserk: rookery_core::ByColor<bool>,
+    /// Time given, in order (migration 0024).
+    pub(crate) gifts: Vec<rookery_core::game::Gift>,
+}
+
+/// Gifts of time as the `gifts` column keeps them: `w12 b13` (the giver, the moves played).
+pub(crate) fn gifts_text(gifts: &[rookery_core::game::Gift]) -> String {
+    gifts
+        .iter()
+        .map(|g| format!("{}{}", g.by.char(), g.plies))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Reads the `gifts` column back; `None` if it does not read.
+pub(crate) fn parse_gifts(text: &str) -> Option<Vec<rookery_core::game::Gift>> {
+    text.split_whitespace()
+        .map(|word| {
+            let mut chars = word.chars();
+            let by = Color::from_char(chars.next()?)?;
+            let plies = chars.as_str().parse().ok()?;
+            Some(rookery_core::game::Gift { by, plies })
+        })
+        .collect()
 }
 
 impl NewGame {
@@ -830,6 +853,11 @@ fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow, StoreError> {
                 white: bits & 1 != 0,
                 black: bits & 2 != 0,
             }
+        },
+        gifts: match r.try_get::<Option<String>, _>(30)? {
+            Some(text) => parse_gifts(&text)
+                .ok_or_else(|| StoreError::Corrupt(format!("unreadable gifts {text:?}")))?,
+            None => Vec::new(),
         },
         draw_offers: match r.try_get::<Option<String>, _>(15)? {
             Some(text) => {

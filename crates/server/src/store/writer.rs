@@ -27,6 +27,8 @@ pub(crate) struct GameWrite {
     pub(crate) ending: Option<(Ending, i64)>,
     /// Who went berserk, when one just did (lichess's arenas).
     pub(crate) berserk: Option<rookery_core::ByColor<bool>>,
+    /// The time given in the game, when some just was.
+    pub(crate) gifts: Option<Vec<rookery_core::game::Gift>>,
     /// Fencing (several nodes, issue 41): the epoch under which the writer took the game.
     /// The event is written only if the game still has this epoch, else refused with
     /// [`StoreError::Fenced`]; `None` (one node) writes unconditionally.
@@ -36,7 +38,10 @@ pub(crate) struct GameWrite {
 impl GameWrite {
     /// Whether the game's row changes (more than a plain insert of moves).
     fn updates_game(&self) -> bool {
-        self.draw_offers.is_some() || self.ending.is_some() || self.berserk.is_some()
+        self.draw_offers.is_some()
+            || self.ending.is_some()
+            || self.berserk.is_some()
+            || self.gifts.is_some()
     }
 }
 
@@ -301,6 +306,13 @@ async fn update_game(
     if let Some(berserk) = write.berserk {
         sqlx::query("UPDATE games SET berserk = $1 WHERE id = $2")
             .bind(i64::from(berserk.white) | i64::from(berserk.black) << 1)
+            .bind(write.game_id.as_str())
+            .execute(&mut **tx)
+            .await?;
+    }
+    if let Some(gifts) = &write.gifts {
+        sqlx::query("UPDATE games SET gifts = $1 WHERE id = $2")
+            .bind(super::gifts_text(gifts))
             .bind(write.game_id.as_str())
             .execute(&mut **tx)
             .await?;
