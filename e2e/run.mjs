@@ -1861,6 +1861,31 @@ async function scan(browser, base) {
   }
 }
 
+/** Issue 54: a player's page challenges its account; the challenged player sees it on the
+ * lobby, accepts, and both are in the game; opponents' names on a player's page are links. */
+async function scenarioChallenge(browser, base) {
+  const ute = await open(browser, `${base}/signup`, DESKTOP, 'ute');
+  check(await account(ute, base, 'signup', 'Ute', 'ute plays d4 always'), 'Ute signs up');
+  const vik = await open(browser, `${base}/signup`, { ...DESKTOP, locale: 'zh-CN' }, 'vik');
+  check(await account(vik, base, 'signup', 'Vik', 'vik plays c4 always'), 'Vik signs up');
+  await ute.goto(`${base}/@/Vik`);
+  await ute.selectOption('#challenge-clock', '600+5');
+  await ute.click('#btn-challenge');
+  await ute.waitForFunction(() => document.getElementById('challenge-status').textContent.includes('Vik'));
+  await vik.goto(`${base}/`);
+  await vik.waitForSelector('#incoming:not([hidden])');
+  const said = await vik.textContent('#incoming-list li');
+  check(said.includes('Ute') && said.includes('10+5'), `the challenge waits on the lobby (${said})`);
+  await Promise.all([vik.waitForURL(/\/game\//), vik.click('#incoming-list button.primary')]);
+  await ute.waitForURL(/\/game\//, { timeout: 15000 });
+  check(ute.url() === vik.url(), 'accepted: both are in the game');
+  await ute.waitForSelector('#board .sq');
+  await ute.goto(`${base}/@/Ute`);
+  check(await ute.locator('#challenge-form').count() === 0, 'no challenge button on one\'s own page');
+  await vik.context().close();
+  await ute.context().close();
+}
+
 async function scenarioLooks(browser, base) {
   const dark = await open(browser, `${base}/`, { ...DESKTOP, colorScheme: 'dark' }, 'dark lobby');
   const bg = await dark.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
@@ -1919,6 +1944,7 @@ async function main() {
     scenarioBlitzComforts,
     scenarioLooks,
     scenarioKeyboard,
+    scenarioChallenge,
     scenarioScan,
     scenarioTv,
   ];

@@ -90,6 +90,11 @@ pub(super) const STATIC: &[(&str, &str, &[u8])] = &[
         include_bytes!("../../../../../web/static/event.js"),
     ),
     (
+        "challenge.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../../../../web/static/challenge.js"),
+    ),
+    (
         "club.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../../../../../web/static/club.js"),
