@@ -1317,6 +1317,16 @@ async function scenarioAnalysis(browser, base) {
   check(await current() === 'Bxg7', 'End goes to the last move');
   await page.keyboard.press('Home');
   check(await current() === null && (await page.inputValue('#fen-out')).startsWith('rnbqkbnr/pppppppp/'), 'Home to the start');
+  // The site's own games from here: the explorer lists 1. e4 with its score; a click plays it.
+  await page.waitForSelector('#explorer-moves:not([hidden]) tbody tr');
+  check((await page.textContent('#explorer-moves tbody tr button')) === 'e4'
+    && /\d+%/.test(await page.textContent('#explorer-moves tbody tr')), 'the explorer lists the moves played here and how they scored');
+  await page.click('#explorer-moves tbody tr button');
+  check(await current() === 'e4', 'a move from the explorer is played on the board');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForSelector('#board-opening:not([hidden])');
+  check((await page.textContent('#board-opening')).startsWith('C20'), `the opening is named (${await page.textContent('#board-opening')})`);
+  await page.keyboard.press('Home');
   await page.click('#btn-next');
   await page.click('#btn-next');
   await page.click('#btn-next');

@@ -7,7 +7,7 @@
 // while it is on.
 
 import { Board } from './board.js';
-import { t, languageSwitcher, showProblem, moveText } from './i18n.js';
+import { t, languageSwitcher, showProblem, moveText, openingName } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const start = JSON.parse($('start').textContent);
@@ -165,6 +165,10 @@ function draw() {
   for (const opponent of ['bot', 'friend']) {
     $(`continue-${opponent}`).href = `/?${new URLSearchParams({ fen, opponent })}#create-title`;
   }
+  const opening = f && f.opening;
+  $('board-opening').hidden = !opening;
+  $('board-opening').textContent = opening ? `${opening.eco} ${openingName(opening.name)}` : '';
+  explore(fen);
   $('btn-prev').disabled = !cursor.parent;
   $('btn-first').disabled = !cursor.parent;
   $('btn-next').disabled = !cursor.children.length;
@@ -341,6 +345,48 @@ function lastOf(node) {
   let n = node;
   while (n.children.length) [n] = n.children;
   return n;
+}
+
+// ---- the explorer: Rookery's own games from this position ----------------------------------
+
+const explored = new Map();
+let exploring = null;
+
+/** Shows the moves played from `fen` in the site's finished games and how they scored. */
+async function explore(fen) {
+  exploring = fen;
+  let data = explored.get(fen);
+  if (!data) {
+    try {
+      const res = await fetch(`/api/explorer?${new URLSearchParams({ fen })}`);
+      data = res.ok ? await res.json() : { moves: [] };
+    } catch {
+      return;
+    }
+    explored.set(fen, data);
+  }
+  if (exploring !== fen) return;
+  const rows = data.moves.map((m) => {
+    const total = m.white + m.draws + m.black;
+    const pct = (n) => `${Math.round((100 * n) / total)}%`;
+    const row = document.createElement('tr');
+    const cell = document.createElement('td');
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'move';
+    button.textContent = moveText(m.san);
+    button.addEventListener('click', () => play(m.uci));
+    cell.append(button);
+    const games = document.createElement('td');
+    games.textContent = String(total);
+    const score = document.createElement('td');
+    score.textContent = `${pct(m.white)} / ${pct(m.draws)} / ${pct(m.black)}`;
+    row.append(cell, games, score);
+    return row;
+  });
+  $('explorer-moves').querySelector('tbody').replaceChildren(...rows);
+  $('explorer-moves').hidden = rows.length === 0;
+  $('explorer-empty').hidden = rows.length > 0;
 }
 
 // ---- the engine ---------------------------------------------------------------------------

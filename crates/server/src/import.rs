@@ -143,7 +143,10 @@ pub(crate) async fn store_record_as(
         .filter(|(name, _)| !matches!(*name, "Result" | "FEN" | "SetUp"))
         .map(|(n, v)| (n.to_owned(), v.to_owned()))
         .collect();
-    store.import_game(&new, &moves, ending, &tags).await?;
+    let explorer = crate::store::ExplorerRow::of(&game);
+    store
+        .import_game(&new, &moves, ending, &tags, &explorer)
+        .await?;
     Ok(Ok(id))
 }
 

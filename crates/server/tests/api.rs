@@ -210,6 +210,100 @@ fn time_given_to_the_opponent_stands_across_a_restart() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// Issue 54, the explorer of the site's own games: imported games and a game played to its
+/// end here count; each move from a position with how it scored; transpositions meet; an
+/// aborted game does not count.
+#[test]
+fn the_explorer_counts_the_sites_finished_games_by_position() {
+    let (dir, url) = temp_url("explorer");
+    let s = start(&url);
+    for pgn in [
+        "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0",
+        "1. e4 c5 2. Nf3 d6 1/2-1/2",
+        "1. Nf3 d5 2. d4 Nf6 0-1",
+    ] {
+        let r = call(&s, "POST", "/api/import", None, Some(pgn));
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    // Played here and resigned: 1. d4 d5 2. Nf3 Nc6, White resigns.
+    let (id, white, black) = new_game(&s, r#"{"time_control":"5+3","color":"white"}"#);
+    for (cookie, m) in [
+        (&white, "d4"),
+        (&black, "d5"),
+        (&white, "Nf3"),
+        (&black, "Nc6"),
+    ] {
+        assert_eq!(http_move(&s, &id, cookie, m).status, 200, "{m}");
+    }
+    let r = call(
+        &s,
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        Some(&white),
+        None,
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    // Aborted after one move: not counted.
+    let (id, white, _) = new_game(&s, r#"{"time_control":"5+3","color":"white"}"#);
+    assert_eq!(http_move(&s, &id, &white, "g4").status, 200);
+    let r = call(
+        &s,
+        "POST",
+        &format!("/api/games/{id}/abort"),
+        Some(&white),
+        None,
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let explore = |fen: &str| -> serde_json::Value {
+        let q = fen.replace(' ', "%20").replace('/', "%2F");
+        let r = call(&s, "GET", &format!("/api/explorer?fen={q}"), None, None);
+        assert_eq!(r.status, 200, "{}", r.body);
+        serde_json::from_str(&r.body).unwrap()
+    };
+    let start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let v = explore(start_fen);
+    assert_eq!(
+        (
+            v["white"].as_i64(),
+            v["draws"].as_i64(),
+            v["black"].as_i64()
+        ),
+        (Some(1), Some(1), Some(2)),
+        "{v}"
+    );
+    assert_eq!(v["moves"][0]["san"], "e4", "{v}");
+    assert_eq!(
+        (
+            v["moves"][0]["white"].as_i64(),
+            v["moves"][0]["draws"].as_i64()
+        ),
+        (Some(1), Some(1))
+    );
+    let sans: Vec<&str> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["san"].as_str().unwrap())
+        .collect();
+    assert_eq!(sans.len(), 3, "{v}");
+    assert!(!sans.contains(&"g4"), "an aborted game is not counted: {v}");
+    // After 1. Nf3 d5 2. d4 and 1. d4 d5 2. Nf3: one position, two games, two moves.
+    let v = explore("rnbqkbnr/ppp1pppp/8/3p4/3P4/5N2/PPP1PPPP/RNBQKB1R b KQkq - 1 2");
+    assert_eq!(v["black"].as_i64(), Some(2), "{v}");
+    let mut sans: Vec<&str> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["san"].as_str().unwrap())
+        .collect();
+    sans.sort_unstable();
+    assert_eq!(sans, ["Nc6", "Nf6"], "{v}");
+    let r = call(&s, "GET", "/api/explorer?fen=nonsense", None, None);
+    assert_eq!(r.status, 400, "{}", r.body);
+    drop(s);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn bad_requests_get_json_errors() {
     let (dir, url) = temp_url("bad");

@@ -271,6 +271,15 @@ fn read_line(data: &LineData) -> Result<Line, (&'static str, String)> {
 
 fn line_frame(line: &Line) -> String {
     let end = &line.end;
+    // The opening the line reached, by lichess's names (from the normal start only).
+    let opening = (line.start == Position::new())
+        .then(|| {
+            let mut hashes = line.history.clone();
+            hashes.push(end.zobrist());
+            rookery_openings::of_hashes(&hashes)
+        })
+        .flatten()
+        .map(|o| json!({ "eco": o.eco, "name": o.name }));
     // The position after each move, for the board to show while it steps through the line.
     let mut pos = line.start;
     let fens: Vec<String> = line
@@ -294,6 +303,7 @@ fn line_frame(line: &Line) -> String {
         "over": end.outcome().map(|o| json!({ "result": o.result(), "termination": o.as_str() })),
         "pgn": rookery_core::pgn::write(&line.record),
         "last": line.record.moves.last().map(|m| m.m.to_uci().to_string()),
+        "opening": opening,
     });
     if let (Some(obj), serde_json::Value::Object(moves)) =
         (d.as_object_mut(), crate::protocol::playable(end))
@@ -332,6 +342,71 @@ fn eval_frame(pos: &Position, found: &rookery_engine::Found) -> String {
         "depth": found.depth, "cp": cp, "mate": mate, "pv": pv, "best": best, "nodes": found.nodes,
     }})
     .to_string()
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct ExplorerQuery {
+    fen: String,
+}
+
+/// `GET /api/explorer?fen=FEN`: the moves played from a position in Rookery's finished games
+/// (the first 30 plies of each, migration 0025) and how they scored, as lichess's opening
+/// explorer answers: `{"white", "draws", "black", "moves": [{"uci", "san", "white", "draws",
+/// "black"}]}`, the most played first. Positions are matched by their Zobrist key, so
+/// transpositions meet.
+pub(crate) async fn explorer(
+    State(state): State<AppState>,
+    Query(q): Query<ExplorerQuery>,
+) -> Result<axum::Json<serde_json::Value>, super::error::ApiError> {
+    let pos = Position::from_fen(q.fen.trim()).map_err(|e| {
+        super::error::ApiError::new(crate::refusal::Code::BadFen, format!("bad FEN: {e}"))
+    })?;
+    #[derive(Default)]
+    struct Tally {
+        white: i64,
+        draws: i64,
+        black: i64,
+    }
+    let mut moves: Vec<(String, Tally)> = Vec::new();
+    for (next, result, n) in state.store.explored(pos.zobrist() as i64).await? {
+        let i = match moves.iter().position(|(m, _)| *m == next) {
+            Some(i) => i,
+            None => {
+                moves.push((next, Tally::default()));
+                moves.len() - 1
+            }
+        };
+        let tally = &mut moves[i].1;
+        match result.as_str() {
+            "1-0" => tally.white += n,
+            "0-1" => tally.black += n,
+            _ => tally.draws += n,
+        }
+    }
+    let total = |t: &Tally| t.white + t.draws + t.black;
+    moves.sort_by_key(|(_, t)| std::cmp::Reverse(total(t)));
+    let all = moves.iter().fold(Tally::default(), |a, (_, t)| Tally {
+        white: a.white + t.white,
+        draws: a.draws + t.draws,
+        black: a.black + t.black,
+    });
+    let listed: Vec<serde_json::Value> = moves
+        .iter()
+        .filter_map(|(uci, t)| {
+            // A move the position does not allow (a key shared by two positions) is left out.
+            let m = UciMove::from_ascii(uci.as_bytes())
+                .ok()?
+                .to_move(&pos)
+                .ok()?;
+            let san = SanPlus::of_and_play(&mut { pos }, m).to_string();
+            Some(json!({
+                "uci": uci, "san": san, "white": t.white, "draws": t.draws, "black": t.black,
+            }))
+        })
+        .collect();
+    Ok(axum::Json(json!({
+        "white": all.white, "draws": all.draws, "black": all.black, "moves": listed,
+    })))
 }
 
 /// `GET /analysis/socket`.

@@ -295,6 +295,7 @@ pub(crate) fn routes(state: AppState) -> (Router<AppState>, Vec<limits::Declared
         .get("/leaderboard/{speed}", Read, boards::speed)
         .get("/ladder", Read, boards::ladder)
         .get("/analysis", Read, board::page)
+        .get("/api/explorer", Read, board::explorer)
         .get("/tv", Read, tv::page)
         .get("/api/tv", Read, tv::pick)
         .get("/analysis/socket", Stream, board::socket)

@@ -805,6 +805,7 @@ impl Room {
                         termination: *termination,
                     };
                     write.ending = Some((ending, now_ms() as i64));
+                    write.explorer = crate::store::ExplorerRow::of(next);
                 }
                 Event::DrawOffered { .. } | Event::DrawDeclined { .. } => {}
                 Event::Berserked { .. } => {

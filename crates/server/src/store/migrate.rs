@@ -127,6 +127,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "time_given",
         include_str!("../../../../migrations/0024_time_given.sql"),
     ),
+    (
+        25,
+        "explorer",
+        include_str!("../../../../migrations/0025_explorer.sql"),
+    ),
 ];
 
 /// Applies the migrations not applied yet, in order, each in its own transaction. On

@@ -12,6 +12,7 @@ mod migrate;
 pub(crate) mod ratings;
 pub(crate) mod tournaments;
 pub(crate) mod writer;
+pub(crate) use writer::ExplorerRow;
 
 use std::time::Duration;
 
@@ -570,6 +571,7 @@ impl Store {
         moves: &[StoredMove],
         ending: Ending,
         tags: &[(String, String)],
+        explorer: &[ExplorerRow],
     ) -> Result<(), StoreError> {
         let tags = serde_json::to_string(tags).map_err(|e| StoreError::Corrupt(e.to_string()))?;
         let mut tx = self.pool.begin().await?;
@@ -598,6 +600,7 @@ impl Store {
         for m in moves {
             writer::insert_move(&mut tx, m).await?;
         }
+        writer::insert_explorer(&mut tx, &g.id, explorer, ending.result).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -621,6 +624,24 @@ impl Store {
         serde_json::from_str(&text)
             .map(Some)
             .map_err(|e| StoreError::Corrupt(format!("unreadable tags of game {id}: {e}")))
+    }
+
+    /// The moves played from a position in finished games, with how often each ended in each
+    /// result: `(move, result, games)` (the explorer, migration 0025).
+    pub(crate) async fn explored(
+        &self,
+        position: i64,
+    ) -> Result<Vec<(String, String, i64)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT next, result, COUNT(*) FROM explorer WHERE position = $1 \
+             GROUP BY next, result",
+        )
+        .bind(position)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
+            .collect()
     }
 
     /// How many games are under way (the lobby says it).

@@ -29,6 +29,8 @@ pub(crate) struct GameWrite {
     pub(crate) berserk: Option<rookery_core::ByColor<bool>>,
     /// The time given in the game, when some just was.
     pub(crate) gifts: Option<Vec<rookery_core::game::Gift>>,
+    /// With the end: the game's first positions and the move from each, for the explorer.
+    pub(crate) explorer: Vec<ExplorerRow>,
     /// Fencing (several nodes, issue 41): the epoch under which the writer took the game.
     /// The event is written only if the game still has this epoch, else refused with
     /// [`StoreError::Fenced`]; `None` (one node) writes unconditionally.
@@ -332,7 +334,74 @@ async fn update_game(
         // A rated game's ratings change with its end, in this transaction (once: a game
         // already counted is not counted again).
         super::ratings::apply(tx, &write.game_id, *ending, *at, ladder_speeds).await?;
+        if ending.termination != rookery_core::game::Termination::Aborted {
+            insert_explorer(tx, &write.game_id, &write.explorer, ending.result).await?;
+        }
     }
+    Ok(())
+}
+
+/// A position of a finished game for the explorer: its Zobrist key (the bits as a signed
+/// number) and the move played from it (UCI).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ExplorerRow {
+    pub(crate) position: i64,
+    pub(crate) next: String,
+}
+
+/// Positions of a game the explorer keeps: the first this many.
+pub(crate) const EXPLORER_PLIES: usize = 30;
+
+impl ExplorerRow {
+    /// The explorer's rows of `game`: its first [`EXPLORER_PLIES`] positions and the move
+    /// from each.
+    pub(crate) fn of(game: &rookery_core::game::Game) -> Vec<ExplorerRow> {
+        game.position_hashes()
+            .iter()
+            .zip(game.moves())
+            .take(EXPLORER_PLIES)
+            .map(|(hash, played)| ExplorerRow {
+                position: *hash as i64,
+                next: played.m.to_uci().to_string(),
+            })
+            .collect()
+    }
+}
+
+/// Inserts a finished game's explorer rows, in one statement, inside a transaction.
+pub(crate) async fn insert_explorer(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    game_id: &str,
+    rows: &[ExplorerRow],
+    result: rookery_core::pgn::GameResult,
+) -> Result<(), StoreError> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let mut sql = String::from("INSERT INTO explorer (position, game_id, next, result) VALUES ");
+    for i in 0..rows.len() {
+        let at = i * 4;
+        if i > 0 {
+            sql.push_str(", ");
+        }
+        sql.push_str(&format!(
+            "(${}, ${}, ${}, ${})",
+            at + 1,
+            at + 2,
+            at + 3,
+            at + 4
+        ));
+    }
+    // Placeholders only: every value is bound.
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+    for row in rows {
+        query = query
+            .bind(row.position)
+            .bind(game_id)
+            .bind(row.next.as_str())
+            .bind(result.as_str());
+    }
+    query.execute(&mut **tx).await?;
     Ok(())
 }
 
