@@ -1879,6 +1879,9 @@ async function scenarioChallenge(browser, base) {
   const vik = await open(browser, `${base}/signup`, { ...DESKTOP, locale: 'zh-CN' }, 'vik');
   check(await account(vik, base, 'signup', 'Vik', 'vik plays c4 always'), 'Vik signs up');
   await ute.goto(`${base}/@/Vik`);
+  await ute.click('#btn-follow');
+  await ute.waitForFunction(() => document.getElementById('btn-follow').textContent === 'Unfollow');
+  check(true, 'Ute follows Vik from his page');
   await ute.selectOption('#challenge-clock', '600+5');
   await ute.click('#btn-challenge');
   await ute.waitForFunction(() => document.getElementById('challenge-status').textContent.includes('Vik'));
@@ -1890,7 +1893,16 @@ async function scenarioChallenge(browser, base) {
   await ute.waitForURL(/\/game\//, { timeout: 15000 });
   check(ute.url() === vik.url(), 'accepted: both are in the game');
   await ute.waitForSelector('#board .sq');
+  // Ute's lobby lists Vik, followed and online, with the game he plays.
+  const lobby = await ute.context().newPage();
+  await lobby.goto(`${base}/`);
+  await lobby.waitForSelector('#following:not([hidden])');
+  check((await lobby.textContent('#following-list')).includes('Vik')
+    && (await lobby.getAttribute('#following-list a[href^="/game/"]', 'href')) === new URL(vik.url()).pathname,
+    'the lobby lists the followed players online, with their game');
+  await lobby.close();
   await ute.goto(`${base}/@/Ute`);
+  check((await ute.textContent('#activity')).includes('Started following Vik'), 'a player\'s activity says whom they followed');
   check(await ute.locator('#challenge-form').count() === 0, 'no challenge button on one\'s own page');
   await vik.context().close();
   await ute.context().close();

@@ -215,8 +215,11 @@ fn time_given_to_the_opponent_stands_across_a_restart() {
 /// aborted game does not count.
 #[test]
 fn the_explorer_counts_the_sites_finished_games_by_position() {
-    let (dir, url) = temp_url("explorer");
-    let s = start(&url);
+    common::agent::on_both("explorer", explorer_flow);
+}
+
+fn explorer_flow(url: &str) {
+    let s = start(url);
     for pgn in [
         "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0",
         "1. e4 c5 2. Nf3 d6 1/2-1/2",
@@ -301,7 +304,6 @@ fn the_explorer_counts_the_sites_finished_games_by_position() {
     let r = call(&s, "GET", "/api/explorer?fen=nonsense", None, None);
     assert_eq!(r.status, 400, "{}", r.body);
     drop(s);
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]

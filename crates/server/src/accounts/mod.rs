@@ -87,6 +87,8 @@ pub(crate) const SCOPES: &[&str] = &[
     "bot:play",
     "challenge:read",
     "challenge:write",
+    "follow:read",
+    "follow:write",
     "preference:read",
     "preference:write",
     "team:lead",

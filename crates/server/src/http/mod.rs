@@ -13,6 +13,7 @@ mod club_pages;
 mod clubs;
 pub(crate) mod error;
 mod events;
+mod follows;
 mod games;
 mod guard;
 pub(crate) mod identity;
@@ -296,6 +297,8 @@ pub(crate) fn routes(state: AppState) -> (Router<AppState>, Vec<limits::Declared
         .get("/ladder", Read, boards::ladder)
         .get("/analysis", Read, board::page)
         .get("/api/explorer", Read, board::explorer)
+        .post("/api/rel/{what}/{name}", Action, follows::change)
+        .get("/api/rel/following", Read, follows::following)
         .get("/tv", Read, tv::page)
         .get("/api/tv", Read, tv::pick)
         .get("/analysis/socket", Stream, board::socket)

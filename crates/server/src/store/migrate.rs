@@ -132,6 +132,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "explorer",
         include_str!("../../../../migrations/0025_explorer.sql"),
     ),
+    (
+        26,
+        "follows",
+        include_str!("../../../../migrations/0026_follows.sql"),
+    ),
 ];
 
 /// Applies the migrations not applied yet, in order, each in its own transaction. On

@@ -7,6 +7,7 @@ pub(crate) mod analyses;
 pub(crate) mod challenges;
 pub(crate) mod chat;
 pub(crate) mod clubs;
+pub(crate) mod follows;
 pub(crate) mod leases;
 mod migrate;
 pub(crate) mod ratings;

@@ -32,6 +32,10 @@ pub(super) struct Member {
     ladder: (String, String, bool),
     /// Each speed's rating history.
     charts: Vec<crate::http::charts::RatingChart>,
+    /// Whether the reader follows this account (`None`: no reader, or the account itself).
+    following: Option<bool>,
+    /// The last 30 days, the latest first: the date and what was done, in words.
+    activity: Vec<(String, Vec<String>)>,
 }
 
 #[derive(Template)]
@@ -232,6 +236,39 @@ pub(super) async fn player_page(
             let (points, games) = state.store.ladder_of(&user.id).await?;
             let class = crate::http::boards::class_name(tr, points.class());
             let settling = games < i64::from(rookery_core::rating::ladder::SETTLING_GAMES);
+            let following = match &chrome.me {
+                Some(me) if me.name != user.name => {
+                    let mine = me.name.to_ascii_lowercase();
+                    Some(state.store.follows(&mine, &user.id).await?)
+                }
+                _ => None,
+            };
+            let activity = state
+                .store
+                .activity(&user.id, now - 30 * 86_400_000)
+                .await?
+                .into_iter()
+                .map(|d| {
+                    let mut said = Vec::new();
+                    let n = d.won + d.drawn + d.lost;
+                    if n > 0 {
+                        said.push(
+                            tr.t("activity_games")
+                                .replace("{n}", &n.to_string())
+                                .replace("{won}", &d.won.to_string())
+                                .replace("{drawn}", &d.drawn.to_string())
+                                .replace("{lost}", &d.lost.to_string()),
+                        );
+                    }
+                    if !d.followed.is_empty() {
+                        said.push(
+                            tr.t("activity_followed")
+                                .replace("{names}", &d.followed.join(", ")),
+                        );
+                    }
+                    (utc_date_time(d.day * 86_400_000).0, said)
+                })
+                .collect();
             Some(Member {
                 since: utc_date_time(user.created_at).0,
                 seen: utc_date_time(user.seen_at).0,
@@ -241,6 +278,8 @@ pub(super) async fn player_page(
                 ratings,
                 ladder: (points.shown(), class, settling),
                 charts: rating_charts(tr, state.store.rating_history(&user.id).await?),
+                following,
+                activity,
             })
         }
         None => None,

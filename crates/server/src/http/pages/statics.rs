@@ -90,9 +90,9 @@ pub(super) const STATIC: &[(&str, &str, &[u8])] = &[
         include_bytes!("../../../../../web/static/event.js"),
     ),
     (
-        "challenge.js",
+        "people.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../../../../../web/static/challenge.js"),
+        include_bytes!("../../../../../web/static/people.js"),
     ),
     (
         "club.js",

@@ -1,7 +1,8 @@
-// Challenges between people, through lichess's challenge API: a player's page challenges its
-// account (POST /api/challenge/{name}) and waits for the answer; the lobby lists the
-// challenges to the reader (GET /api/challenge) with Accept and Decline. An accepted
-// challenge's game has the challenge's id.
+// People: challenges and following, through lichess's APIs. A player's page challenges its
+// account (POST /api/challenge/{name}) and waits for the answer, and follows or unfollows it
+// (POST /api/rel/follow|unfollow/{name}); the lobby lists the challenges to the reader (GET
+// /api/challenge) with Accept and Decline, and the players the reader follows who are online,
+// with their games (GET /api/rel/following). An accepted challenge's game has its id.
 
 import { t, showProblem, playerName } from './i18n.js';
 
@@ -103,9 +104,52 @@ async function refreshIncoming() {
   box.hidden = rows.length === 0;
 }
 
+/** A player's page: Follow / Unfollow. */
+function wireFollow(button, name) {
+  button.addEventListener('click', async () => {
+    const following = button.dataset.following === 'true';
+    const { ok, body } = await post(`/api/rel/${following ? 'unfollow' : 'follow'}/${encodeURIComponent(name)}`);
+    if (!ok) {
+      showProblem($('challenge-status'), body);
+      return;
+    }
+    button.dataset.following = String(!following);
+    button.setAttribute('aria-pressed', String(!following));
+    button.textContent = following ? t('follow') : t('unfollow');
+  });
+}
+
+/** The lobby: the followed players online now, each with the game it plays. */
+async function refreshFollowing() {
+  const res = await fetch('/api/rel/following', { credentials: 'same-origin' }).catch(() => null);
+  if (!res || !res.ok) return;
+  const people = (await res.text()).split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  const rows = people.filter((p) => p.online).map((p) => {
+    const item = document.createElement('li');
+    const link = document.createElement('a');
+    link.href = `/@/${encodeURIComponent(p.username)}`;
+    link.textContent = p.username;
+    item.append(link);
+    if (p.playing) {
+      const game = document.createElement('a');
+      game.href = `/game/${p.playing}`;
+      game.textContent = t('watch_game');
+      item.append(' · ', game);
+    }
+    return item;
+  });
+  $('following-list').replaceChildren(...rows);
+  $('following').hidden = rows.length === 0;
+}
+
 const form = $('challenge-form');
 if (form) wireChallengeForm(form);
+if ($('btn-follow')) wireFollow($('btn-follow'), form.dataset.name);
 if ($('incoming')) {
   refreshIncoming();
-  setInterval(refreshIncoming, 4000);
+  refreshFollowing();
+  setInterval(() => {
+    refreshIncoming();
+    refreshFollowing();
+  }, 4000);
 }
