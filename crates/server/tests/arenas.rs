@@ -388,11 +388,20 @@ fn the_site_makes_an_arena_every_hour_for_each_clock() {
             .filter(|a| a["createdBy"] == "rookery")
             .collect()
     };
+    // At least `n`, and each clock's arena of the coming hour there: the keeper makes them one
+    // by one, so a look between two sees some of a pass's arenas only.
     let wait_for = |s: &Server, n: usize| {
         let started = std::time::Instant::now();
         loop {
             let found = hourly(s);
-            if found.len() >= n || started.elapsed().as_secs() > 20 {
+            let limits: Vec<i64> = found
+                .iter()
+                .filter_map(|a| a["clock"]["limit"].as_i64())
+                .collect();
+            let both = limits.contains(&180) && limits.contains(&60);
+            let even = limits.iter().filter(|l| **l == 180).count()
+                == limits.iter().filter(|l| **l == 60).count();
+            if (found.len() >= n && both && even) || started.elapsed().as_secs() > 20 {
                 return found;
             }
             std::thread::sleep(std::time::Duration::from_millis(200));
