@@ -1294,6 +1294,15 @@ async function scenarioAnalysis(browser, base) {
   await page.mouse.click(box.x + box.width * (3 / 6), box.y + box.height / 2);
   await page.waitForSelector('#replay-note:not([hidden])');
   check((await page.getAttribute('#moves [aria-current]', 'data-ply')) === '3', 'a click on the graph shows that move');
+  // Hovering the graph names the move and its evaluation; the blunder's judgement is written
+  // under the graph (a touch screen has no tooltip).
+  await page.mouse.move(box.x + box.width * (5 / 6), box.y + box.height / 2);
+  await page.waitForFunction(() => /^3\. Qxg7 /.test(document.getElementById('graph-hover').textContent));
+  check(true, `hovering the graph names the move and its evaluation (${await page.textContent('#graph-hover')})`);
+  await page.click('#moves button[data-ply="5"]');
+  await page.waitForSelector('#judgement-note:not([hidden])');
+  check(/^Blunder\. \S+ was best\.$/.test(await page.textContent('#judgement-note')), `the judgement is written under the graph (${await page.textContent('#judgement-note')})`);
+  await page.click('#moves button[data-ply="3"]');
   await page.screenshot({ path: path.join(shots, 'analysis-en.png'), fullPage: true });
   // The analysis board, opened at the move on the board: the whole game, the cursor there.
   await Promise.all([page.waitForURL(/\/analysis\?game=/), page.click('#board-link')]);
@@ -1369,6 +1378,9 @@ async function scenarioAnalysis(browser, base) {
   await zh.waitForSelector('#analysis-summary:not([hidden])');
   check((await zh.textContent('#analysis-title')) === '电脑分析', 'the analysis in Chinese');
   check(((await zh.locator('#moves button[data-ply="5"]').getAttribute('title')) || '').startsWith('败着'), 'the judgement in Chinese');
+  await zh.click('#moves button[data-ply="5"]');
+  await zh.waitForSelector('#judgement-note:not([hidden])');
+  check((await zh.textContent('#judgement-note')).startsWith('败着'), 'written under the graph in Chinese, with the reader\'s piece letters');
   await zh.screenshot({ path: path.join(shots, 'analysis-zh.png'), fullPage: true });
   await zh.goto(`${base}/analysis?fen=${encodeURIComponent('6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1')}`);
   await zh.waitForSelector('#board .sq');
