@@ -601,7 +601,7 @@ impl Store {
         for m in moves {
             writer::insert_move(&mut tx, m).await?;
         }
-        writer::insert_explorer(&mut tx, &g.id, explorer, ending.result).await?;
+        writer::insert_explorer(&mut tx, self.backend(), &g.id, explorer, ending.result).await?;
         tx.commit().await?;
         Ok(())
     }
