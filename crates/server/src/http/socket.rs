@@ -10,11 +10,11 @@ use std::time::{Duration, Instant};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Query, State};
 use axum::response::Response;
-use futures_util::{SinkExt, StreamExt};
+use futures_util::SinkExt;
 use rookery_core::Color;
 use rookery_core::game::Command;
 use serde::Deserialize;
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::broadcast;
 
 use super::AppState;
 use super::error::ApiError;
@@ -103,7 +103,7 @@ struct Who {
 }
 
 async fn serve_socket(
-    socket: WebSocket,
+    mut socket: WebSocket,
     room: Option<RoomHandle>,
     Who {
         seat,
@@ -113,54 +113,26 @@ async fn serve_socket(
     since: Option<u64>,
     (mut shutdown, idle): (tokio::sync::watch::Receiver<bool>, Duration),
 ) {
-    let (mut sink, mut stream) = socket.split();
-    let (out, mut outgoing) = mpsc::channel::<String>(64);
-    let (closing, close_reason) = tokio::sync::oneshot::channel::<&'static str>();
+    // One task reads and writes the socket (issue 55: a writer task of its own, fed through a
+    // channel, and the lock splitting the socket in two were a cost of every frame). A client
+    // that reads slowly holds up only its own connection.
     // Pings carry the time they left, so their pongs measure the round trip (R6).
     let born = tokio::time::Instant::now();
-    let writer = tokio::spawn(async move {
-        // A ping every third of the idle limit: a live client answers, a dead one does not.
-        // A player's connection is measured more often, for its lag.
-        let every = if seat.is_some() {
-            (idle / 3).min(PLAYER_PING)
-        } else {
-            idle / 3
-        };
-        let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
-        loop {
-            let message = tokio::select! {
-                text = outgoing.recv() => match text {
-                    Some(text) => Message::Text(text.into()),
-                    None => break,
-                },
-                _ = ping.tick() => {
-                    let sent = born.elapsed().as_millis() as u64;
-                    Message::Ping(axum::body::Bytes::copy_from_slice(&sent.to_be_bytes()))
-                }
-            };
-            if sink.send(message).await.is_err() {
-                break;
-            }
-        }
-        // A reason, if the server closes the socket on purpose.
-        if let Ok(reason) = close_reason.await {
-            let frame = axum::extract::ws::CloseFrame {
-                code: 1001,
-                reason: reason.into(),
-            };
-            let _ = sink.send(Message::Close(Some(frame))).await;
-        }
-        let _ = sink.close().await;
-    });
+    // A ping every third of the idle limit: a live client answers, a dead one does not. A
+    // player's connection is measured more often, for its lag.
+    let every = if seat.is_some() {
+        (idle / 3).min(PLAYER_PING)
+    } else {
+        idle / 3
+    };
+    let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
     let Some(room) = room else {
-        let _ = out
-            .send(protocol::error(
-                &Problem::new(Code::NotFound, "the game is over or gone"),
-                None,
-            ))
-            .await;
-        drop((out, closing));
-        let _ = writer.await;
+        let refusal = protocol::error(
+            &Problem::new(Code::NotFound, "the game is over or gone"),
+            None,
+        );
+        let _ = socket.send(Message::Text(refusal.into())).await;
+        let _ = SinkExt::close(&mut socket).await;
         return;
     };
     let Ok(sub) = room.subscribe(since.unwrap_or(u64::MAX)).await else {
@@ -168,6 +140,7 @@ async fn serve_socket(
     };
     let mut feed = sub.feed;
     let mut v = sub.v;
+    let mut first = Vec::new();
     match (since, sub.missed) {
         (Some(_), Some(missed)) => {
             // What a player may do is as of now, after all the missed events.
@@ -183,73 +156,80 @@ async fn serve_socket(
             for e in missed {
                 v = e.v;
                 if let Some(frame) = protocol::event(&e, seat, view.as_ref()) {
-                    let _ = out.send(frame).await;
+                    first.push(frame);
                 }
             }
         }
         _ => {
             if let Ok(snapshot) = room.snapshot().await {
                 v = snapshot.v;
-                let _ = out.send(protocol::state(&snapshot, seat)).await;
+                first.push(protocol::state(&snapshot, seat));
             }
+        }
+    }
+    for frame in first {
+        if socket.send(Message::Text(frame.into())).await.is_err() {
+            return;
         }
     }
     // Players come and go as presence; everyone else counts as a watcher. Announced after
     // the first frame, so this connection hears its own arrival too.
     announce(&room, seat, name.clone(), true).await;
     let mut limiter = Limiter::new();
-    let mut closing = Some(closing);
+    let mut close_reason: Option<&'static str> = None;
     let mut heard = tokio::time::Instant::now();
     let mut round_trip = RoundTrip::default();
+    // The silence timer is set once an idle period and checked when it fires, not made anew
+    // on every frame: a timer registered and dropped for each frame in and out was a cost of
+    // every move (issue 55).
+    let silence = tokio::time::sleep_until(heard + idle);
+    tokio::pin!(silence);
     loop {
-        tokio::select! {
+        // What to send, if anything, once the branch that woke is done.
+        let frame: Message = tokio::select! {
             () = crate::events::Watch::revoked(&mut opened_with) => {
                 // Logged out (here or everywhere), or the token revoked: the page reconnects
                 // as whoever it is now.
-                if let Some(c) = closing.take() {
-                    let _ = c.send("logged out");
-                }
+                close_reason = Some("logged out");
                 break;
             }
-            () = tokio::time::sleep_until(heard + idle) => {
+            () = &mut silence => {
+                if heard + idle > tokio::time::Instant::now() {
+                    silence.as_mut().reset(heard + idle);
+                    continue;
+                }
                 tracing::debug!("a silent socket closed");
                 break;
             }
             _ = shutdown.changed() => {
-                if let Some(c) = closing.take() {
-                    let _ = c.send("the server is restarting; reconnect in a moment");
-                }
+                close_reason = Some("the server is restarting; reconnect in a moment");
                 break;
             }
-            msg = stream.next() => {
+            _ = ping.tick() => {
+                let sent = born.elapsed().as_millis() as u64;
+                Message::Ping(axum::body::Bytes::copy_from_slice(&sent.to_be_bytes()))
+            }
+            msg = socket.recv() => {
                 let Some(Ok(msg)) = msg else { break };
                 heard = tokio::time::Instant::now();
-                let text = match msg {
-                    Message::Text(t) => t.to_string(),
+                match msg {
+                    Message::Text(text) if limiter.allow() => Message::Text(
+                        handle(&room, seat, text.as_str(), round_trip.estimate).await.into(),
+                    ),
+                    Message::Text(_) => Message::Text(
+                        protocol::error(&Problem::new(Code::SlowDown, "too many messages: slow down"), None)
+                            .into(),
+                    ),
                     Message::Close(_) => break,
                     Message::Pong(data) => {
                         round_trip.pong(&data, born.elapsed());
                         continue;
                     }
                     Message::Ping(_) => continue,
-                    Message::Binary(_) => {
-                        if out.send(protocol::error(&Problem::new(Code::Malformed, "binary frames are not understood"), None)).await.is_err() {
-                            // The writer is gone: the client stopped reading (or left).
-                            break;
-                        }
-                        continue;
-                    }
-                };
-                if !limiter.allow() {
-                    if out.send(protocol::error(&Problem::new(Code::SlowDown, "too many messages: slow down"), None)).await.is_err() {
-                        // The writer is gone: the client stopped reading (or left).
-                        break;
-                    }
-                    continue;
-                }
-                if out.send(handle(&room, seat, &text, round_trip.estimate).await).await.is_err() {
-                    // The writer is gone: the client stopped reading (or left).
-                    break;
+                    Message::Binary(_) => Message::Text(
+                        protocol::error(&Problem::new(Code::Malformed, "binary frames are not understood"), None)
+                            .into(),
+                    ),
                 }
             }
             event = feed.recv() => match event {
@@ -257,39 +237,45 @@ async fn serve_socket(
                     v = e.v;
                     // Game events carry the state after them (worked out once by the room);
                     // spectators need no destinations but do see checks and running clocks.
-                    if let Some(frame) = protocol::event(&e, seat, e.view.as_deref()) {
-                        if out.send(frame).await.is_err() {
-                            // The writer is gone: the client stopped reading (or left).
-                            break;
-                        }
+                    match protocol::event(&e, seat, e.view.as_deref()) {
+                        Some(frame) => Message::Text(frame.into()),
+                        None => continue,
                     }
                 }
-                Ok(_) => {}
+                Ok(_) => continue,
                 Err(broadcast::error::RecvError::Lagged(_)) => {
                     // Too far behind for the feed: a full state puts the client right.
-                    if let Ok(snapshot) = room.snapshot().await {
-                        v = snapshot.v;
-                        if out.send(protocol::state(&snapshot, seat)).await.is_err() {
-                            // The writer is gone: the client stopped reading (or left).
-                            break;
+                    match room.snapshot().await {
+                        Ok(snapshot) => {
+                            v = snapshot.v;
+                            Message::Text(protocol::state(&snapshot, seat).into())
                         }
+                        Err(_) => continue,
                     }
                 }
                 Err(broadcast::error::RecvError::Closed) => {
                     // The room closed under the connection: its game moved to another node
                     // (cluster mode), which the client reaches by connecting again.
-                    if let Some(c) = closing.take() {
-                        let _ = c.send("the game moved to another server; reconnect");
-                    }
+                    close_reason = Some("the game moved to another server; reconnect");
                     break;
                 }
             },
+        };
+        if socket.send(frame).await.is_err() {
+            // The client stopped reading, or left.
+            break;
         }
     }
     announce(&room, seat, name, false).await;
-    // Dropping both ends lets the writer finish (with no close reason unless one was sent).
-    drop((out, closing));
-    let _ = writer.await;
+    // A reason, if the server closes the socket on purpose.
+    if let Some(reason) = close_reason {
+        let frame = axum::extract::ws::CloseFrame {
+            code: 1001,
+            reason: reason.into(),
+        };
+        let _ = socket.send(Message::Close(Some(frame))).await;
+    }
+    let _ = SinkExt::close(&mut socket).await;
 }
 
 /// Tells the room a connection opened or closed: a player's presence, or a watcher.
