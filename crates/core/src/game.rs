@@ -951,8 +951,16 @@ impl Game {
     /// candidates, a replay confirms them).
     fn occurrences(&self, pos: &Position) -> usize {
         let hash = pos.zobrist();
-        if !self.hashes.contains(&hash) {
-            return 0;
+        let candidates = self.hashes.iter().filter(|h| **h == hash).count();
+        // The position on the board, standing once: nothing to confirm. This is the common
+        // case after every move (the fivefold check, the claims the view offers), and a
+        // replay of the whole game for it was a cost of every move (issue 55).
+        if candidates == 0
+            || (candidates == 1
+                && self.hashes.last() == Some(&hash)
+                && pos.repetition_key() == self.position.repetition_key())
+        {
+            return candidates;
         }
         let key = pos.repetition_key();
         let mut replay = self.start;
