@@ -7,7 +7,7 @@
 // while it is on.
 
 import { Board } from './board.js';
-import { t, languageSwitcher, showProblem, moveText, openingName } from './i18n.js';
+import { t, languageSwitcher, showProblem, moveText, openingName, endingWords } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const start = JSON.parse($('start').textContent);
@@ -180,7 +180,7 @@ function draw() {
 /** How the line ended, as the game page says it: "Checkmate — White wins". */
 function overText(over) {
   const winner = { '1-0': t('white_wins'), '0-1': t('black_wins') }[over.result];
-  const how = t(`end_${over.termination}`);
+  const how = endingWords(over.termination);
   return winner ? `${how} — ${winner}` : how;
 }
 

@@ -5,7 +5,7 @@
 import { analysis, drawGraph, drawJudgement, initAnalysis, judgementOf, setMoves } from './analysis.js';
 import { Board, parsePlacement } from './board.js';
 import { pieceSvg } from './pieces.js';
-import { t, languageSwitcher, problemText, prefs, savePrefs, formatClock, letters, moveText, playerName, openingName } from './i18n.js';
+import { t, languageSwitcher, problemText, prefs, savePrefs, formatClock, letters, moveText, playerName, openingName, endingWords } from './i18n.js';
 import { play, isMuted, setMuted } from './sound.js';
 import { addLine, initChat } from './chat.js';
 
@@ -765,10 +765,9 @@ function drawMaterial(ply) {
 }
 
 function resultText(over) {
-  const termination = over.termination.replace(/[^a-z]+/g, '_');
-  const how = t(`end_${termination}`);
+  const how = endingWords(over.termination);
   // "Draw by agreement" says it already; "Stalemate — Draw" needs it said.
-  const draw = termination === 'agreement' ? null : t('draw');
+  const draw = over.termination === 'agreement' ? null : t('draw');
   const winner = { '1-0': t('white_wins'), '0-1': t('black_wins'), '1/2-1/2': draw }[over.result];
   return winner ? `${how} — ${winner}` : how;
 }

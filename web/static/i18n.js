@@ -67,6 +67,12 @@ export function showProblem(el, problem) {
   }
 }
 
+/** How a game ended, in the reader's words: the core's termination (`insufficient material`)
+ * as its catalogue key (`end_insufficient_material`), as the server's `Tr::ending` builds it. */
+export function endingWords(termination) {
+  return t(`end_${termination.replace(/[^a-z]+/g, '_')}`);
+}
+
 const LETTERS_ZH = { K: '王', Q: '后', R: '车', B: '象', N: '马' };
 
 /** How the reader letters the pieces in moves: `zh` (马f3) or `latin` (Nf3); by default, as

@@ -170,6 +170,21 @@ impl Termination {
         }
     }
 
+    /// The end a position's own outcome makes (R4): checkmate a win, stalemate and a dead
+    /// position draws.
+    pub fn of_outcome(outcome: Outcome) -> (GameResult, Termination) {
+        match outcome {
+            Outcome::Checkmate {
+                winner: Color::White,
+            } => (GameResult::WhiteWins, Termination::Checkmate),
+            Outcome::Checkmate {
+                winner: Color::Black,
+            } => (GameResult::BlackWins, Termination::Checkmate),
+            Outcome::Stalemate => (GameResult::Draw, Termination::Stalemate),
+            Outcome::InsufficientMaterial => (GameResult::Draw, Termination::InsufficientMaterial),
+        }
+    }
+
     /// The termination [`Termination::as_str`] names.
     pub fn parse(text: &str) -> Option<Termination> {
         Termination::ALL.into_iter().find(|t| t.as_str() == text)
@@ -923,20 +938,8 @@ impl Game {
     /// stalemate, dead position, the 75-move rule, fivefold repetition (R4).
     fn automatic_end(&self) -> Option<(GameResult, Termination)> {
         let pos = &self.position;
-        match pos.outcome() {
-            Some(Outcome::Checkmate { winner }) => {
-                let r = if winner == Color::White {
-                    GameResult::WhiteWins
-                } else {
-                    GameResult::BlackWins
-                };
-                return Some((r, Termination::Checkmate));
-            }
-            Some(Outcome::Stalemate) => return Some((GameResult::Draw, Termination::Stalemate)),
-            Some(Outcome::InsufficientMaterial) => {
-                return Some((GameResult::Draw, Termination::InsufficientMaterial));
-            }
-            None => {}
+        if let Some(outcome) = pos.outcome() {
+            return Some(Termination::of_outcome(outcome));
         }
         if pos.halfmoves() >= 150 {
             return Some((GameResult::Draw, Termination::SeventyFiveMoves));

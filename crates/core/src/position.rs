@@ -93,16 +93,6 @@ impl Outcome {
         }
     }
 
-    /// How it ended, in the words a game's termination uses: `checkmate`, `stalemate`,
-    /// `insufficient_material`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Checkmate { .. } => "checkmate",
-            Outcome::Stalemate => "stalemate",
-            Outcome::InsufficientMaterial => "insufficient_material",
-        }
-    }
-
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub fn result(self) -> &'static str {
         match self {

@@ -24,6 +24,7 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Query, State};
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
+use rookery_core::game::Termination;
 use rookery_core::pgn::{GameRecord, RecordedMove};
 use rookery_core::{Position, SanPlus, UciMove};
 use rookery_engine::analysis::Score;
@@ -163,8 +164,6 @@ struct LoadData {
     text: String,
 }
 
-/// A pasted text as a line: a FEN (no moves), else the first game of a PGN (its start and
-/// moves, read by the core's PGN reader).
 /// A pasted text as a line: a FEN (no moves), else the first game of a PGN (its start,
 /// moves, tags and result, read by the core's PGN reader). A text shaped like a FEN (its first
 /// word has the placement's seven slashes) is judged as one, so a broken FEN is told what is
@@ -300,7 +299,10 @@ fn line_frame(line: &Line) -> String {
         "san": line.record.moves.iter().map(|m| m.san.to_string()).collect::<Vec<_>>(),
         "check": end.is_check().then(|| end.king_of(end.turn()).to_string()),
         "turn": end.turn().name(),
-        "over": end.outcome().map(|o| json!({ "result": o.result(), "termination": o.as_str() })),
+        // As a game's end frame says it.
+        "over": end.outcome().map(Termination::of_outcome).map(|(result, how)| {
+            json!({ "result": result.as_str(), "termination": how.as_str() })
+        }),
         "pgn": rookery_core::pgn::write(&line.record),
         "last": line.record.moves.last().map(|m| m.m.to_uci().to_string()),
         "opening": opening,

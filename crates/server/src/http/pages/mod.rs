@@ -610,13 +610,10 @@ mod tests {
         assert!(used > 60, "only {used} uses found");
         // The end-of-game keys are built from the core's termination names.
         use rookery_core::game::Termination;
-        for t in Termination::ALL.map(Termination::as_str) {
-            assert!(Termination::parse(t).is_some(), "{t}");
-            let key: String = t
-                .chars()
-                .map(|c| if c.is_ascii_lowercase() { c } else { '_' })
-                .collect();
-            assert!(en.contains_key(&format!("end_{key}")), "end_{key}");
+        for t in Termination::ALL {
+            assert!(Termination::parse(t.as_str()).is_some(), "{t:?}");
+            let key = words::ending_key(t);
+            assert!(en.contains_key(&key), "{key}");
         }
     }
 

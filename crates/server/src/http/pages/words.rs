@@ -57,6 +57,18 @@ impl Lang {
     }
 }
 
+/// The catalogue key of how a game ended: `end_` and the core's name of the termination,
+/// anything but a letter as `_` (`end_insufficient_material`); `endingWords` in i18n.js builds
+/// the same.
+pub(crate) fn ending_key(how: rookery_core::game::Termination) -> String {
+    let key: String = how
+        .as_str()
+        .chars()
+        .map(|c| if c.is_ascii_lowercase() { c } else { '_' })
+        .collect();
+    format!("end_{key}")
+}
+
 /// Translations for templates: `{{ tr.t("key") }}`.
 #[derive(Debug, Copy, Clone)]
 pub(crate) struct Tr {
@@ -132,12 +144,7 @@ impl Tr {
     /// How a game ended, in the reader's words (`end_checkmate`: "Checkmate"), the key built
     /// from the core's name of the termination as the pages' scripts build it.
     pub(crate) fn ending(&self, how: rookery_core::game::Termination) -> String {
-        let key: String = how
-            .as_str()
-            .chars()
-            .map(|c| if c.is_ascii_lowercase() { c } else { '_' })
-            .collect();
-        self.t(&format!("end_{key}")).to_owned()
+        self.t(&ending_key(how)).to_owned()
     }
 
     pub(crate) fn html_lang(&self) -> &'static str {
