@@ -240,9 +240,7 @@ type Essence = (
 
 fn essence(r: &GameRecord) -> Essence {
     let tags = r
-        .tags
-        .iter()
-        .filter(|(n, _)| !matches!(*n, "FEN" | "SetUp" | "Result"))
+        .own_tags()
         .map(|(n, v)| (n.to_owned(), v.replace(['\n', '\r', '\t'], " ")))
         .collect();
     let notes = r

@@ -138,9 +138,7 @@ pub(crate) async fn store_record_as(
     };
     // Its own tags, but for those its moves and result decide.
     let tags: Vec<(String, String)> = record
-        .tags
-        .iter()
-        .filter(|(name, _)| !matches!(*name, "Result" | "FEN" | "SetUp"))
+        .own_tags()
         .map(|(n, v)| (n.to_owned(), v.to_owned()))
         .collect();
     let explorer = crate::store::ExplorerRow::of(&game);

@@ -53,6 +53,12 @@ impl Tags {
     }
 }
 
+/// Whether tag `name` is written from the record itself (its start position: `FEN`, `SetUp`;
+/// its result: `Result`) rather than kept as given.
+fn is_derived_tag(name: &str) -> bool {
+    matches!(name, "FEN" | "SetUp" | "Result")
+}
+
 /// The result of a game as PGN writes it.
 #[derive(Debug, Copy, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -148,6 +154,12 @@ impl GameRecord {
             moves: Vec::new(),
             result: GameResult::Unknown,
         }
+    }
+
+    /// Its tags but those its start position and result decide (`FEN`, `SetUp`, `Result`):
+    /// what a game keeps of the file it came from.
+    pub fn own_tags(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.tags.iter().filter(|(name, _)| !is_derived_tag(name))
     }
 
     /// The position after the last move.

@@ -31,9 +31,8 @@ pub fn write(record: &GameRecord) -> String {
         };
         write_tag(&mut out, name, value);
     }
-    for (name, value) in record.tags.iter() {
-        let derived = matches!(name, "FEN" | "SetUp");
-        if !derived && !SEVEN_TAG_ROSTER.iter().any(|(n, _)| *n == name) {
+    for (name, value) in record.own_tags() {
+        if !SEVEN_TAG_ROSTER.iter().any(|(n, _)| *n == name) {
             write_tag(&mut out, name, value);
         }
     }

@@ -197,9 +197,7 @@ fn load(text: &str) -> Result<Loaded, (&'static str, String)> {
                     .collect(),
             },
             tags: record
-                .tags
-                .iter()
-                .filter(|(n, _)| !matches!(*n, "FEN" | "SetUp" | "Result"))
+                .own_tags()
                 .map(|(n, v)| (n.to_owned(), v.to_owned()))
                 .collect(),
             result: Some(record.result.as_str()),
