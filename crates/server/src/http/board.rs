@@ -361,51 +361,22 @@ pub(crate) async fn explorer(
     let pos = Position::from_fen(q.fen.trim()).map_err(|e| {
         super::error::ApiError::new(crate::refusal::Code::BadFen, format!("bad FEN: {e}"))
     })?;
-    #[derive(Default)]
-    struct Tally {
-        white: i64,
-        draws: i64,
-        black: i64,
-    }
-    let mut moves: Vec<(String, Tally)> = Vec::new();
-    for (next, result, n) in state.store.explored(pos.zobrist() as i64).await? {
-        let i = match moves.iter().position(|(m, _)| *m == next) {
-            Some(i) => i,
-            None => {
-                moves.push((next, Tally::default()));
-                moves.len() - 1
-            }
-        };
-        let tally = &mut moves[i].1;
-        match result.as_str() {
-            "1-0" => tally.white += n,
-            "0-1" => tally.black += n,
-            _ => tally.draws += n,
-        }
-    }
-    let total = |t: &Tally| t.white + t.draws + t.black;
-    moves.sort_by_key(|(_, t)| std::cmp::Reverse(total(t)));
-    let all = moves.iter().fold(Tally::default(), |a, (_, t)| Tally {
-        white: a.white + t.white,
-        draws: a.draws + t.draws,
-        black: a.black + t.black,
-    });
+    let moves = state.store.explored(pos.zobrist() as i64).await?;
     let listed: Vec<serde_json::Value> = moves
         .iter()
-        .filter_map(|(uci, t)| {
+        .filter_map(|(uci, white, draws, black)| {
             // A move the position does not allow (a key shared by two positions) is left out.
             let m = UciMove::from_ascii(uci.as_bytes())
                 .ok()?
                 .to_move(&pos)
                 .ok()?;
             let san = SanPlus::of_and_play(&mut { pos }, m).to_string();
-            Some(json!({
-                "uci": uci, "san": san, "white": t.white, "draws": t.draws, "black": t.black,
-            }))
+            Some(json!({ "uci": uci, "san": san, "white": white, "draws": draws, "black": black }))
         })
         .collect();
+    let sum = |field: &str| listed.iter().filter_map(|m| m[field].as_i64()).sum::<i64>();
     Ok(axum::Json(json!({
-        "white": all.white, "draws": all.draws, "black": all.black, "moves": listed,
+        "white": sum("white"), "draws": sum("draws"), "black": sum("black"), "moves": listed,
     })))
 }
 

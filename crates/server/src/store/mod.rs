@@ -627,21 +627,24 @@ impl Store {
             .map_err(|e| StoreError::Corrupt(format!("unreadable tags of game {id}: {e}")))
     }
 
-    /// The moves played from a position in finished games, with how often each ended in each
-    /// result: `(move, result, games)` (the explorer, migration 0025).
+    /// The moves played from a position in finished games and how those games ended:
+    /// `(move, White's wins, draws, Black's wins)`, the most played first (the explorer,
+    /// migration 0025).
     pub(crate) async fn explored(
         &self,
         position: i64,
-    ) -> Result<Vec<(String, String, i64)>, StoreError> {
+    ) -> Result<Vec<(String, i64, i64, i64)>, StoreError> {
         let rows = sqlx::query(
-            "SELECT next, result, COUNT(*) FROM explorer WHERE position = $1 \
-             GROUP BY next, result",
+            "SELECT next, COUNT(CASE WHEN result = '1-0' THEN 1 END), \
+             COUNT(CASE WHEN result = '1/2-1/2' THEN 1 END), \
+             COUNT(CASE WHEN result = '0-1' THEN 1 END) \
+             FROM explorer WHERE position = $1 GROUP BY next ORDER BY COUNT(*) DESC, next",
         )
         .bind(position)
         .fetch_all(&self.pool)
         .await?;
         rows.iter()
-            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)))
             .collect()
     }
 
