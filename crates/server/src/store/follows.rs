@@ -1,7 +1,10 @@
 //! Following (migration 0026): who follows whom, and a player's activity by day.
 
+use std::collections::BTreeMap;
+
 use sqlx::Row;
 
+use super::accounts::Record;
 use super::{Status, Store, StoreError};
 
 /// One day of a player's activity: their games that ended that day and whom they started
@@ -10,9 +13,8 @@ use super::{Status, Store, StoreError};
 pub(crate) struct ActivityDay {
     /// Days since the Unix epoch (UTC).
     pub(crate) day: i64,
-    pub(crate) won: i64,
-    pub(crate) drawn: i64,
-    pub(crate) lost: i64,
+    /// The games that ended that day, as the player's record counts them.
+    pub(crate) games: Record,
     /// The names of the accounts followed that day.
     pub(crate) followed: Vec<String>,
 }
@@ -75,20 +77,26 @@ impl Store {
     }
 
     /// What account `user` did on each of the days since `since` (ms), the latest first:
-    /// games finished (aborted ones not) and accounts followed.
+    /// games finished (counted as [`Store::record_of`] counts them; aborted ones not) and
+    /// accounts followed.
     pub(crate) async fn activity(
         &self,
         user: &str,
         since: i64,
     ) -> Result<Vec<ActivityDay>, StoreError> {
         let games = sqlx::query(
-            "SELECT finished_at, result, white_user FROM games WHERE status = $1 \
-             AND termination <> 'aborted' AND finished_at >= $2 \
-             AND (white_user = $3 OR black_user = $3) ORDER BY finished_at DESC LIMIT 5000",
+            "SELECT finished_at / 86400000, \
+             COUNT(CASE WHEN (white_user = $1 AND result = '1-0') \
+                 OR (black_user = $1 AND result = '0-1') THEN 1 END), \
+             COUNT(CASE WHEN result = '1/2-1/2' THEN 1 END), \
+             COUNT(CASE WHEN (white_user = $1 AND result = '0-1') \
+                 OR (black_user = $1 AND result = '1-0') THEN 1 END) \
+             FROM games WHERE status = $2 AND termination <> 'aborted' AND finished_at >= $3 \
+             AND (white_user = $1 OR black_user = $1) GROUP BY finished_at / 86400000",
         )
+        .bind(user)
         .bind(Status::Over.as_str())
         .bind(since)
-        .bind(user)
         .fetch_all(&self.pool)
         .await?;
         let followed = sqlx::query(
@@ -99,44 +107,28 @@ impl Store {
         .bind(since)
         .fetch_all(&self.pool)
         .await?;
-        let mut days: Vec<ActivityDay> = Vec::new();
-        let mut day_of = |at: i64| -> usize {
-            let day = at.div_euclid(DAY_MS);
-            match days.iter().position(|d| d.day == day) {
-                Some(i) => i,
-                None => {
-                    days.push(ActivityDay {
-                        day,
-                        ..ActivityDay::default()
-                    });
-                    days.len() - 1
-                }
-            }
-        };
-        let mut tallies = Vec::new();
+        let mut days: BTreeMap<i64, ActivityDay> = BTreeMap::new();
         for r in &games {
-            let at: Option<i64> = r.try_get(0)?;
-            let result: Option<String> = r.try_get(1)?;
-            let white: Option<String> = r.try_get(2)?;
-            let white = white.as_deref() == Some(user);
-            tallies.push((day_of(at.unwrap_or(0)), result, white));
+            day_in(&mut days, r.try_get(0)?).games = Record {
+                won: r.try_get(1)?,
+                drawn: r.try_get(2)?,
+                lost: r.try_get(3)?,
+            };
         }
-        let mut follows = Vec::new();
         for r in &followed {
-            follows.push((day_of(r.try_get(0)?), r.try_get::<String, _>(1)?));
+            let at: i64 = r.try_get(0)?;
+            day_in(&mut days, at.div_euclid(DAY_MS))
+                .followed
+                .push(r.try_get(1)?);
         }
-        for (i, result, white) in tallies {
-            let d = &mut days[i];
-            match (result.as_deref(), white) {
-                (Some("1-0"), true) | (Some("0-1"), false) => d.won += 1,
-                (Some("1-0"), false) | (Some("0-1"), true) => d.lost += 1,
-                _ => d.drawn += 1,
-            }
-        }
-        for (i, name) in follows {
-            days[i].followed.push(name);
-        }
-        days.sort_by_key(|d| std::cmp::Reverse(d.day));
-        Ok(days)
+        Ok(days.into_values().rev().collect())
     }
+}
+
+/// Day `day` of `days`, made empty if it was not there.
+fn day_in(days: &mut BTreeMap<i64, ActivityDay>, day: i64) -> &mut ActivityDay {
+    days.entry(day).or_insert_with(|| ActivityDay {
+        day,
+        ..ActivityDay::default()
+    })
 }

@@ -250,14 +250,15 @@ pub(super) async fn player_page(
                 .into_iter()
                 .map(|d| {
                     let mut said = Vec::new();
-                    let n = d.won + d.drawn + d.lost;
+                    let g = d.games;
+                    let n = g.won + g.drawn + g.lost;
                     if n > 0 {
                         said.push(
                             tr.t("activity_games")
                                 .replace("{n}", &n.to_string())
-                                .replace("{won}", &d.won.to_string())
-                                .replace("{drawn}", &d.drawn.to_string())
-                                .replace("{lost}", &d.lost.to_string()),
+                                .replace("{won}", &g.won.to_string())
+                                .replace("{drawn}", &g.drawn.to_string())
+                                .replace("{lost}", &g.lost.to_string()),
                         );
                     }
                     if !d.followed.is_empty() {
