@@ -216,11 +216,8 @@ async fn fenced(
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    let mut sql = String::from("SELECT id, epoch FROM games WHERE id IN (");
-    for i in 0..ids.len() {
-        let _ = write!(sql, "{}${}", if i > 0 { ", " } else { "" }, i + 1);
-    }
-    sql.push(')');
+    let mut sql = String::from("SELECT id, epoch FROM games WHERE id IN ");
+    sql.push_str(&values_rows(backend, 1, ids.len()));
     if backend == super::Backend::Postgres {
         sql.push_str(" FOR SHARE");
     }

@@ -5,6 +5,8 @@ use super::*;
 /// The logged-in reader, as the page header shows them.
 #[derive(Debug, Clone)]
 pub(crate) struct Me {
+    /// The account's id.
+    pub(crate) id: String,
     pub(crate) name: String,
     pub(crate) admin: bool,
 }
@@ -35,6 +37,7 @@ impl Chrome {
             tr,
             i18n_json: tr.json(),
             me: caller.account.as_ref().map(|a| Me {
+                id: a.user.id.clone(),
                 name: a.user.name.clone(),
                 admin: a.user.admin,
             }),

@@ -237,10 +237,7 @@ pub(super) async fn player_page(
             let class = crate::http::boards::class_name(tr, points.class());
             let settling = games < i64::from(rookery_core::rating::ladder::SETTLING_GAMES);
             let following = match &chrome.me {
-                Some(me) if me.name != user.name => {
-                    let mine = me.name.to_ascii_lowercase();
-                    Some(state.store.follows(&mine, &user.id).await?)
-                }
+                Some(me) if me.id != user.id => Some(state.store.follows(&me.id, &user.id).await?),
                 _ => None,
             };
             let activity = state
