@@ -27,7 +27,7 @@ let root = null;
 let cursor = null;
 let tags = [];
 let result = '*';
-let startPly = 0;
+let startPly = 0; // plies before the start position, as the server counts them
 let engineOn = false;
 let socket = null;
 let added = null; // a node just added by a move, until the server takes its line
@@ -38,19 +38,11 @@ const board = new Board($('board'), {
   onMove: (from, to, promotion) => play(`${from}${to}${promotion || ''}`),
 });
 
-/** Plies before the start position, from its FEN (its move number and side to move). */
-function pliesBefore(fen) {
-  const fields = fen.split(' ');
-  const full = Number(fields[5]) || 1;
-  return 2 * (full - 1) + (fields[1] === 'b' ? 1 : 0);
-}
-
 /** Starts the tree over: from `fen` (null: the normal start) along `moves` (UCI), the
  * cursor after `ply` of them; `tags` and `result` are the game's, for its PGN. */
 function reset(fen, moves, ply, gameTags, gameResult) {
   root = makeNode(null, null);
   root.fen = fen || START_FEN;
-  startPly = pliesBefore(root.fen);
   tags = gameTags || [];
   result = gameResult || '*';
   let node = root;
@@ -123,14 +115,16 @@ function play(uci) {
 
 /** The server's answer for a line: every move's SAN and position, and the last one's moves. */
 function onLine(d) {
+  startPly = d.start_ply;
   let node = root;
-  d.moves.forEach((uci, i) => {
-    let child = node.children.find((c) => c.uci === uci);
-    if (!child) return;
+  // Along the tree as far as it still has the line (a move deleted meanwhile ends it).
+  for (const [i, uci] of d.moves.entries()) {
+    const child = node.children.find((c) => c.uci === uci);
+    if (!child) break;
     child.san = d.san[i];
     child.fen = d.fens[i];
     node = child;
-  });
+  }
   if (pathOf(node).length === d.moves.length) {
     node.frame = d;
     if (node === added) added = null;
