@@ -94,6 +94,12 @@ impl TimeControl {
         }])
     }
 
+    /// Whether the time runs on the calendar (correspondence days, and an untimed game's
+    /// abandonment) rather than on a clock that stops while the server is down (R6).
+    pub fn runs_on_calendar(&self) -> bool {
+        matches!(self, TimeControl::Correspondence(_) | TimeControl::Untimed)
+    }
+
     /// Parses the PGN standard's TimeControl syntax (section 9.6.1): `-` (none), `300`
     /// (sudden death, seconds), `300+3` (increment), `40/5400+30:1800+30` (periods). Delay is
     /// not in the standard; Rookery writes `300d5` for simple delay and `300b5` for

@@ -620,10 +620,7 @@ impl Game {
     /// its idle time ([`Game::idle_deadline`]) counts on the calendar.
     pub fn resume(&mut self, now: Millis, turn_began: Millis) {
         if self.turn_started.is_some() && !self.is_over() {
-            let calendar = matches!(
-                self.clock.control(),
-                TimeControl::Correspondence(_) | TimeControl::Untimed
-            );
+            let calendar = self.clock.control().runs_on_calendar();
             self.turn_started = Some(if calendar { turn_began } else { now });
         }
     }

@@ -56,10 +56,14 @@ pub(crate) struct Args {
     /// (status 1 if any is missing).
     #[arg(long, conflicts_with_all = ["record", "idle"])]
     pub(crate) verify: Option<std::path::PathBuf>,
-    /// Play nothing: set up this many games (two moves each, then still; untimed) and
-    /// report the server's RSS before and after, then exit.
+    /// Play nothing: set up this many games (two moves each under `--time-control`, then
+    /// still) and report the server's RSS before and `--settle` seconds after, then exit.
     #[arg(long)]
     pub(crate) idle: Option<usize>,
+    /// With `--idle`: seconds to wait after the set-up before reading the server's memory
+    /// (long enough for rooms to sleep, when they do).
+    #[arg(long, default_value_t = 2.0)]
+    pub(crate) settle: f64,
     /// Beside the games, log in to an account this many times a second (each an Argon2id
     /// check on the server), and report the log-ins' latency. The account is signed up
     /// first. Run the server with `--rate-limits off`.

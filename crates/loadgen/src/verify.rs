@@ -83,8 +83,8 @@ pub(crate) async fn verify(args: &Args, path: &std::path::Path) -> std::process:
     }
 }
 
-/// `--idle`: sets up `n` games that then sit still (two moves each, untimed) and reports the
-/// server's RSS before and after.
+/// `--idle`: sets up `n` games that then sit still (two moves each) and reports the server's
+/// RSS before and after.
 pub(crate) async fn idle(args: &Args, n: usize) -> std::process::ExitCode {
     let Some(pid) = args.pid else {
         eprintln!("rookery-loadgen: --idle needs --pid to read the server's memory");
@@ -115,7 +115,7 @@ pub(crate) async fn idle(args: &Args, n: usize) -> std::process::ExitCode {
         .await;
     let failed: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
     // Let the server settle before reading its memory.
-    tokio::time::sleep(Duration::from_secs(2)).await;
+    tokio::time::sleep(Duration::from_secs_f64(args.settle.max(0.0))).await;
     let after = rss_kib(pid).unwrap_or(0);
     let ok = n - failed.len();
     println!(

@@ -126,6 +126,16 @@ pub(crate) struct Config {
         global = true
     )]
     pub(crate) drain_seconds: f64,
+    /// Seconds a game under way may sit with nobody connected and nothing asked before its
+    /// room sleeps: its memory is given back and the game is loaded again from the store on
+    /// the next request, or when its clock must be kept (a flag). 0: rooms never sleep.
+    #[arg(
+        long,
+        env = "ROOKERY_HIBERNATE_AFTER",
+        default_value_t = 60.0,
+        global = true
+    )]
+    pub(crate) hibernate_after: f64,
     /// Where to serve `/metrics` (Prometheus text), apart from the site: an address only the
     /// monitoring can reach (`127.0.0.1:9100`). Without it, no metrics are served.
     #[arg(long, env = "ROOKERY_METRICS_LISTEN", global = true)]

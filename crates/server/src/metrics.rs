@@ -64,6 +64,8 @@ pub(crate) struct Metrics {
     /// Open rooms: live games, and finished ones still lingering.
     pub(crate) rooms: AtomicI64,
     pub(crate) moves: AtomicU64,
+    /// Rooms gone to sleep (their games under way, loaded again when needed).
+    pub(crate) slept: AtomicU64,
     /// From a move reaching its room to its acknowledgement (commit included).
     pub(crate) move_latency: Histogram,
     /// One group commit.
@@ -75,6 +77,7 @@ pub(crate) static METRICS: Metrics = Metrics {
     sockets: AtomicI64::new(0),
     rooms: AtomicI64::new(0),
     moves: AtomicU64::new(0),
+    slept: AtomicU64::new(0),
     move_latency: Histogram::new(),
     commit_latency: Histogram::new(),
 };
@@ -91,7 +94,7 @@ pub(crate) async fn render() -> ([(axum::http::HeaderName, &'static str); 1], St
     gauge(
         &mut out,
         "rookery_live_games",
-        "Games being played.",
+        "Games being played whose room is awake on this node.",
         "gauge",
         m.live_games.load(Ordering::Relaxed).to_string(),
     );
@@ -115,6 +118,13 @@ pub(crate) async fn render() -> ([(axum::http::HeaderName, &'static str); 1], St
         "Moves stored.",
         "counter",
         m.moves.load(Ordering::Relaxed).to_string(),
+    );
+    gauge(
+        &mut out,
+        "rookery_rooms_slept_total",
+        "Rooms of games under way gone to sleep with nobody there (loaded again when needed).",
+        "counter",
+        m.slept.load(Ordering::Relaxed).to_string(),
     );
     m.move_latency.render(
         "rookery_move_latency_seconds",

@@ -1,9 +1,12 @@
 //! The registry of rooms, by game id, and loading games back into rooms from the store (on
 //! start, and on first use). A finished game's room closes by itself once nobody has been
-//! connected for a while, and leaves the registry as it does.
+//! connected for a while, and leaves the registry as it does; a game under way nobody is
+//! connected to sleeps (its room ends, the store keeps when it must be loaded to keep its
+//! time) and is loaded again by the next request or by the waker.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
 
 use futures_util::future::BoxFuture;
 
@@ -13,7 +16,9 @@ use rookery_engine::Level;
 
 use crate::bot::Bots;
 use crate::lobby::Lobby;
-use crate::room::{EPOCH_VERSIONS, Replayed, RoomHandle, RoomOptions, rebuild};
+use crate::room::{
+    EPOCH_VERSIONS, Hibernation, Replayed, RoomCmd, RoomHandle, RoomOptions, Sleep, rebuild,
+};
 use crate::store::writer::{EventWriter, GameWrite};
 use crate::store::{Ending, GameRow, NewGame, Status, Store, StoreError};
 use crate::wallclock::now_ms;
@@ -33,10 +38,26 @@ pub(crate) struct Rooms {
     /// Cluster mode: where games are held (leases, other nodes' rooms), plugged in by the
     /// cluster.
     placement: Option<Arc<dyn Placement>>,
-    /// Cluster mode: one load at a time, so two requests never take the same game twice
-    /// (the second lease would fence the first room).
-    loading: Arc<tokio::sync::Mutex<()>>,
+    /// One load of a game at a time (locks by the id's hash), so two requests never load
+    /// the same game twice: in cluster mode the second lease would fence the first room; on
+    /// one node the second load's epoch would outdate the first room's sleep.
+    loading: Arc<[tokio::sync::Mutex<()>; LOAD_LOCKS]>,
+    /// How long a game under way may sit with nobody there before its room sleeps.
+    sleep_after: Option<Duration>,
+    /// Games whose room is going to sleep just now (forgotten here, its waking time not yet
+    /// stored): a load meanwhile keeps their clocks running as a sleeping game's.
+    falling_asleep: Arc<Mutex<HashSet<String>>>,
 }
+
+/// Locks of [`Rooms::loading`].
+const LOAD_LOCKS: usize = 64;
+/// How often the waker looks for sleeping games due (one node), and how far ahead (a
+/// cluster's leases of sleeping games run out as far ahead): a game is loaded before its
+/// flag, which its room then keeps to the millisecond.
+const WAKE_LOOK: Duration = Duration::from_millis(500);
+pub(crate) const WAKE_AHEAD: Duration = Duration::from_secs(3);
+/// Sleeping games the waker loads at once.
+const WAKE_AT_ONCE: usize = 16;
 
 /// Where a game's room runs when several nodes share the database: the cluster plugs one
 /// into the rooms, which know nothing of how.
@@ -56,6 +77,76 @@ pub(crate) trait Placement: Send + Sync + std::fmt::Debug {
 
     /// Keeps this node's leases and takes over games nobody holds, while the node runs.
     fn start(&self, rooms: Rooms);
+
+    /// Lets game `id`, held here under `epoch`, sleep until `wake_at` (ms): its lease is
+    /// given up until then. False: another load has it now.
+    fn sleep<'a>(
+        &'a self,
+        id: &'a str,
+        epoch: i64,
+        wake_at: i64,
+    ) -> BoxFuture<'a, Result<bool, StoreError>>;
+}
+
+/// What a room going to sleep asks of the registry ([`Sleep`]).
+struct Sleeper {
+    registry: Weak<Mutex<HashMap<String, RoomHandle>>>,
+    store: Store,
+    placement: Option<Arc<dyn Placement>>,
+    falling_asleep: Arc<Mutex<HashSet<String>>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A panic while holding the lock leaves a consistent value (each change is one step).
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Sleep for Sleeper {
+    fn unlist(&self, id: &str, rx: &mut tokio::sync::mpsc::Receiver<RoomCmd>, kept: usize) -> bool {
+        let Some(registry) = self.registry.upgrade() else {
+            return false;
+        };
+        let mut map = lock(&registry);
+        // The registry's handle and the kept ones only: nobody else can send (handles are
+        // given out under this lock), so nothing is lost by closing.
+        if rx.sender_strong_count() > 1 + kept || !rx.is_empty() {
+            return false;
+        }
+        rx.close();
+        // Only this room's entry: a new room may have replaced it already.
+        if map.get(id).is_some_and(RoomHandle::is_closed) {
+            map.remove(id);
+        }
+        lock(&self.falling_asleep).insert(id.to_owned());
+        true
+    }
+
+    fn sleep<'a>(&'a self, id: &'a str, epoch: i64, wake_at: u64) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            let wake_at = i64::try_from(wake_at).unwrap_or(i64::MAX);
+            // Until it is stored nothing would wake the game: the store is asked again.
+            loop {
+                let stored = match &self.placement {
+                    Some(placement) => placement.sleep(id, epoch, wake_at).await,
+                    None => self.store.sleep_game(id, epoch, wake_at, None).await,
+                };
+                match stored {
+                    Ok(true) => break,
+                    Ok(false) => {
+                        tracing::debug!(game = %id, "loaded again before it slept");
+                        break;
+                    }
+                    Err(e) => {
+                        tracing::warn!(game = %id, error = %e, "a sleeping game's waking time not stored yet");
+                        tokio::time::sleep(Duration::from_secs(1)).await;
+                    }
+                }
+            }
+            lock(&self.falling_asleep).remove(id);
+        })
+    }
 }
 
 /// The bot levels of a game's seats (`None`: a person).
@@ -77,8 +168,16 @@ impl Rooms {
             lobby: Lobby::default(),
             events: crate::events::Events::default(),
             placement: None,
-            loading: Arc::default(),
+            loading: Arc::new(std::array::from_fn(|_| tokio::sync::Mutex::new(()))),
+            sleep_after: None,
+            falling_asleep: Arc::default(),
         }
+    }
+
+    /// Lets a game's room sleep once nobody has been there for `after`.
+    pub(crate) fn sleeping_after(mut self, after: Duration) -> Rooms {
+        self.sleep_after = Some(after);
+        self
     }
 
     /// Makes this registry a cluster node's: live games are held by lease, rooms held
@@ -115,10 +214,7 @@ impl Rooms {
     }
 
     fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, RoomHandle>> {
-        // A panic while holding the lock leaves a consistent map (inserts are atomic).
-        self.inner
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        lock(&self.inner)
     }
 
     /// Starts a room (and its bots, if the game is on); the caller registers it. `fence`:
@@ -157,6 +253,17 @@ impl Rooms {
             fence,
             berserkable: row.berserkable,
             gifts: row.club.tournament.is_none(),
+            epoch,
+            hibernation: self.sleep_after.map(|after| Hibernation {
+                after,
+                to: Arc::new(Sleeper {
+                    registry: Arc::downgrade(&self.inner),
+                    store: self.store.clone(),
+                    placement: self.placement.clone(),
+                    falling_asleep: self.falling_asleep.clone(),
+                }),
+            }),
+            loaded: !new,
             ..RoomOptions::default()
         };
         let room = RoomHandle::spawn(id.to_owned(), game, self.writer.clone(), options);
@@ -231,16 +338,25 @@ impl Rooms {
     /// store (a finished game's room serves its last state and rematch offers, then closes
     /// when nobody is there).
     pub(crate) async fn get(&self, id: &str) -> Result<Option<RoomHandle>, StoreError> {
+        self.load(id, false).await
+    }
+
+    /// [`Rooms::get`]; `restart`: the server has just started, so the running clock of a
+    /// game under way resumes now whether it slept or not (docs/RULES.md R6), where a game
+    /// woken from sleep otherwise goes on as if its room had never stopped.
+    async fn load(&self, id: &str, restart: bool) -> Result<Option<RoomHandle>, StoreError> {
         if let Some(room) = self.known(id) {
             return Ok(Some(room));
         }
-        let _one_load = match &self.placement {
-            Some(_) => Some(self.loading.lock().await),
-            None => None,
-        };
+        let stripe = id
+            .bytes()
+            .fold(0usize, |h, b| h.wrapping_mul(31) + usize::from(b));
+        let _one_load = self.loading[stripe % LOAD_LOCKS].lock().await;
         if let Some(room) = self.known(id) {
             return Ok(Some(room));
         }
+        // Asked before the row is read: once it leaves this set, its row says it sleeps.
+        let falling_asleep = lock(&self.falling_asleep).contains(id);
         let Some(row) = self.store.game(id).await? else {
             return Ok(None);
         };
@@ -264,7 +380,8 @@ impl Rooms {
                 }
             }
         }
-        let game = self.replay(&row).await?;
+        let asleep = !restart && (falling_asleep || row.wake_at.is_some());
+        let game = self.rebuild(&row, asleep).await?;
         if let (Status::Live, Some((result, termination))) = (row.status, game.result()) {
             // Stored as live, but over by the rules (a start position that was over already,
             // accepted before such starts were refused): record the end, once.
@@ -305,7 +422,8 @@ impl Rooms {
         Ok((0, self.replay(row).await?))
     }
 
-    /// Loads every live game into a room (on start), so their clocks run again.
+    /// Loads every live game into a room (on start), so their clocks run again, but for
+    /// sleeping games whose time runs on the calendar: the waker loads them when due.
     pub(crate) async fn recover(&self) -> Result<usize, StoreError> {
         if let Some(placement) = &self.placement {
             // Nodes take games nobody holds as they find them, a few at a time.
@@ -313,16 +431,60 @@ impl Rooms {
             return Ok(0);
         }
         let live = self.store.live_games().await?;
+        let mut loaded = 0;
         for row in &live {
-            self.get(&row.game.id).await?;
+            if row.wake_at.is_some() && row.game.time_control.runs_on_calendar() {
+                continue;
+            }
+            self.load(&row.game.id, true).await?;
+            loaded += 1;
         }
-        Ok(live.len())
+        self.wake_sleepers();
+        Ok(loaded)
+    }
+
+    /// One node: loads each sleeping game a little before it must keep its time (a cluster's
+    /// look for unowned games does this there). Its room then keeps the flag exactly.
+    fn wake_sleepers(&self) {
+        use futures_util::StreamExt;
+        let rooms = self.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(WAKE_LOOK);
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                every.tick().await;
+                let until = (now_ms() + WAKE_AHEAD.as_millis() as u64) as i64;
+                let due = match rooms.store.waking_games(until).await {
+                    Ok(due) => due,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "cannot look for sleeping games to wake");
+                        continue;
+                    }
+                };
+                futures_util::stream::iter(due)
+                    .for_each_concurrent(WAKE_AT_ONCE, |id| {
+                        let rooms = &rooms;
+                        async move {
+                            if let Err(e) = rooms.get(&id).await {
+                                tracing::warn!(game = %id, error = %e, "cannot wake the game");
+                            }
+                        }
+                    })
+                    .await;
+            }
+        });
     }
 
     /// Rebuilds a game from its stored moves, replayed through the core with the thinking
-    /// time each was charged; the running clock resumes now (docs/RULES.md R6: downtime is
-    /// charged to nobody).
+    /// time each was charged. A game that slept goes on as if its room had never stopped;
+    /// otherwise the running clock resumes now (docs/RULES.md R6: downtime is charged to
+    /// nobody).
     pub(crate) async fn replay(&self, row: &GameRow) -> Result<Game, StoreError> {
+        self.rebuild(row, row.wake_at.is_some()).await
+    }
+
+    /// [`Rooms::replay`]; `asleep`: the game slept (its clock ran on meanwhile).
+    async fn rebuild(&self, row: &GameRow, asleep: bool) -> Result<Game, StoreError> {
         let bad = |what: String| StoreError::Corrupt(format!("game {}: {what}", row.game.id));
         let start = match &row.game.start_fen {
             Some(fen) => Position::from_fen(fen).map_err(|e| bad(e.to_string()))?,
@@ -351,7 +513,7 @@ impl Rooms {
         if let Some(ending) = row.ending {
             game.restore_end(ending.result, ending.termination);
         }
-        game.resume(now_ms(), turn_began);
+        game.resume(if asleep { turn_began } else { now_ms() }, turn_began);
         Ok(game)
     }
 }

@@ -170,4 +170,23 @@ impl crate::rooms::Placement for Cluster {
     fn start(&self, rooms: Rooms) {
         Cluster::start(self, rooms);
     }
+
+    fn sleep<'a>(
+        &'a self,
+        id: &'a str,
+        epoch: i64,
+        wake_at: i64,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(async move {
+            // Not this node's to renew, nor (when its room's bridge stops) to release: the
+            // store gives the lease up, to run out a little before `wake_at` so that a look
+            // takes the game in time for its room to keep the flag.
+            lock(&self.inner.leases).remove(id);
+            let until = wake_at.saturating_sub(crate::rooms::WAKE_AHEAD.as_millis() as i64);
+            self.inner
+                .store
+                .sleep_game(id, epoch, wake_at, Some((self.node(), until)))
+                .await
+        })
+    }
 }

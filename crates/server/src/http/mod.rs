@@ -501,11 +501,17 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
     let bots = crate::bot::Bots::new(config.uci_engine.clone());
     let permits = bots.permits();
     let board = board::BoardBudget::new(&bots);
+    let seconds = |s: f64, what: &str| {
+        std::time::Duration::try_from_secs_f64(s).map_err(|_| format!("{what}: {s} seconds?"))
+    };
     let mut rooms = Rooms::new(
         store.clone(),
         EventWriter::start(store.clone()),
         bots.clone(),
     );
+    if config.hibernate_after > 0.0 {
+        rooms = rooms.sleeping_after(seconds(config.hibernate_after, "--hibernate-after")?);
+    }
     let mut cluster = None;
     if let Some(url) = &config.cluster {
         if store.backend() != crate::store::Backend::Postgres {
@@ -531,9 +537,6 @@ pub(crate) async fn serve(config: Config) -> Result<(), String> {
     let (stopping, shutdown) = tokio::sync::watch::channel(false);
     let (drain, draining) = tokio::sync::watch::channel(false);
     let (socket_open, mut sockets_closed) = tokio::sync::mpsc::channel::<()>(1);
-    let seconds = |s: f64, what: &str| {
-        std::time::Duration::try_from_secs_f64(s).map_err(|_| format!("{what}: {s} seconds?"))
-    };
     let drain_for = seconds(config.drain_seconds, "--drain-seconds")?;
     let mut limits = serve::Limits::new(config.max_connections_per_address);
     limits.total = match config.max_connections {

@@ -17,6 +17,8 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use std::sync::atomic::Ordering;
 
+use futures_util::future::BoxFuture;
+
 use crate::lobby::{Listing, Lobby};
 use crate::metrics::METRICS;
 use crate::store::writer::{EventWriter, GameWrite};
@@ -215,6 +217,29 @@ pub(crate) enum RoomHandle {
     Remote(Arc<dyn Transport>),
 }
 
+/// Where a room goes to sleep: the registry that hands it out (`rooms.rs`), which it asks to
+/// forget it and to store when it must be loaded again.
+pub(crate) trait Sleep: Send + Sync {
+    /// Under the registry's lock, if nobody but the registry (and `kept` others: the
+    /// cluster's bridge) holds a handle to room `id` and nothing waits in `rx`: forgets the
+    /// room and closes `rx`, so that nobody is handed it or can send to it from now on (the
+    /// next request loads the game again). False: someone may still ask; the room stays.
+    fn unlist(&self, id: &str, rx: &mut mpsc::Receiver<RoomCmd>, kept: usize) -> bool;
+
+    /// Stores that game `id`, loaded under `epoch`, sleeps until `wake_at` (ms on the
+    /// calendar).
+    fn sleep<'a>(&'a self, id: &'a str, epoch: i64, wake_at: u64) -> BoxFuture<'a, ()>;
+}
+
+/// When and where an idle room goes to sleep (issue 55): its task ends and the game is
+/// loaded again from the store on the next request, or when its time must be kept.
+#[derive(Clone)]
+pub(crate) struct Hibernation {
+    /// With nobody connected and nothing asked for this long, the room sleeps.
+    pub(crate) after: Duration,
+    pub(crate) to: Arc<dyn Sleep>,
+}
+
 /// How a room behaves beyond its game.
 pub(crate) struct RoomOptions {
     /// An unstarted game with no move for this long is aborted (as lichess does).
@@ -240,6 +265,13 @@ pub(crate) struct RoomOptions {
     pub(crate) berserkable: bool,
     /// Its players may give each other time (lichess's "+15 seconds"; not in a tournament).
     pub(crate) gifts: bool,
+    /// The epoch the game was loaded under (a sleeping game's record names it).
+    pub(crate) epoch: i64,
+    /// Whether, and where, the room sleeps when nobody is there (`None`: it never does).
+    pub(crate) hibernation: Option<Hibernation>,
+    /// The game was loaded again (a restart, a takeover, a wake): nobody is connected yet,
+    /// and each player counts as gone from the room's start.
+    pub(crate) loaded: bool,
 }
 
 /// Versions one load of a game may use before the next load's begin (far more events than
@@ -270,6 +302,9 @@ impl Default for RoomOptions {
             lobby: Lobby::default(),
             berserkable: false,
             gifts: true,
+            epoch: 0,
+            hibernation: None,
+            loaded: false,
         }
     }
 }
@@ -289,6 +324,7 @@ impl RoomHandle {
         if !game.is_over() {
             METRICS.live_games.fetch_add(1, Ordering::Relaxed);
         }
+        let started = tokio::time::Instant::now();
         let room = Room {
             id,
             game,
@@ -298,9 +334,10 @@ impl RoomHandle {
             feed,
             idle_abort: options.idle_abort,
             linger: options.linger,
-            last_activity: tokio::time::Instant::now(),
+            last_activity: started,
+            quiet_since: started,
             connections: ByColor::default(),
-            gone_since: ByColor::default(),
+            gone_since: ByColor::new_with(|_| options.loaded.then_some(started)),
             watchers: Watchers::default(),
             rematch: Rematch::None,
             open_seat: options.open_seat,
@@ -311,12 +348,17 @@ impl RoomHandle {
             closing: false,
             berserkable: options.berserkable,
             gifts: options.gifts,
+            epoch: options.epoch,
+            hibernation: options.hibernation,
         };
         let on_exit = options.on_exit;
         let (lobby, key) = (room.lobby.clone(), room.id.clone());
         METRICS.rooms.fetch_add(1, Ordering::Relaxed);
         tokio::spawn(async move {
-            room.run(rx).await;
+            if room.run(rx).await {
+                // Closed or asleep with its game still on (here: it is live elsewhere).
+                METRICS.live_games.fetch_sub(1, Ordering::Relaxed);
+            }
             lobby.set(&key, None);
             METRICS.rooms.fetch_sub(1, Ordering::Relaxed);
             on_exit();
@@ -484,6 +526,12 @@ struct Room {
     berserkable: bool,
     /// Its players may give each other time.
     gifts: bool,
+    /// The epoch the game was loaded under.
+    epoch: i64,
+    /// Whether, and where, the room sleeps when nobody is there.
+    hibernation: Option<Hibernation>,
+    /// When the room was last asked anything (it sleeps after a while of quiet).
+    quiet_since: tokio::time::Instant,
 }
 
 /// How long a game that has not started may wait for a move before it is aborted.
@@ -493,7 +541,13 @@ const IDLE_ABORT: Duration = Duration::from_secs(600);
 const LINGER: Duration = Duration::from_secs(120);
 
 impl Room {
-    async fn run(mut self, mut rx: mpsc::Receiver<RoomCmd>) {
+    /// Serves the room until it closes or sleeps: whether its game is still on.
+    async fn run(mut self, rx: mpsc::Receiver<RoomCmd>) -> bool {
+        self.serve(rx).await;
+        !self.game.is_over()
+    }
+
+    async fn serve(&mut self, mut rx: mpsc::Receiver<RoomCmd>) {
         loop {
             // How the room lists, after whatever the last turn of the loop changed.
             self.list();
@@ -509,7 +563,12 @@ impl Room {
             });
             let close = (self.game.is_over() && self.connected() == 0)
                 .then(|| self.last_activity + self.linger);
-            let deadline = [flag, abort, idle, close, self.watchers.due]
+            let sleep_at = self
+                .hibernation
+                .as_ref()
+                .filter(|_| self.may_sleep())
+                .map(|h| self.quiet_since + h.after);
+            let deadline = [flag, abort, idle, close, self.watchers.due, sleep_at]
                 .into_iter()
                 .flatten()
                 .min();
@@ -531,6 +590,14 @@ impl Room {
                     let now = tokio::time::Instant::now();
                     if close.is_some_and(|c| now >= c) {
                         return;
+                    }
+                    if sleep_at.is_some_and(|s| now >= s) {
+                        if self.hibernate(&mut rx).await {
+                            return;
+                        }
+                        // Someone holds the room still: quiet is counted again.
+                        self.quiet_since = now;
+                        continue;
                     }
                     if let Some((n, names)) = self.watchers.publish_due(now) {
                         self.publish_room(RoomEvent::Watchers { n, names });
@@ -583,7 +650,69 @@ impl Room {
         self.connections.white + self.connections.black + self.watchers.n
     }
 
+    /// Whether the room may sleep: a game under way with both seats taken by people, and
+    /// nobody connected or following its feed (but this node's bridge, in cluster mode).
+    fn may_sleep(&self) -> bool {
+        let bridge = usize::from(self.fence.is_some());
+        !self.game.is_over()
+            && !self.closing
+            && self.open_seat.is_none()
+            && !self.bots.white
+            && !self.bots.black
+            && self.connected() == 0
+            && self.watchers.due.is_none()
+            && self.feed.receiver_count() <= bridge
+    }
+
+    /// Goes to sleep if nobody can ask anything of the room any more (true): the store then
+    /// keeps when the game must be loaded to keep its time. A request the cluster's bridge
+    /// forwarded meanwhile is answered "unavailable" (nothing was done; asked again, the game
+    /// is loaded again).
+    async fn hibernate(&mut self, rx: &mut mpsc::Receiver<RoomCmd>) -> bool {
+        let Some(hibernation) = self.hibernation.clone() else {
+            return false;
+        };
+        let bridge = usize::from(self.fence.is_some());
+        if !hibernation.to.unlist(&self.id, rx, bridge) {
+            return false;
+        }
+        while let Ok(cmd) = rx.try_recv() {
+            if let RoomCmd::Request {
+                reply: Some(reply), ..
+            } = cmd
+            {
+                let _ = reply.send(Err(RoomError::Unavailable));
+            }
+        }
+        let wake_at = self.wake_at();
+        hibernation.to.sleep(&self.id, self.epoch, wake_at).await;
+        METRICS.slept.fetch_add(1, Ordering::Relaxed);
+        true
+    }
+
+    /// When a sleeping game must be loaded again (ms on the calendar): its next flag, the
+    /// abort of a game not begun, or the abandonment of an untimed one, whichever is first;
+    /// in a month if none (a look that costs nothing when nothing is due).
+    fn wake_at(&self) -> u64 {
+        let now = now_ms();
+        let abort = (!self.game.has_started()).then(|| {
+            let left = (self.last_activity + self.idle_abort)
+                .saturating_duration_since(tokio::time::Instant::now());
+            now + left.as_millis() as u64
+        });
+        [
+            self.game.next_deadline(),
+            abort,
+            self.game.idle_deadline(false),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(now + 30 * 24 * 3_600_000)
+    }
+
     async fn handle(&mut self, cmd: RoomCmd) {
+        self.quiet_since = tokio::time::Instant::now();
         match cmd {
             RoomCmd::Request { request, reply } => {
                 let answer = self.answer(request).await;

@@ -18,7 +18,7 @@ impl Store {
         until: i64,
     ) -> Result<Option<i64>, StoreError> {
         let row = sqlx::query(
-            "UPDATE games SET epoch = epoch + 1, owner = $1, lease_until = $2 \
+            "UPDATE games SET epoch = epoch + 1, owner = $1, lease_until = $2, wake_at = NULL \
              WHERE id = $3 AND (owner IS NULL OR owner = $1 OR lease_until < $4) \
              RETURNING epoch",
         )
@@ -68,13 +68,72 @@ impl Store {
         Ok(())
     }
 
-    /// Live games that nobody holds at `now` (never taken, released, or their lease run out):
-    /// what a node may take over.
+    /// Puts game `id` to sleep (migration 0027) if it is live and its last load was the one
+    /// under `epoch` (and, in cluster mode, `node` holds it): no room holds it from now, and
+    /// it is to be loaded again by `wake_at`. In cluster mode (`lease`: the node and when its
+    /// lease is to run out) its lease is given up, so that any node may wake it on a request,
+    /// and the first to look once it has run out takes it. False: a later load has it
+    /// (nothing was written).
+    pub(crate) async fn sleep_game(
+        &self,
+        id: &str,
+        epoch: i64,
+        wake_at: i64,
+        lease: Option<(&str, i64)>,
+    ) -> Result<bool, StoreError> {
+        let done = match lease {
+            None => {
+                sqlx::query(
+                    "UPDATE games SET wake_at = $1 \
+                     WHERE id = $2 AND epoch = $3 AND status = 'live'",
+                )
+                .bind(wake_at)
+                .bind(id)
+                .bind(epoch)
+                .execute(self.pool())
+                .await?
+            }
+            Some((node, until)) => {
+                sqlx::query(
+                    "UPDATE games SET wake_at = $1, owner = NULL, lease_until = $2 \
+                     WHERE id = $3 AND epoch = $4 AND owner = $5 AND status = 'live'",
+                )
+                .bind(wake_at)
+                .bind(until)
+                .bind(id)
+                .bind(epoch)
+                .bind(node)
+                .execute(self.pool())
+                .await?
+            }
+        };
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Sleeping games to be loaded by `until` (one node: the rooms' waker looks each second;
+    /// a cluster's look for unowned games finds them by their lease instead).
+    pub(crate) async fn waking_games(&self, until: i64) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE status = 'live' AND wake_at IS NOT NULL \
+             AND wake_at <= $1 ORDER BY wake_at, id",
+        )
+        .bind(until)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|r| r.try_get::<String, _>(0).map_err(StoreError::from))
+            .collect()
+    }
+
+    /// Live games that nobody holds at `now` (never taken, released, their lease run out, or
+    /// asleep and due): what a node may take over.
     pub(crate) async fn unowned_games(&self, now: i64) -> Result<Vec<String>, StoreError> {
         let rows = sqlx::query(
             // `status` written out, so that the partial index of live games (migration
             // 0015) serves the query under a generic plan too.
-            "SELECT id FROM games WHERE status = 'live' AND (owner IS NULL OR lease_until < $1) \
+            // A game nobody holds has a lease run out: released (0), never taken (0), or
+            // asleep until its waking time (migration 0027).
+            "SELECT id FROM games WHERE status = 'live' AND lease_until < $1 \
              ORDER BY created_at, id",
         )
         .bind(now)
@@ -270,6 +329,68 @@ pub(super) mod tests {
                 .unwrap()
                 > b
         );
+
+        // A sleeping game (migration 0027): written only by the load that has it; nobody's
+        // until a request takes it, or its lease has run out (before its waking time).
+        store.create_game(&game("sleepy", 102)).await.unwrap();
+        let e = store
+            .take_lease("sleepy", "node-a", 1_000, 6_000)
+            .await
+            .unwrap()
+            .unwrap();
+        let cluster_sleep =
+            |epoch| store.sleep_game("sleepy", epoch, 50_000, Some(("node-a", 47_000)));
+        assert!(
+            !cluster_sleep(e - 1).await.unwrap(),
+            "an older load's sleep"
+        );
+        assert!(cluster_sleep(e).await.unwrap());
+        assert_eq!(
+            store.game("sleepy").await.unwrap().unwrap().wake_at,
+            Some(50_000)
+        );
+        assert!(
+            store
+                .renew_leases("node-a", 9_000)
+                .await
+                .unwrap()
+                .iter()
+                .all(|(id, _)| id != "sleepy")
+        );
+        let unowned = |now| async move {
+            store
+                .unowned_games(now)
+                .await
+                .unwrap()
+                .contains(&"sleepy".to_owned())
+        };
+        assert!(
+            !unowned(10_000).await,
+            "asleep and not due: no look takes it"
+        );
+        assert!(unowned(47_001).await, "due: the next look takes it");
+        let woken = store
+            .take_lease("sleepy", "node-b", 10_000, 15_000)
+            .await
+            .unwrap()
+            .expect("asked for, any node takes it at once");
+        assert!(woken > e);
+        assert_eq!(store.game("sleepy").await.unwrap().unwrap().wake_at, None);
+        // One node: the waker finds it by its waking time; the next load clears it.
+        store.create_game(&game("alone", 103)).await.unwrap();
+        let e = store.next_epoch("alone").await.unwrap();
+        assert!(store.sleep_game("alone", e, 70_000, None).await.unwrap());
+        let waking = |until| async move {
+            store
+                .waking_games(until)
+                .await
+                .unwrap()
+                .contains(&"alone".to_owned())
+        };
+        assert!(!waking(69_999).await);
+        assert!(waking(70_000).await);
+        store.next_epoch("alone").await.unwrap();
+        assert!(!waking(70_000).await, "awake again");
 
         // A cluster-wide role (the pairing authority): one holder at a time, by lease.
         let r1 = store

@@ -137,6 +137,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "follows",
         include_str!("../../../../migrations/0026_follows.sql"),
     ),
+    (
+        27,
+        "hibernation",
+        include_str!("../../../../migrations/0027_hibernation.sql"),
+    ),
 ];
 
 /// Applies the migrations not applied yet, in order, each in its own transaction. On

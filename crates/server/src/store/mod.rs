@@ -35,7 +35,7 @@ macro_rules! game_columns {
          g.result, g.termination, g.finished_at, g.white_seat, g.black_seat, g.white_bot, \
          g.black_bot, g.rematch_of, g.draw_offers, g.seek, g.white_user, g.black_user, \
          wu.title, bu.title, g.rated, g.rating_min, g.rating_max, g.event, g.round, g.board, \
-         g.tournament, g.berserk, g.berserkable, g.gifts"
+         g.tournament, g.berserk, g.berserkable, g.gifts, g.wake_at"
     };
 }
 
@@ -214,6 +214,8 @@ pub(crate) struct GameRow {
     pub(crate) berserk: rookery_core::ByColor<bool>,
     /// Time given, in order (migration 0024).
     pub(crate) gifts: Vec<rookery_core::game::Gift>,
+    /// The game sleeps (migration 0027): no room holds it, and it is to be loaded by then.
+    pub(crate) wake_at: Option<i64>,
 }
 
 /// Gifts of time as the `gifts` column keeps them: `w12 b13` (the giver, the moves played).
@@ -427,10 +429,13 @@ impl Store {
     /// Claims the next load of game `id` into a room: its epoch, which no earlier load had
     /// (room versions start from it, so they never repeat for a game).
     pub(crate) async fn next_epoch(&self, id: &str) -> Result<i64, StoreError> {
-        let row = sqlx::query("UPDATE games SET epoch = epoch + 1 WHERE id = $1 RETURNING epoch")
-            .bind(id)
-            .fetch_one(&self.pool)
-            .await?;
+        // A load wakes a sleeping game (migration 0027).
+        let row = sqlx::query(
+            "UPDATE games SET epoch = epoch + 1, wake_at = NULL WHERE id = $1 RETURNING epoch",
+        )
+        .bind(id)
+        .fetch_one(&self.pool)
+        .await?;
         Ok(row.try_get(0)?)
     }
 
@@ -884,6 +889,7 @@ fn game_row(r: &sqlx::any::AnyRow) -> Result<GameRow, StoreError> {
                 .ok_or_else(|| StoreError::Corrupt(format!("unreadable gifts {text:?}")))?,
             None => Vec::new(),
         },
+        wake_at: r.try_get(31)?,
         draw_offers: match r.try_get::<Option<String>, _>(15)? {
             Some(text) => {
                 Some(DrawOffers::parse(&text).ok_or_else(|| {
