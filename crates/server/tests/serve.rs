@@ -106,7 +106,7 @@ fn migrate_creates_the_schema_and_can_run_twice() {
         versions,
         [
             "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16",
-            "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27"
+            "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28"
         ]
     );
     for column in [
@@ -161,6 +161,7 @@ fn migrate_creates_the_schema_and_can_run_twice() {
         "club_requests",
         "explorer",
         "follows",
+        "nodes",
     ] {
         assert!(tables.iter().any(|t| t == table), "{table}: {tables:?}");
     }

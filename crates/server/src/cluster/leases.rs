@@ -9,12 +9,10 @@ impl Cluster {
         if self.inner.leaving.load(Ordering::Relaxed) {
             return Ok(None);
         }
-        let now = now_ms() as i64;
-        let until = now + LEASE.as_millis() as i64;
         let epoch = self
             .inner
             .store
-            .take_lease(id, &self.inner.node, now, until)
+            .take_lease(id, &self.inner.node, now_ms() as i64)
             .await?;
         if let Some(epoch) = epoch {
             lock(&self.inner.leases).insert(id.to_owned(), epoch);
@@ -30,11 +28,10 @@ impl Cluster {
                 "this node is leaving: it makes no new game".to_owned(),
             ));
         }
-        let until = now_ms() as i64 + LEASE.as_millis() as i64;
         let epoch = self
             .inner
             .store
-            .create_game_held(row, &self.inner.node, until)
+            .create_game_held(row, &self.inner.node, crate::store::leases::HELD)
             .await?;
         lock(&self.inner.leases).insert(row.id.clone(), epoch);
         Ok(epoch)
@@ -66,17 +63,29 @@ impl Cluster {
         });
     }
 
+    /// Renews this node's lease, and with it every game it holds: one row, however many
+    /// games. If it had run out (the node was paused or cut off), other nodes may have taken
+    /// games: the rooms of those no longer held here close.
     pub(super) async fn renew(&self, rooms: &Rooms) {
         // Judged: the leases held before the renewal (one taken meanwhile may have missed it).
         let before: Vec<(String, i64)> = lock(&self.inner.leases)
             .iter()
             .map(|(id, epoch)| (id.clone(), *epoch))
             .collect();
-        let until = now_ms() as i64 + LEASE.as_millis() as i64;
-        let held = match self.inner.store.renew_leases(self.node(), until).await {
+        let now = now_ms() as i64;
+        let until = now + LEASE.as_millis() as i64;
+        match self.inner.store.renew_node(self.node(), now, until).await {
+            Ok(true) => return,
+            Ok(false) => {}
+            Err(e) => {
+                tracing::warn!(error = %e, "lease not renewed");
+                return;
+            }
+        }
+        let held = match self.inner.store.held_games(self.node()).await {
             Ok(held) => held,
             Err(e) => {
-                tracing::warn!(error = %e, "leases not renewed");
+                tracing::warn!(error = %e, "cannot read which games this node holds");
                 return;
             }
         };
@@ -101,6 +110,7 @@ impl Cluster {
     }
 
     pub(super) async fn take_over(&self, rooms: &Rooms) {
+        use futures_util::StreamExt;
         let ids = match self.inner.store.unowned_games(now_ms() as i64).await {
             Ok(ids) => ids,
             Err(e) => {
@@ -108,25 +118,25 @@ impl Cluster {
                 return;
             }
         };
-        let mut taken = 0;
-        for id in ids {
-            if taken == TAKE_AT_ONCE {
-                break;
-            }
-            if rooms.running(&id).is_some() {
-                continue;
-            }
-            // Its owner was reached elsewhere; nobody holds it now: try here.
-            rooms.forget_remote(&id);
-            match rooms.get(&id).await {
-                Ok(Some(room)) if room.is_local() => {
-                    taken += 1;
-                    tracing::info!(game = %id, "game taken over");
+        let ids: Vec<String> = ids
+            .into_iter()
+            .filter(|id| rooms.running(id).is_none())
+            .take(TAKE_AT_ONCE)
+            .collect();
+        // Several loads at once: a dead node's games are taken within seconds.
+        futures_util::stream::iter(ids)
+            .for_each_concurrent(LOADS_AT_ONCE, |id| async move {
+                // Its owner was reached elsewhere; nobody holds it now: try here.
+                rooms.forget_remote(&id);
+                match rooms.get(&id).await {
+                    Ok(Some(room)) if room.is_local() => {
+                        tracing::info!(game = %id, "game taken over");
+                    }
+                    Ok(_) => {}
+                    Err(e) => tracing::warn!(game = %id, error = %e, "takeover failed"),
                 }
-                Ok(_) => {}
-                Err(e) => tracing::warn!(game = %id, error = %e, "takeover failed"),
-            }
-        }
+            })
+            .await;
     }
 
     /// SIGTERM: takes no more games and hands over those held (each room closes and its

@@ -41,8 +41,10 @@ pub(crate) const LEASE: Duration = Duration::from_secs(5);
 const RENEW_EVERY: Duration = Duration::from_millis(1500);
 /// How often a node looks for games nobody holds.
 const TAKEOVER_EVERY: Duration = Duration::from_millis(1000);
-/// The most games a node takes over in one look (the others are left to other nodes).
-const TAKE_AT_ONCE: usize = 40;
+/// The most games a node takes over in one look (the others are left to other nodes), and
+/// how many of them it loads at once.
+const TAKE_AT_ONCE: usize = 250;
+const LOADS_AT_ONCE: usize = 8;
 /// How long a request to a game's owner may take before the player is told to retry.
 const ASK_TIMEOUT: Duration = Duration::from_secs(4);
 /// How often a node tells the others of its lobby and who is online on it.
@@ -194,6 +196,12 @@ impl Cluster {
         // before is free for any node (this one included) at once.
         store
             .release_leases_of(&node)
+            .await
+            .map_err(|e| e.to_string())?;
+        // Its lease, before it holds any game.
+        let now = now_ms() as i64;
+        store
+            .renew_node(&node, now, now + LEASE.as_millis() as i64)
             .await
             .map_err(|e| e.to_string())?;
         // The address only: whatever secret came with it stays out of the log.

@@ -1,29 +1,35 @@
-//! Leases on games (migration 0014): which node runs a game's room, until when, under
-//! which epoch. A live game's room, and a finished game's while it is open (its last state
-//! and its rematch offers): one room per game in the whole cluster. Taking a game raises its epoch; the writer refuses a write made under an
-//! older epoch ([`super::writer::GameWrite::epoch`]), which is the fencing.
+//! Leases on games (migration 0014): which node runs a game's room, under which epoch. A
+//! live game's room, and a finished game's while it is open (its last state and its rematch
+//! offers): one room per game in the whole cluster. Taking a game raises its epoch; the
+//! writer refuses a write made under an older epoch ([`super::writer::GameWrite::epoch`]),
+//! which is the fencing. A node holds its games for as long as its own row in `nodes` is
+//! alive (migration 0028): one renewal a node, however many games it holds.
 
 use sqlx::Row;
 
 use super::{Store, StoreError};
 
+/// The `lease_until` of a game a node holds: its node's row says for how long.
+pub(crate) const HELD: i64 = i64::MAX;
+
 impl Store {
-    /// Takes game `id` for `node` until `until` if nobody else holds it (no owner, a lease
-    /// run out by `now`, or `node` itself): the new epoch, or `None` (held, or no such game).
+    /// Takes game `id` for `node` if nobody else holds it at `now` (no owner, a lease run
+    /// out, an owner whose node's lease ran out, or `node` itself): the new epoch, or `None`
+    /// (held, or no such game).
     pub(crate) async fn take_lease(
         &self,
         id: &str,
         node: &str,
         now: i64,
-        until: i64,
     ) -> Result<Option<i64>, StoreError> {
         let row = sqlx::query(
             "UPDATE games SET epoch = epoch + 1, owner = $1, lease_until = $2, wake_at = NULL \
-             WHERE id = $3 AND (owner IS NULL OR owner = $1 OR lease_until < $4) \
+             WHERE id = $3 AND (owner IS NULL OR owner = $1 OR lease_until < $4 \
+             OR owner IN (SELECT name FROM nodes WHERE alive_until < $4)) \
              RETURNING epoch",
         )
         .bind(node)
-        .bind(until)
+        .bind(HELD)
         .bind(id)
         .bind(now)
         .fetch_optional(self.pool())
@@ -31,19 +37,42 @@ impl Store {
         Ok(row.map(|r| r.try_get::<i64, _>(0)).transpose()?)
     }
 
-    /// Renews every lease `node` holds until `until`, in one statement: the games with the
-    /// epoch of each (a game missing is another node's now).
-    pub(crate) async fn renew_leases(
+    /// Renews `node`'s lease, and with it every game it holds, until `until`: true if it
+    /// had not run out by `now` (nobody can have taken its games); false if it had, or the
+    /// node had none (then [`Store::held_games`] says which games it still holds).
+    pub(crate) async fn renew_node(
         &self,
         node: &str,
+        now: i64,
         until: i64,
-    ) -> Result<Vec<(String, i64)>, StoreError> {
-        let rows =
-            sqlx::query("UPDATE games SET lease_until = $1 WHERE owner = $2 RETURNING id, epoch")
+    ) -> Result<bool, StoreError> {
+        let renewed =
+            sqlx::query("UPDATE nodes SET alive_until = $1 WHERE name = $2 AND alive_until >= $3")
                 .bind(until)
                 .bind(node)
-                .fetch_all(self.pool())
+                .bind(now)
+                .execute(self.pool())
                 .await?;
+        if renewed.rows_affected() == 1 {
+            return Ok(true);
+        }
+        sqlx::query(
+            "INSERT INTO nodes (name, alive_until) VALUES ($1, $2) \
+             ON CONFLICT (name) DO UPDATE SET alive_until = excluded.alive_until",
+        )
+        .bind(node)
+        .bind(until)
+        .execute(self.pool())
+        .await?;
+        Ok(false)
+    }
+
+    /// The games `node` holds, with the epoch of each (a game missing is another node's).
+    pub(crate) async fn held_games(&self, node: &str) -> Result<Vec<(String, i64)>, StoreError> {
+        let rows = sqlx::query("SELECT id, epoch FROM games WHERE owner = $1")
+            .bind(node)
+            .fetch_all(self.pool())
+            .await?;
         rows.iter()
             .map(|r| Ok((r.try_get::<String, _>(0)?, r.try_get::<i64, _>(1)?)))
             .collect()
@@ -125,16 +154,17 @@ impl Store {
             .collect()
     }
 
-    /// Live games that nobody holds at `now` (never taken, released, their lease run out, or
-    /// asleep and due): what a node may take over.
+    /// Live games that nobody holds at `now` (never taken, released, asleep and due, or their
+    /// node's lease run out): what a node may take over.
     pub(crate) async fn unowned_games(&self, now: i64) -> Result<Vec<String>, StoreError> {
         let rows = sqlx::query(
             // `status` written out, so that the partial index of live games (migration
             // 0015) serves the query under a generic plan too.
             // A game nobody holds has a lease run out: released (0), never taken (0), or
-            // asleep until its waking time (migration 0027).
+            // asleep until its waking time (migration 0027); a held one, its node's.
             "SELECT id FROM games WHERE status = 'live' AND lease_until < $1 \
-             ORDER BY created_at, id",
+             UNION ALL SELECT g.id FROM nodes n JOIN games g ON g.owner = n.name \
+             WHERE n.alive_until < $1 AND g.status = 'live'",
         )
         .bind(now)
         .fetch_all(self.pool())
@@ -238,17 +268,17 @@ pub(super) mod tests {
                 .unwrap()
                 .contains(&"lease".to_owned())
         );
+        // Each node's first renewal makes its row (it held nothing before).
+        assert!(!store.renew_node("node-a", 1_000, 6_000).await.unwrap());
+        assert!(!store.renew_node("node-b", 1_000, 6_000).await.unwrap());
         let a = store
-            .take_lease("lease", "node-a", 1_000, 6_000)
+            .take_lease("lease", "node-a", 1_000)
             .await
             .unwrap()
             .unwrap();
-        // Held: nobody else may take it before the lease runs out; its holder renews it.
+        // Held: nobody else may take it before A's lease runs out; A renews it with its own.
         assert_eq!(
-            store
-                .take_lease("lease", "node-b", 5_000, 10_000)
-                .await
-                .unwrap(),
+            store.take_lease("lease", "node-b", 5_000).await.unwrap(),
             None
         );
         assert!(
@@ -258,8 +288,9 @@ pub(super) mod tests {
                 .unwrap()
                 .contains(&"lease".to_owned())
         );
+        assert!(store.renew_node("node-a", 5_000, 8_000).await.unwrap());
         assert_eq!(
-            store.renew_leases("node-a", 8_000).await.unwrap(),
+            store.held_games("node-a").await.unwrap(),
             vec![("lease".to_owned(), a)]
         );
         writer.write(fenced("lease", 1, a)).await.unwrap();
@@ -271,21 +302,18 @@ pub(super) mod tests {
                 .unwrap()
                 .contains(&"lease".to_owned())
         );
+        store.renew_node("node-b", 9_000, 14_000).await.unwrap();
         let b = store
-            .take_lease("lease", "node-b", 9_000, 14_000)
+            .take_lease("lease", "node-b", 9_000)
             .await
             .unwrap()
             .unwrap();
         assert!(b > a);
-        assert!(
-            store
-                .renew_leases("node-a", 20_000)
-                .await
-                .unwrap()
-                .is_empty()
-        );
+        // A comes back: its lease had run out, and the game is no longer its.
+        assert!(!store.renew_node("node-a", 20_000, 25_000).await.unwrap());
+        assert!(store.held_games("node-a").await.unwrap().is_empty());
         assert_eq!(
-            store.renew_leases("node-b", 14_000).await.unwrap(),
+            store.held_games("node-b").await.unwrap(),
             vec![("lease".to_owned(), b)]
         );
         // A's write (with A's ending) is refused whole; B's goes in.
@@ -323,7 +351,7 @@ pub(super) mod tests {
         store.release_lease("lease", "node-b").await.unwrap();
         assert!(
             store
-                .take_lease("lease", "node-c", 10_000, 15_000)
+                .take_lease("lease", "node-c", 10_000)
                 .await
                 .unwrap()
                 .unwrap()
@@ -334,7 +362,7 @@ pub(super) mod tests {
         // until a request takes it, or its lease has run out (before its waking time).
         store.create_game(&game("sleepy", 102)).await.unwrap();
         let e = store
-            .take_lease("sleepy", "node-a", 1_000, 6_000)
+            .take_lease("sleepy", "node-a", 21_000)
             .await
             .unwrap()
             .unwrap();
@@ -351,11 +379,12 @@ pub(super) mod tests {
         );
         assert!(
             store
-                .renew_leases("node-a", 9_000)
+                .held_games("node-a")
                 .await
                 .unwrap()
                 .iter()
-                .all(|(id, _)| id != "sleepy")
+                .all(|(id, _)| id != "sleepy"),
+            "asleep, it is not the node's"
         );
         let unowned = |now| async move {
             store
@@ -370,7 +399,7 @@ pub(super) mod tests {
         );
         assert!(unowned(47_001).await, "due: the next look takes it");
         let woken = store
-            .take_lease("sleepy", "node-b", 10_000, 15_000)
+            .take_lease("sleepy", "node-b", 10_000)
             .await
             .unwrap()
             .expect("asked for, any node takes it at once");

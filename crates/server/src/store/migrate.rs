@@ -142,6 +142,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "hibernation",
         include_str!("../../../../migrations/0027_hibernation.sql"),
     ),
+    (
+        28,
+        "node_leases",
+        include_str!("../../../../migrations/0028_node_leases.sql"),
+    ),
 ];
 
 /// Applies the migrations not applied yet, in order, each in its own transaction. On

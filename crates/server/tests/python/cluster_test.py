@@ -53,7 +53,7 @@ a move acknowledged in the last 20 s of the run).
 
 Usage: cluster_test.py --binary target/release/rookery --loadgen target/release/rookery-loadgen
                        --postgres postgres://postgres@127.0.0.1:5432/test
-                       [--nats nats://127.0.0.1:4222] [--test kills,rolling,fencing,pools,analysis,bots,lobby,nats,natsauth,outage,ratings,tournament,arena]
+                       [--nats nats://127.0.0.1:4222] [--test kills,rolling,fencing,sleep,pools,analysis,bots,lobby,nats,natsauth,outage,ratings,tournament,arena]
 """
 import argparse
 import json
@@ -287,6 +287,59 @@ def test_fencing(args, tmp, errors):
         errors.append("fencing: the game was not playable through the resumed node")
     for node in nodes:
         node.stop()
+
+
+def test_sleep(args, tmp, errors):
+    """Sleeping games across nodes (issue 55): a game nobody is connected to gives its room and
+    its lease up; a move through another node wakes it there; one left alone is taken by a
+    node's look before its flag, which falls on time."""
+    url = fresh_database(args.postgres, "sleep")
+    a, b = [Node(args, f"node{i}", url, tmp, extra=["--hibernate-after", "0.5"]) for i in (1, 2)]
+    a.start()
+    b.start()
+    row = lambda gid: psql(url, f"SELECT owner, wake_at, status, finished_at, termination "
+                                f"FROM games WHERE id = '{gid}'").split("|")
+
+    def game(tc):
+        _, white, g = call(a.port, "POST", "/api/games", {"time_control": tc, "color": "white"})
+        _, black, _ = call(a.port, "POST", f"/api/games/{g['id']}/join")
+        cookies = white.split(";")[0], black.split(";")[0]
+        for m, c in [("e2e4", cookies[0]), ("e7e5", cookies[1])]:
+            status, _, _ = call(a.port, "POST", f"/api/games/{g['id']}/move", {"m": m}, c)
+            assert status == 200, status
+        return g["id"], cookies
+
+    def asleep(gid):
+        deadline = time.time() + 15
+        while time.time() < deadline:
+            owner, wake_at = row(gid)[:2]
+            if wake_at:
+                return owner, int(wake_at)
+            time.sleep(0.1)
+        errors.append(f"sleep: game {gid} never slept")
+        return None, None
+
+    flagged, _ = game("0.25+0")
+    woken, (white, _) = game("5+3")
+    owner, wake_at = asleep(flagged)
+    if owner:
+        errors.append(f"sleep: a sleeping game is still held by {owner}")
+    asleep(woken)
+    status, _, _ = call(b.port, "POST", f"/api/games/{woken}/move", {"m": "g1f3"}, white)
+    owner = row(woken)[0]
+    print(f"sleep: a move through node2 on a game asleep -> HTTP {status}, held by {owner}", flush=True)
+    if status != 200 or owner != b.name:
+        errors.append(f"sleep: a move through node2 woke the game as {status}, held by {owner}")
+    deadline = time.time() + 40
+    while time.time() < deadline and row(flagged)[2] == "live":
+        time.sleep(0.2)
+    _, _, status, finished, termination = row(flagged)
+    late = int(finished or 0) - (wake_at or 0)
+    print(f"sleep: the game left alone ended by {termination} {late} ms after its flag's time", flush=True)
+    if status != "over" or termination != "time forfeit" or not 0 <= late < 1000:
+        errors.append(f"sleep: the sleeping game's flag: {status}, {termination}, {late} ms late")
+    a.stop()
+    b.stop()
 
 
 def test_seats(args, tmp, errors, rounds=6):
@@ -1228,7 +1281,7 @@ def main():
     ap.add_argument("--nats-server", default="nats-server",
                     help="the NATS server the nats test starts and kills (its own port)")
     ap.add_argument("--test",
-                    default="kills,rolling,fencing,seats,pools,analysis,bots,lobby,nats,natsauth,outage,ratings,tournament,arena")
+                    default="kills,rolling,fencing,sleep,seats,pools,analysis,bots,lobby,nats,natsauth,outage,ratings,tournament,arena")
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seconds", type=int, default=180)
     ap.add_argument("--every", type=int, default=20)
@@ -1237,7 +1290,8 @@ def main():
     args = ap.parse_args()
     tmp = tempfile.mkdtemp()
     errors = []
-    tests = {"kills": test_kills, "rolling": test_rolling, "fencing": test_fencing, "seats": test_seats,
+    tests = {"kills": test_kills, "rolling": test_rolling, "fencing": test_fencing, "sleep": test_sleep,
+             "seats": test_seats,
              "pools": test_pools, "analysis": test_analysis, "bots": test_bots, "lobby": test_lobby, "nats": test_nats,
              "natsauth": test_nats_auth, "outage": test_outage, "ratings": test_ratings,
              "tournament": test_tournament, "arena": test_arena}
