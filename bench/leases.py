@@ -110,10 +110,11 @@ def main():
                     time.sleep(0.1)
         servers = ",".join(f"127.0.0.1:{p}" for p in ports)
         started = time.time()
-        subprocess.run([args.loadgen, "--server", servers, "--idle", str(args.games),
+        setup = subprocess.run([args.loadgen, "--server", servers, "--idle", str(args.games),
                         "--time-control", args.time_control, "--settle", "0",
                         "--setup-concurrency", "32", "--pid", str(nodes[0].pid)],
-                       check=True, stdout=subprocess.DEVNULL)
+                       check=False, stdout=subprocess.PIPE, text=True)
+        print("  loadgen: " + " / ".join(l for l in setup.stdout.splitlines() if "set up" in l))
         print(f"{args.games} games of {args.time_control} set up over three nodes in "
               f"{time.time() - started:.0f} s (rooms sleep after {args.hibernate_after} s)",
               flush=True)

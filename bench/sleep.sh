@@ -4,7 +4,8 @@
 # with the rooms sleeping after SLEEP seconds (0: never), and reports the server's RSS per
 # game after SETTLE seconds; with FLAGS=1 it then waits for every White flag and reports how
 # late each fell after its time (from the stored moves: 1...e5's time plus White's clock).
-# Usage: bench/sleep.sh BINARY GAMES TIME_CONTROL SLEEP [SETTLE]
+# CORR=N sets up N correspondence games first, beside them.
+# Usage: [FLAGS=1] [CORR=N] bench/sleep.sh BINARY GAMES TIME_CONTROL SLEEP [SETTLE]
 set -euo pipefail
 BIN=$1; GAMES=$2; TC=$3; SLEEP=$4; SETTLE=${5:-10}
 dir="$(mktemp -d)"
@@ -15,6 +16,11 @@ loadgen="$(dirname "$0")/../target/release/rookery-loadgen"
 PID=$!
 sleep 1.5
 start=$(date +%s)
+if [ -n "${CORR:-}" ]; then
+  # First CORR correspondence games (three days a move), asleep beside the others.
+  "$loadgen" --server 127.0.0.1:8811 --idle "$CORR" --time-control 3d --settle 0 \
+    --setup-concurrency 32 --pid "$PID" | sed "s/^/3d first, sleep after $SLEEP s: /"
+fi
 "$loadgen" --server 127.0.0.1:8811 --idle "$GAMES" --time-control "$TC" --settle "$SETTLE" \
   --setup-concurrency 32 --pid "$PID" | sed "s/^/$TC, sleep after $SLEEP s: /"
 echo "set up and settled in $(( $(date +%s) - start )) s"
@@ -25,7 +31,8 @@ db, n = sys.argv[1], int(sys.argv[2])
 deadline = time.time() + 900
 while True:
     c = sqlite3.connect(db)
-    over = c.execute("SELECT COUNT(*) FROM games WHERE status = 'over'").fetchone()[0]
+    over = c.execute("SELECT COUNT(*) FROM games WHERE status = 'over' "
+                     "AND time_control != '3d'").fetchone()[0]
     if over >= n or time.time() > deadline:
         break
     c.close()

@@ -43,8 +43,8 @@ const RENEW_EVERY: Duration = Duration::from_millis(1500);
 const TAKEOVER_EVERY: Duration = Duration::from_millis(1000);
 /// The most games a node takes over in one look (the others are left to other nodes), and
 /// how many of them it loads at once.
-const TAKE_AT_ONCE: usize = 250;
-const LOADS_AT_ONCE: usize = 8;
+const TAKE_AT_ONCE: usize = 1000;
+const LOADS_AT_ONCE: usize = 16;
 /// How long a request to a game's owner may take before the player is told to retry.
 const ASK_TIMEOUT: Duration = Duration::from_secs(4);
 /// How often a node tells the others of its lobby and who is online on it.
