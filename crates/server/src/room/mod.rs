@@ -536,6 +536,9 @@ struct Room {
 
 /// How long a game that has not started may wait for a move before it is aborted.
 const IDLE_ABORT: Duration = Duration::from_secs(600);
+/// A room whose game must keep its time within this long does not sleep (the waker would
+/// load it again at once).
+const STAY_AWAKE: Duration = Duration::from_secs(10);
 /// How long a finished game's room stays open with nobody connected (for a rematch, or a
 /// last look).
 const LINGER: Duration = Duration::from_secs(120);
@@ -672,6 +675,10 @@ impl Room {
         let Some(hibernation) = self.hibernation.clone() else {
             return false;
         };
+        // A game due soon stays awake: it would be loaded again at once to keep its time.
+        if self.wake_at() < now_ms() + STAY_AWAKE.as_millis() as u64 {
+            return false;
+        }
         let bridge = usize::from(self.fence.is_some());
         if !hibernation.to.unlist(&self.id, rx, bridge) {
             return false;
