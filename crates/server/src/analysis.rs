@@ -220,9 +220,7 @@ impl Analyses {
 }
 
 fn lock(progress: &Progress) -> std::sync::MutexGuard<'_, HashMap<String, (usize, usize)>> {
-    progress
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    crate::locks::lock(progress)
 }
 
 /// What a worker searches with: the built-in engine, and the external UCI engine when the

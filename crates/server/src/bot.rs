@@ -90,9 +90,7 @@ struct Table {
 
 impl Tables {
     fn idle(&self) -> std::sync::MutexGuard<'_, Vec<Table>> {
-        self.idle
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        crate::locks::lock(&self.idle)
     }
 
     /// A table of `mib` MiB for `seat`: its own last one if idle, else any (cleared), else

@@ -17,6 +17,7 @@ mod ids;
 mod import;
 mod keeper;
 mod lobby;
+mod locks;
 mod metrics;
 mod new_game;
 mod pairings_cli;

@@ -20,9 +20,7 @@ pub(crate) struct Here {
 
 impl Online {
     fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, usize>> {
-        self.open
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        crate::locks::lock(&self.open)
     }
 
     /// Counts a socket of account `id` in, until the guard is dropped.

@@ -16,6 +16,7 @@ use rookery_engine::Level;
 
 use crate::bot::Bots;
 use crate::lobby::Lobby;
+use crate::locks::lock;
 use crate::room::{
     EPOCH_VERSIONS, Hibernation, Replayed, RoomCmd, RoomHandle, RoomOptions, Sleep, rebuild,
 };
@@ -94,13 +95,6 @@ struct Sleeper {
     store: Store,
     placement: Option<Arc<dyn Placement>>,
     falling_asleep: Arc<Mutex<HashSet<String>>>,
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // A panic while holding the lock leaves a consistent value (each change is one step).
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Sleep for Sleeper {
@@ -237,9 +231,7 @@ impl Rooms {
                 let Some(registry) = registry.upgrade() else {
                     return;
                 };
-                let mut map = registry
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                let mut map = lock(&registry);
                 // Only this room's entry: a new room may have replaced it already.
                 if map.get(&key).is_some_and(RoomHandle::is_closed) {
                     map.remove(&key);

@@ -28,6 +28,7 @@ use futures_util::future::BoxFuture;
 use rookery_core::Color;
 use tokio::sync::broadcast;
 
+use crate::locks::lock;
 use crate::refusal::Problem;
 use crate::room::{Reply, Request, RoomError, RoomHandle, Subscription, Transport, Versioned};
 use crate::rooms::Rooms;
@@ -159,10 +160,6 @@ async fn connect_options(
         _ => return Err("--nats-tls-cert and --nats-tls-key go together".to_owned()),
     }
     Ok(options)
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn json(value: &impl serde::Serialize) -> axum::body::Bytes {

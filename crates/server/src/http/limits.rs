@@ -8,6 +8,7 @@
 //! while every other account logs in as usual. `--rate-limits off` lifts them all (load tests
 //! from one address).
 
+use crate::locks::lock;
 use crate::refusal::Code;
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -316,10 +317,6 @@ fn pair_key(id: &str, address: &str) -> String {
 /// The failures of account `id` from every address together (account ids have no space).
 fn account_key(id: &str) -> String {
     id.to_owned()
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The address of the connection (put in each request's extensions by `serve.rs`).

@@ -66,9 +66,7 @@ impl Limits {
 
     fn map(&self) -> std::sync::MutexGuard<'_, HashMap<IpAddr, usize>> {
         // Counts stay consistent whatever panicked while holding the lock.
-        self.open
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        crate::locks::lock(&self.open)
     }
 
     /// A place for a connection from `address`, if the server and the client's address hold

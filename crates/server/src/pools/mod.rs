@@ -119,9 +119,7 @@ pub(crate) fn grid_control(control: &str) -> Option<TimeControl> {
 
 impl Pools {
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
-        self.inner
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        crate::locks::lock(&self.inner)
     }
 
     /// Starts the pairing task of a node that pairs alone; it makes games through `rooms`.
