@@ -557,8 +557,7 @@ impl Room {
             let flag = self.game.next_deadline().map(|d| {
                 tokio::time::Instant::now() + Duration::from_millis(d.saturating_sub(now_ms()))
             });
-            let abort = (!self.game.has_started() && !self.game.is_over())
-                .then(|| self.last_activity + self.idle_abort);
+            let abort = self.abort_at();
             // An untimed game nobody moves in ends abandoned (the core's rule of how long).
             let against_bot = self.bots.white || self.bots.black;
             let idle = self.game.idle_deadline(against_bot).map(|d| {
@@ -656,7 +655,6 @@ impl Room {
     /// Whether the room may sleep: a game under way with both seats taken by people, and
     /// nobody connected or following its feed (but this node's bridge, in cluster mode).
     fn may_sleep(&self) -> bool {
-        let bridge = usize::from(self.fence.is_some());
         !self.game.is_over()
             && !self.closing
             && self.open_seat.is_none()
@@ -664,7 +662,19 @@ impl Room {
             && !self.bots.black
             && self.connected() == 0
             && self.watchers.due.is_none()
-            && self.feed.receiver_count() <= bridge
+            && self.feed.receiver_count() <= self.bridged()
+    }
+
+    /// Handles and feeds this node's bridge holds (cluster mode: the room is served to the
+    /// other nodes).
+    fn bridged(&self) -> usize {
+        usize::from(self.fence.is_some())
+    }
+
+    /// When a game not begun is aborted for want of a move.
+    fn abort_at(&self) -> Option<tokio::time::Instant> {
+        (!self.game.has_started() && !self.game.is_over())
+            .then(|| self.last_activity + self.idle_abort)
     }
 
     /// Goes to sleep if nobody can ask anything of the room any more (true): the store then
@@ -676,11 +686,11 @@ impl Room {
             return false;
         };
         // A game due soon stays awake: it would be loaded again at once to keep its time.
-        if self.wake_at() < now_ms() + STAY_AWAKE.as_millis() as u64 {
+        let wake_at = self.wake_at();
+        if wake_at < now_ms() + STAY_AWAKE.as_millis() as u64 {
             return false;
         }
-        let bridge = usize::from(self.fence.is_some());
-        if !hibernation.to.unlist(&self.id, rx, bridge) {
+        if !hibernation.to.unlist(&self.id, rx, self.bridged()) {
             return false;
         }
         while let Ok(cmd) = rx.try_recv() {
@@ -691,7 +701,6 @@ impl Room {
                 let _ = reply.send(Err(RoomError::Unavailable));
             }
         }
-        let wake_at = self.wake_at();
         hibernation.to.sleep(&self.id, self.epoch, wake_at).await;
         METRICS.slept.fetch_add(1, Ordering::Relaxed);
         true
@@ -702,10 +711,10 @@ impl Room {
     /// in a month if none (a look that costs nothing when nothing is due).
     fn wake_at(&self) -> u64 {
         let now = now_ms();
-        let abort = (!self.game.has_started()).then(|| {
-            let left = (self.last_activity + self.idle_abort)
-                .saturating_duration_since(tokio::time::Instant::now());
-            now + left.as_millis() as u64
+        let abort = self.abort_at().map(|at| {
+            now + at
+                .saturating_duration_since(tokio::time::Instant::now())
+                .as_millis() as u64
         });
         [
             self.game.next_deadline(),
