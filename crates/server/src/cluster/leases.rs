@@ -31,7 +31,7 @@ impl Cluster {
         let epoch = self
             .inner
             .store
-            .create_game_held(row, &self.inner.node, crate::store::leases::HELD)
+            .create_game_held(row, &self.inner.node)
             .await?;
         lock(&self.inner.leases).insert(row.id.clone(), epoch);
         Ok(epoch)

@@ -69,13 +69,12 @@ impl Store {
 
     /// The games `node` holds, with the epoch of each (a game missing is another node's).
     pub(crate) async fn held_games(&self, node: &str) -> Result<Vec<(String, i64)>, StoreError> {
-        let rows = sqlx::query("SELECT id, epoch FROM games WHERE owner = $1")
-            .bind(node)
-            .fetch_all(self.pool())
-            .await?;
-        rows.iter()
-            .map(|r| Ok((r.try_get::<String, _>(0)?, r.try_get::<i64, _>(1)?)))
-            .collect()
+        Ok(
+            sqlx::query_as("SELECT id, epoch FROM games WHERE owner = $1")
+                .bind(node)
+                .fetch_all(self.pool())
+                .await?,
+        )
     }
 
     /// Gives game `id` up (a node leaving in order): another node may take it at once.
@@ -139,25 +138,22 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Sleeping games to be loaded by `until` (one node: the rooms' waker looks each second;
+    /// Sleeping games to be loaded by `until` (one node: the rooms' waker looks twice a second;
     /// a cluster's look for unowned games finds them by their lease instead).
     pub(crate) async fn waking_games(&self, until: i64) -> Result<Vec<String>, StoreError> {
-        let rows = sqlx::query(
+        Ok(sqlx::query_scalar(
             "SELECT id FROM games WHERE status = 'live' AND wake_at IS NOT NULL \
              AND wake_at <= $1 ORDER BY wake_at, id",
         )
         .bind(until)
         .fetch_all(self.pool())
-        .await?;
-        rows.iter()
-            .map(|r| r.try_get::<String, _>(0).map_err(StoreError::from))
-            .collect()
+        .await?)
     }
 
     /// Live games that nobody holds at `now` (never taken, released, asleep and due, or their
     /// node's lease run out): what a node may take over.
     pub(crate) async fn unowned_games(&self, now: i64) -> Result<Vec<String>, StoreError> {
-        let rows = sqlx::query(
+        Ok(sqlx::query_scalar(
             // `status` written out, so that the partial index of live games (migration
             // 0015) serves the query under a generic plan too.
             // A game nobody holds has a lease run out: released (0), never taken (0), or
@@ -168,10 +164,7 @@ impl Store {
         )
         .bind(now)
         .fetch_all(self.pool())
-        .await?;
-        rows.iter()
-            .map(|r| r.try_get::<String, _>(0).map_err(StoreError::from))
-            .collect()
+        .await?)
     }
 
     /// Takes the cluster-wide role `role` (the pairing authority: migration 0015) for `node`

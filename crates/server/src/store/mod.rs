@@ -361,21 +361,20 @@ impl Store {
         self.insert_game(g, None).await
     }
 
-    /// Stores a new game already held by `node` until `until` (cluster mode), under
-    /// [`HELD_EPOCH`]:
-    /// no other node can take it between its insert and its lease. Its epoch.
+    /// Stores a new game already held by `node` (cluster mode: for as long as the node's own
+    /// lease), under [`HELD_EPOCH`]: no other node can take it between its insert and its
+    /// lease. Its epoch.
     pub(crate) async fn create_game_held(
         &self,
         g: &NewGame,
         node: &str,
-        until: i64,
     ) -> Result<i64, StoreError> {
-        self.insert_game(g, Some((node, until))).await?;
+        self.insert_game(g, Some(node)).await?;
         Ok(HELD_EPOCH)
     }
 
-    /// Inserts a new game: unowned, or `held` by a node until a time.
-    async fn insert_game(&self, g: &NewGame, held: Option<(&str, i64)>) -> Result<(), StoreError> {
+    /// Inserts a new game: unowned, or `held` by a node.
+    async fn insert_game(&self, g: &NewGame, held: Option<&str>) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO games (id, created_at, start_fen, time_control, white_name, black_name, \
              white_seat, black_seat, white_bot, black_bot, rematch_of, status, seek, white_user, \
@@ -405,8 +404,8 @@ impl Store {
         .bind(g.club.event.clone())
         .bind(g.club.round.clone())
         .bind(g.club.table.clone())
-        .bind(held.map(|(node, _)| node))
-        .bind(held.map_or(0, |(_, until)| until))
+        .bind(held)
+        .bind(if held.is_some() { leases::HELD } else { 0 })
         .bind(if held.is_some() { HELD_EPOCH } else { 0 })
         .bind(g.guest_address.clone())
         .bind(g.club.tournament.clone())
