@@ -52,6 +52,146 @@ pub fn evaluate(search: &mut Search, pos: &Position, history: &[u64], nodes: u64
     }
 }
 
+/// One search a [`GameAnalyser`] asks for: the position at `index` (0 is the start), searched
+/// `nodes` nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Request {
+    pub index: usize,
+    pub nodes: u64,
+}
+
+/// A whole game's analysis, one search at a time, so that its caller decides where each
+/// search runs (the server: a blocking thread holding one of the bots' permits) and with what
+/// engine. It asks for searches ([`GameAnalyser::next_search`]), is given what each found
+/// ([`GameAnalyser::record`]), and in the end gives every position's evaluation.
+#[derive(Debug, Clone)]
+pub struct GameAnalyser {
+    /// Every position of the game, the start first.
+    positions: Vec<Position>,
+    /// The hash of each position: position `i`'s history is `keys[..i]`.
+    keys: Vec<u64>,
+    /// What each position's deepest search found, and with how many nodes.
+    evals: Vec<Option<(PositionEval, u64)>>,
+    /// The searches still to run in this pass.
+    queue: Vec<Request>,
+    base: u64,
+    pass: u8,
+    done: usize,
+}
+
+impl GameAnalyser {
+    /// The analysis of the game played from `start` by `moves` (legal), at a budget of
+    /// `nodes` nodes a position.
+    pub fn new(start: Position, moves: &[Move], nodes: u64) -> GameAnalyser {
+        let mut positions = Vec::with_capacity(moves.len() + 1);
+        let mut pos = start;
+        positions.push(pos);
+        for &m in moves {
+            pos.play_unchecked(m);
+            positions.push(pos);
+        }
+        let keys = positions.iter().map(Position::zobrist).collect();
+        let mut analyser = GameAnalyser {
+            evals: vec![None; positions.len()],
+            positions,
+            keys,
+            queue: Vec::new(),
+            base: nodes.max(1),
+            pass: 0,
+            done: 0,
+        };
+        analyser.plan();
+        analyser
+    }
+
+    /// Plans the next pass; `false` when there is none.
+    fn plan(&mut self) -> bool {
+        match self.pass {
+            0 => {
+                self.queue = (0..self.positions.len())
+                    .map(|index| Request {
+                        index,
+                        nodes: self.base,
+                    })
+                    .collect();
+            }
+            _ => return false,
+        }
+        self.pass += 1;
+        true
+    }
+
+    /// The next search to run, or `None` when the analysis is complete.
+    pub fn next_search(&mut self) -> Option<Request> {
+        while self.queue.is_empty() {
+            if !self.plan() {
+                return None;
+            }
+        }
+        self.queue.first().copied()
+    }
+
+    /// The position a request searches.
+    pub fn position(&self, index: usize) -> &Position {
+        &self.positions[index]
+    }
+
+    /// The hashes of the positions before `index` (for repetitions).
+    pub fn history(&self, index: usize) -> &[u64] {
+        &self.keys[..index]
+    }
+
+    /// Records what the search of `request` (the one [`GameAnalyser::next_search`] gave) found.
+    pub fn record(&mut self, request: Request, eval: PositionEval) {
+        if let Some(at) = self.queue.iter().position(|r| *r == request) {
+            self.queue.remove(at);
+        }
+        self.done += 1;
+        let slot = &mut self.evals[request.index];
+        if slot.is_none_or(|(_, nodes)| request.nodes >= nodes) {
+            *slot = Some((eval, request.nodes));
+        }
+    }
+
+    /// Searches done, and searches in all as far as planned.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.done, self.done + self.queue.len())
+    }
+
+    /// Every position's evaluation, the start's first (a position never searched has none).
+    pub fn evals(&self) -> Vec<PositionEval> {
+        self.evals
+            .iter()
+            .map(|e| {
+                e.map_or(
+                    PositionEval {
+                        score: None,
+                        best: None,
+                    },
+                    |(eval, _)| eval,
+                )
+            })
+            .collect()
+    }
+}
+
+/// Analyses a whole game with the built-in engine: [`GameAnalyser`] run to the end on one
+/// search.
+pub fn analyse_game(
+    search: &mut Search,
+    start: Position,
+    moves: &[Move],
+    nodes: u64,
+) -> Vec<PositionEval> {
+    let mut analyser = GameAnalyser::new(start, moves, nodes);
+    while let Some(request) = analyser.next_search() {
+        let pos = *analyser.position(request.index);
+        let eval = evaluate(search, &pos, analyser.history(request.index), request.nodes);
+        analyser.record(request, eval);
+    }
+    analyser.evals()
+}
+
 impl Score {
     /// A search's score (for `turn`, the side to move: centipawns, or `MATE - plies`) from
     /// White's side, a mate counted in moves.
@@ -62,6 +202,26 @@ impl Score {
             Score::Mate(own.signum() * moves.max(1) * for_white)
         } else {
             Score::Cp(own * for_white)
+        }
+    }
+}
+
+impl Score {
+    /// The score from `side`'s point of view.
+    pub fn for_side(self, side: Color) -> Score {
+        match (self, side) {
+            (s, Color::White) => s,
+            (Score::Cp(cp), Color::Black) => Score::Cp(-cp),
+            (Score::Mate(n), Color::Black) => Score::Mate(-n),
+        }
+    }
+
+    /// Centipawns as winning chances and accuracy take them: a mate as ±1000 (lichess's
+    /// `forceAsCp`, then its ceiling).
+    pub fn as_cp(self) -> i32 {
+        match self {
+            Score::Cp(cp) => cp.clamp(-CP_CEILING, CP_CEILING),
+            Score::Mate(n) => CP_CEILING * n.signum(),
         }
     }
 }
@@ -145,6 +305,35 @@ pub fn judge(before: i32, after: i32) -> Option<Judgement> {
     }
 }
 
+/// The judgement of a move by `mover` from the evaluations of the positions before and after
+/// it (White's side), exactly as lichess advises (its `CpAdvice`, then `MateAdvice`):
+/// - both in centipawns: the drop in winning chances ([`judge`]);
+/// - a mate against the mover appears ("Checkmate is now unavoidable"): a blunder, a mistake
+///   if the mover was already below -700, an inaccuracy below -999;
+/// - the mover's own mate is gone ("Lost forced checkmate sequence"): a blunder, a mistake if
+///   still above +700, an inaccuracy above +999 (a mate for the opponent counts as 0);
+/// - anything else between mates (a slower mate, a mate against the mover still there) and a
+///   position with no evaluation (the game is over): no judgement.
+pub fn advice(before: Option<Score>, after: Option<Score>, mover: Color) -> Option<Judgement> {
+    let (before, after) = (before?.for_side(mover), after?.for_side(mover));
+    let by = |inaccuracy: bool, mistake: bool| {
+        Some(if inaccuracy {
+            Judgement::Inaccuracy
+        } else if mistake {
+            Judgement::Mistake
+        } else {
+            Judgement::Blunder
+        })
+    };
+    match (before, after) {
+        (Score::Cp(b), Score::Cp(a)) => judge(b, a),
+        (Score::Cp(b), Score::Mate(n)) if n < 0 => by(b < -999, b < -700),
+        (Score::Mate(p), Score::Cp(a)) if p > 0 => by(a > 999, a > 700),
+        (Score::Mate(p), Score::Mate(n)) if p > 0 && n < 0 => Some(Judgement::Blunder),
+        _ => None,
+    }
+}
+
 /// A move's accuracy from the mover's Win% before and after it (lichess's curve, with its
 /// one-point allowance for an imperfect analysis), within [0, 100].
 pub fn move_accuracy(before: f64, after: f64) -> f64 {
@@ -182,42 +371,56 @@ fn std_dev(xs: &[f64]) -> f64 {
     (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / xs.len() as f64).sqrt()
 }
 
-/// Reviews a game from White's centipawns of every position, the start's first (as
-/// [`judged_cp`] gives them); `first` is the side that made the first move. A side's
-/// accuracy is, as lichess computes it, the mean of two means of its moves' accuracies: one
-/// weighted by how much the game swung around each move (the standard deviation of Win% over
-/// a window of 2 to 8 positions, within [0.5, 12]), and the harmonic one.
-pub fn review(first: Color, cps: &[i32]) -> Review {
-    let plies = cps.len().saturating_sub(1);
-    let wins: Vec<f64> = cps.iter().map(|&cp| win_percent(cp)).collect();
-    let window = (plies / 10).clamp(2, 8).min(wins.len().max(1));
-    // One weight per move: the windows ending at the first positions are the first full one.
-    let mut weights = Vec::with_capacity(plies);
-    for i in 0..plies {
-        let end = (i + 2).max(window).min(wins.len());
-        let start = end.saturating_sub(window);
-        weights.push(std_dev(&wins[start..end]).clamp(0.5, 12.0));
-    }
-    let mut judgements = Vec::with_capacity(plies);
+/// Reviews a game from the evaluations of every position, the start's first (White's side;
+/// `None` where the game is over); `first` is the side that made the first move. Each move is
+/// judged by [`advice`], unless `engine_moves[i]` says the move of ply `i` was the engine's
+/// own choice there (lichess gives advice only where its analysis has a better line: what
+/// the engine itself would play is not an error, whatever two searches' noise says); a
+/// missing entry counts as not. The average centipawn loss and the accuracy are taken over the
+/// positions that have an evaluation (as lichess's, whose analysis has none for a finished
+/// game's last position), a mate as ±1000. A side's accuracy is, as lichess computes it, the
+/// mean of two means of its moves' accuracies: one weighted by how much the game swung around
+/// each move (the standard deviation of Win% over a window of 2 to 8 positions, within
+/// [0.5, 12]), and the harmonic one.
+pub fn review(first: Color, scores: &[Option<Score>], engine_moves: &[bool]) -> Review {
+    let mover = |i: usize| if i % 2 == 0 { first } else { !first };
+    let judgements: Vec<Option<Judgement>> = scores
+        .windows(2)
+        .enumerate()
+        .map(|(i, w)| {
+            if engine_moves.get(i) == Some(&true) {
+                None
+            } else {
+                advice(w[0], w[1], mover(i))
+            }
+        })
+        .collect();
     let mut sides = ByColor::<SideSummary>::default();
-    let mut per_side: ByColor<(Vec<f64>, Vec<f64>, i64)> = ByColor::default();
-    for i in 0..plies {
-        let mover = if i % 2 == 0 { first } else { !first };
-        let sign = if mover == Color::White { 1 } else { -1 };
-        let (before, after) = (cps[i] * sign, cps[i + 1] * sign);
-        let judgement = judge(before, after);
-        let side = sides.get_mut(mover);
+    for (i, judgement) in judgements.iter().enumerate() {
+        let side = sides.get_mut(mover(i));
         match judgement {
             Some(Judgement::Inaccuracy) => side.inaccuracies += 1,
             Some(Judgement::Mistake) => side.mistakes += 1,
             Some(Judgement::Blunder) => side.blunders += 1,
             None => {}
         }
-        judgements.push(judgement);
+    }
+    let cps: Vec<i32> = scores.iter().map_while(|s| s.map(Score::as_cp)).collect();
+    let plies = cps.len().saturating_sub(1);
+    let wins: Vec<f64> = cps.iter().map(|&cp| win_percent(cp)).collect();
+    let window = (plies / 10).clamp(2, 8).min(wins.len().max(1));
+    // One weight per move: the windows ending at the first positions are the first full one.
+    let mut per_side: ByColor<(Vec<f64>, Vec<f64>, i64)> = ByColor::default();
+    for i in 0..plies {
+        let end = (i + 2).max(window).min(wins.len());
+        let start = end.saturating_sub(window);
+        let weight = std_dev(&wins[start..end]).clamp(0.5, 12.0);
+        let sign = if mover(i) == Color::White { 1 } else { -1 };
+        let (before, after) = (cps[i] * sign, cps[i + 1] * sign);
         let accuracy = move_accuracy(win_percent(before), win_percent(after));
-        let (accs, ws, loss) = per_side.get_mut(mover);
+        let (accs, ws, loss) = per_side.get_mut(mover(i));
         accs.push(accuracy);
-        ws.push(weights[i]);
+        ws.push(weight);
         *loss += i64::from((before - after).max(0));
     }
     for color in [Color::White, Color::Black] {
@@ -293,11 +496,52 @@ mod tests {
         assert_eq!(Judgement::Mistake.nag(), 2);
     }
 
+    /// Lichess's `MateAdvice`, case by case (its `MateSequence` and thresholds), from both
+    /// sides; its `CpAdvice` for two centipawn scores.
+    #[test]
+    fn advice_follows_lichess_mate_rules() {
+        use Judgement::*;
+        let (cp, mate) = (|c| Some(Score::Cp(c)), |n| Some(Score::Mate(n)));
+        // White lets Black mate: a blunder from -700 up, a mistake below, an inaccuracy below
+        // -999.
+        assert_eq!(advice(cp(-200), mate(-5), Color::White), Some(Blunder));
+        assert_eq!(advice(cp(-700), mate(-5), Color::White), Some(Blunder));
+        assert_eq!(advice(cp(-701), mate(-5), Color::White), Some(Mistake));
+        assert_eq!(advice(cp(-1000), mate(-5), Color::White), Some(Inaccuracy));
+        // The same for Black: the scores are White's.
+        assert_eq!(advice(cp(200), mate(5), Color::Black), Some(Blunder));
+        assert_eq!(advice(cp(850), mate(5), Color::Black), Some(Mistake));
+        // White had a mate and lost it: judged by what is left.
+        assert_eq!(advice(mate(3), cp(400), Color::White), Some(Blunder));
+        assert_eq!(advice(mate(3), cp(800), Color::White), Some(Mistake));
+        assert_eq!(advice(mate(3), cp(1200), Color::White), Some(Inaccuracy));
+        assert_eq!(advice(mate(3), mate(-2), Color::White), Some(Blunder));
+        // A slower mate, a mate still against the mover, a mate found: no advice.
+        assert_eq!(advice(mate(2), mate(6), Color::White), None);
+        assert_eq!(advice(mate(-2), mate(-1), Color::White), None);
+        assert_eq!(advice(cp(50), mate(4), Color::White), None);
+        // Two centipawn scores: the drop in winning chances; a game over: nothing.
+        assert_eq!(advice(cp(0), cp(-180), Color::White), Some(Blunder));
+        assert_eq!(advice(cp(0), cp(180), Color::Black), Some(Blunder));
+        assert_eq!(advice(cp(0), None, Color::White), None);
+    }
+
+    #[test]
+    fn the_engines_own_move_is_never_an_error() {
+        let scores = [Some(Score::Cp(20)), Some(Score::Cp(-300))];
+        assert_eq!(
+            review(Color::White, &scores, &[]).judgements,
+            [Some(Judgement::Blunder)]
+        );
+        assert_eq!(review(Color::White, &scores, &[true]).judgements, [None]);
+    }
+
     #[test]
     fn a_review_counts_each_side() {
         // White keeps the balance, then drops 900 on move 3; Black plays on.
         let cps = [20, 25, 20, 30, 25, -880, -870, -880];
-        let r = review(Color::White, &cps);
+        let scores: Vec<Option<Score>> = cps.iter().map(|&cp| Some(Score::Cp(cp))).collect();
+        let r = review(Color::White, &scores, &[]);
         assert_eq!(r.judgements.len(), 7);
         assert_eq!(r.judgements[4], Some(Judgement::Blunder));
         assert_eq!(r.sides.white.blunders, 1);

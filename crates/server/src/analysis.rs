@@ -16,7 +16,9 @@ use std::sync::{Arc, Mutex};
 use rookery_core::game::Game;
 use rookery_core::{Move, Position};
 use rookery_engine::Search;
-use rookery_engine::analysis::{PositionEval, Review, Score, evaluate, judged_cp, review};
+use rookery_engine::analysis::{
+    GameAnalyser, PositionEval, Review, Score, evaluate, judged_cp, review,
+};
 use std::time::Duration;
 use tokio::sync::{Notify, Semaphore};
 
@@ -297,20 +299,20 @@ impl Job {
         };
         let (_, game) = self.rooms.game_of(&row).await?;
         let moves: Vec<Move> = game.moves().iter().map(|m| m.m).collect();
-        let total = moves.len() + 1;
         let start = *game.start();
-        let mut pos = start;
-        let mut history: Vec<u64> = Vec::with_capacity(total);
-        let mut evals = Vec::with_capacity(total);
+        // The engine crate plans the searches (which positions, how deep); each runs here on
+        // a blocking thread holding one of the bots' permits.
+        let mut analyser = GameAnalyser::new(start, &moves, self.nodes);
         let mut renewed = std::time::Instant::now();
-        for i in 0..total {
-            lock(&self.progress).insert(id.to_owned(), (i, total));
+        while let Some(request) = analyser.next_search() {
+            let (done, total) = analyser.progress();
+            lock(&self.progress).insert(id.to_owned(), (done, total));
             if renewed.elapsed() >= RENEW_EVERY {
                 renewed = std::time::Instant::now();
                 let until = now_ms() as i64 + CLAIM.as_millis() as i64;
                 let mine = self
                     .store
-                    .renew_analysis(id, &self.worker, until, (i as i64, total as i64))
+                    .renew_analysis(id, &self.worker, until, (done as i64, total as i64))
                     .await?;
                 if !mine {
                     tracing::warn!(game = %id, "another worker has this analysis now");
@@ -327,21 +329,21 @@ impl Job {
                 search: Search::new(TABLE_MIB),
                 external: None,
             });
-            let (seen, played, nodes) = (history.clone(), moves[..i].to_vec(), self.nodes);
+            let i = request.index;
+            let pos = *analyser.position(i);
+            let (seen, played) = (analyser.history(i).to_vec(), moves[..i].to_vec());
             let (worker, eval) = tokio::task::spawn_blocking(move || {
                 let _permit = permit;
-                let eval = worker.evaluate(&start, &played, &pos, &seen, nodes);
+                let eval = worker.evaluate(&start, &played, &pos, &seen, request.nodes);
                 (worker, eval)
             })
             .await
             .map_err(|e| StoreError::Failed(format!("an analysis search failed: {e}")))?;
             *engines = Some(worker);
-            evals.push(eval);
-            if let Some(&m) = moves.get(i) {
-                history.push(pos.zobrist());
-                pos.play_unchecked(m);
-            }
+            analyser.record(request, eval);
         }
+        let evals = analyser.evals();
+        let total = evals.len();
         let at = now_ms() as i64;
         if !self
             .store
@@ -417,9 +419,16 @@ impl GameAnalysis {
             }
         }
         let first = game.start().turn();
+        let scores: Vec<Option<Score>> = evals.iter().map(|e| e.score).collect();
+        let engine_moves: Vec<bool> = game
+            .moves()
+            .iter()
+            .zip(&evals)
+            .map(|(played, e)| e.best == Some(played.m))
+            .collect();
         Some(GameAnalysis {
+            review: review(first, &scores, &engine_moves),
             evals,
-            review: review(first, &cps),
             cps,
             best,
         })

@@ -145,6 +145,8 @@ pub struct Search {
     history: Vec<i32>,
     /// Positions before the current node (the game's, then the search path's).
     keys: Vec<u64>,
+    /// How many of `keys` are the game's, before the root.
+    game_keys: usize,
     nodes: u64,
     started: Instant,
     limits: Limits,
@@ -174,6 +176,7 @@ impl Search {
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; 64 * 64],
             keys: Vec::new(),
+            game_keys: 0,
             nodes: 0,
             started: Instant::now(),
             limits: Limits::default(),
@@ -207,6 +210,7 @@ impl Search {
     ) -> Found {
         self.keys.clear();
         self.keys.extend_from_slice(history);
+        self.game_keys = history.len();
         if limits.evaluation != self.judged_by {
             // Another evaluation's static values and scores would mislead this one.
             self.clear();
@@ -400,6 +404,11 @@ impl Search {
         self.aborted
     }
 
+    /// Whether `pos` is scored a draw: the fifty-move rule, a dead position, or a repetition
+    /// as the rules count it (R4.4, threefold): a position already met on
+    /// the search's own path after the root (the side that repeats could deviate, so it will
+    /// not count on more), or one the game had twice before. A single earlier occurrence in
+    /// the game is no draw: the opponent may deviate.
     fn is_draw(&self, pos: &Position) -> bool {
         if pos.halfmoves() >= 100 || pos.is_insufficient_material() {
             return true;
@@ -407,7 +416,19 @@ impl Search {
         let key = pos.zobrist();
         let n = self.keys.len();
         let back = (pos.halfmoves() as usize).min(n);
-        (2..=back).step_by(2).any(|d| self.keys[n - d] == key)
+        let mut in_game = 0;
+        for d in (2..=back).step_by(2) {
+            if self.keys[n - d] == key {
+                if n - d > self.game_keys {
+                    return true;
+                }
+                in_game += 1;
+                if in_game == 2 {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// Notes `pos` as the path's position at `ply`. The network's sums for it are computed
@@ -920,7 +941,9 @@ mod tests {
         let f = best("7k/8/6K1/8/8/8/8/8 w - - 0 1", 4);
         assert_eq!(f.score, 0);
         // White, a queen against a rook down, has one way out: a rook move back to a
-        // position the game has had (with Black to move). Without that history it loses.
+        // position the game has had twice (with Black to move): the third time is a draw.
+        // Without that history it loses, and so it does when the game had it once (Black
+        // need not repeat).
         let pos = Position::from_fen("7k/8/8/8/3q4/8/8/1R5K w - - 10 40").unwrap();
         let back = "b1b2"
             .parse::<rookery_core::UciMove>()
@@ -929,8 +952,11 @@ mod tests {
             .unwrap();
         let lost = Search::new(4).run(&pos, &[], &Limits::depth(4));
         assert!(lost.score < -300, "{}", lost.score);
-        let seen = [pos.after(back).zobrist()];
-        let f = Search::new(4).run(&pos, &seen, &Limits::depth(4));
+        let (again, other) = (pos.after(back).zobrist(), pos.zobrist() ^ 1);
+        let once = Search::new(4).run(&pos, &[other, again], &Limits::depth(4));
+        assert!(once.score < -300, "{}", once.score);
+        let twice = [other, again, other, again];
+        let f = Search::new(4).run(&pos, &twice, &Limits::depth(4));
         assert_eq!((f.best, f.score), (Some(back), 0));
     }
 
