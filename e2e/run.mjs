@@ -1477,6 +1477,64 @@ function runBot(base, token, enginePath) {
 }
 
 /** A person challenges a BOT account from the lobby and watches it play. */
+// Learning from one's mistakes: an analysed game's blunder is an exercise on its own page,
+// reached from the game page; a wrong move is said so, the solution is shown on request; on a
+// phone, in Chinese, the engine's move typed in solves it.
+async function scenarioLearn(browser, base) {
+  const res = await fetch(`${base}/api/import`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-chess-pgn' },
+    body: '[White "Hasty"]\n[Black "Calm"]\n[Result "0-1"]\n\n1. e4 e5 2. Qg4 d6 3. Qxg7 Bxg7 0-1\n',
+  });
+  const { id } = await res.json();
+  await fetch(`${base}/api/games/${id}/analysis`, { method: 'POST' });
+  let analysis = null;
+  for (let i = 0; i < 600 && !(analysis && analysis.status === 'done'); i += 1) {
+    await new Promise((r) => setTimeout(r, 100));
+    analysis = await (await fetch(`${base}/api/games/${id}/analysis`)).json();
+  }
+  const best = analysis.moves[4] && analysis.moves[4].best;
+  check(Boolean(best), `the blunder has the engine's better move (${best})`);
+  const page = await open(browser, `${base}/game/${id}`, DESKTOP, 'learn');
+  await page.waitForSelector('#learn-link:not([hidden])');
+  await Promise.all([page.waitForURL(/\/learn$/), page.click('#learn-link')]);
+  await page.waitForFunction(() => document.getElementById('learn-prompt').textContent.includes('Qxg7'));
+  check(/^Move 3: Qxg7 was a blunder\. Find a better move for White\.$/.test(await page.textContent('#learn-prompt')),
+    `the exercise says what was played (${await page.textContent('#learn-prompt')})`);
+  check((await page.getAttribute('#side-white', 'aria-current')) === 'true', 'White\'s mistakes, the side asked for by default');
+  // A wrong move (the queen lost another way), by drag: said so; then tried again.
+  await drag(page, 'g4', 'd7');
+  await page.waitForFunction(() => /no better/.test(document.getElementById('learn-feedback').textContent));
+  check(true, `a worse move is said to be no better (${await page.textContent('#learn-feedback')})`);
+  await page.click('#btn-retry');
+  await page.waitForSelector('[data-sq="g4"].movable');
+  // The solution on request: written, and drawn as an arrow.
+  await page.click('#btn-solution');
+  await page.waitForFunction(() => /^The engine's move: /.test(document.getElementById('learn-feedback').textContent));
+  check((await page.textContent('#learn-feedback')) === `The engine's move: ${best}.`, `the solution is the engine's move (${await page.textContent('#learn-feedback')})`);
+  check(await page.locator('#board > svg.arrows').count() === 1, 'and drawn on the board as an arrow');
+  await page.screenshot({ path: path.join(shots, 'learn-en.png'), fullPage: true });
+  await page.click('#btn-next');
+  await page.waitForFunction(() => /^That was every mistake/.test(document.getElementById('learn-prompt').textContent)
+    || /^Move \d+:/.test(document.getElementById('learn-prompt').textContent));
+  check(true, `next goes on (${await page.textContent('#learn-prompt')})`);
+
+  // A phone in Chinese: the engine's move typed in solves it.
+  const phone = await open(browser, `${base}/game/${id}/learn?color=white`, { ...PHONE, locale: 'zh-CN' }, 'learn phone');
+  await phone.waitForFunction(() => document.getElementById('learn-prompt').textContent.includes('第 3 回合'));
+  check((await phone.textContent('h1')) === '从错误中学习', 'the page in Chinese');
+  const box = await phone.locator('#board').boundingBox();
+  check(box.width <= 390 && box.x >= 0, `the board fits a phone screen (${Math.round(box.width)} px)`);
+  await phone.fill('#learn-move', best);
+  await phone.click('#learn-form button[type="submit"]');
+  await phone.waitForFunction(() => /正是引擎的着法/.test(document.getElementById('learn-feedback').textContent));
+  check(true, `the engine's move typed in solves it (${await phone.textContent('#learn-feedback')})`);
+  check(!(await phone.isHidden('#btn-next')), 'and the next mistake is offered');
+  await phone.screenshot({ path: path.join(shots, 'learn-phone-zh.png'), fullPage: true });
+  await page.context().close();
+  await phone.context().close();
+}
+
 async function scenarioBotAccount(browser, base, server) {
   const cli = (args, input = '') => spawnSync(bin, ['--database-url', `sqlite://${server.dir}/e2e.db`, 'user', ...args],
     { input, encoding: 'utf8' });
@@ -1975,6 +2033,7 @@ async function main() {
     scenarioClub,
     scenarioArena,
     scenarioAnalysis,
+    scenarioLearn,
     scenarioBlitzComforts,
     scenarioLooks,
     scenarioKeyboard,

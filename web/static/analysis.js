@@ -101,6 +101,9 @@ function fillSummary() {
     $(`s-${color}-accuracy`).textContent = s.accuracy === null ? '–' : `${s.accuracy}%`;
   }
   $('analysis-summary').hidden = false;
+  // The mistakes and blunders to learn from: the link, where there are any.
+  const link = $('learn-link');
+  if (link) link.hidden = !['white', 'black'].some((c) => analysis[c].mistakes + analysis[c].blunders > 0);
 }
 
 function showState(redraw) {

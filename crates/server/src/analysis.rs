@@ -94,6 +94,8 @@ pub(crate) struct Analyses {
     queued: Arc<Notify>,
     progress: Progress,
     nodes: u64,
+    /// The bots' threads, which the analysis searches share.
+    permits: Arc<Semaphore>,
 }
 
 impl std::fmt::Debug for Analyses {
@@ -172,7 +174,26 @@ impl Analyses {
             queued,
             progress,
             nodes,
+            permits,
         })
+    }
+
+    /// One search of `pos` (reached after the positions hashed in `history`) by the built-in
+    /// engine at the analysis budget, on a blocking thread holding one of the bots' permits
+    /// (an exercise's move is judged so).
+    pub(crate) async fn evaluate_one(
+        &self,
+        pos: Position,
+        history: Vec<u64>,
+    ) -> Result<PositionEval, StoreError> {
+        let permit = bots_thread(&self.permits).await?;
+        let nodes = self.nodes;
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            evaluate(&mut Search::new(TABLE_MIB), &pos, &history, nodes)
+        })
+        .await
+        .map_err(|e| StoreError::Failed(format!("a search failed: {e}")))
     }
 
     /// Queues the analysis of a finished game (once: asking again changes nothing), unless
@@ -219,6 +240,17 @@ impl Analyses {
     pub(crate) fn progress(&self, game_id: &str) -> Option<(usize, usize)> {
         lock(&self.progress).get(game_id).copied()
     }
+}
+
+/// One of the bots' threads, for one analysis search.
+async fn bots_thread(
+    permits: &Arc<Semaphore>,
+) -> Result<tokio::sync::OwnedSemaphorePermit, StoreError> {
+    permits
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|e| StoreError::Failed(e.to_string()))
 }
 
 fn lock(progress: &Progress) -> std::sync::MutexGuard<'_, HashMap<String, (usize, usize)>> {
@@ -319,12 +351,7 @@ impl Job {
                     return Ok(());
                 }
             }
-            let permit = self
-                .permits
-                .clone()
-                .acquire_owned()
-                .await
-                .map_err(|e| StoreError::Failed(e.to_string()))?;
+            let permit = bots_thread(&self.permits).await?;
             let mut worker = engines.take().unwrap_or_else(|| Engines {
                 search: Search::new(TABLE_MIB),
                 external: None,

@@ -10,6 +10,7 @@ mod cli;
 mod clubs;
 mod cluster;
 mod events;
+mod exercises;
 mod export;
 pub mod fuzzing;
 mod http;

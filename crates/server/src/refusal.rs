@@ -98,6 +98,7 @@ codes! {
     NoTicket = "no_ticket" => NOT_FOUND,
     RatingOutOfRange = "rating_out_of_range" => FORBIDDEN,
     AnalysisNeedsEnd = "analysis_needs_end" => CONFLICT,
+    NeedsAnalysis = "needs_analysis" => CONFLICT,
     ChatMuted = "chat_muted" => FORBIDDEN,
     CannotBerserk = "cannot_berserk" => BAD_REQUEST,
     CannotGiveTime = "cannot_give_time" => BAD_REQUEST,

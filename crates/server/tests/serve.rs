@@ -106,7 +106,7 @@ fn migrate_creates_the_schema_and_can_run_twice() {
         versions,
         [
             "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16",
-            "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28"
+            "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29"
         ]
     );
     for column in [
@@ -162,6 +162,7 @@ fn migrate_creates_the_schema_and_can_run_twice() {
         "explorer",
         "follows",
         "nodes",
+        "exercise_progress",
     ] {
         assert!(tables.iter().any(|t| t == table), "{table}: {tables:?}");
     }

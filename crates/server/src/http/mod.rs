@@ -13,6 +13,7 @@ mod club_pages;
 mod clubs;
 pub(crate) mod error;
 mod events;
+mod exercises;
 mod follows;
 mod games;
 mod guard;
@@ -260,6 +261,18 @@ pub(crate) fn routes(state: AppState) -> (Router<AppState>, Vec<limits::Declared
         // An analysis is minutes of a core: as dear as an import.
         .post("/api/games/{id}/analysis", Import, analysis::request)
         .get("/api/games/{id}/analysis", Read, analysis::show)
+        .get("/api/games/{id}/exercises", Read, exercises::list)
+        // A move tried is one search: as dear as an import.
+        .post(
+            "/api/games/{id}/exercises/{ply}",
+            Import,
+            exercises::attempt,
+        )
+        .post(
+            "/api/games/{id}/exercises/{ply}/solution",
+            Action,
+            exercises::solution,
+        )
         .post("/api/games/{id}/rematch", CreateGame, games::rematch)
         .post(
             "/api/games/{id}/decline-rematch",
@@ -272,6 +285,7 @@ pub(crate) fn routes(state: AppState) -> (Router<AppState>, Vec<limits::Declared
         .get("/", Read, pages::home)
         .get("/game/{id}", Read, pages::game)
         .get("/game/{id}/sheet", Read, sheet::sheet)
+        .get("/game/{id}/learn", Read, exercises::page)
         .get(
             "/events/{id}/round/{round}/sheets",
             Read,

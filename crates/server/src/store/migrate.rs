@@ -147,6 +147,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "node_leases",
         include_str!("../../../../migrations/0028_node_leases.sql"),
     ),
+    (
+        29,
+        "exercises",
+        include_str!("../../../../migrations/0029_exercises.sql"),
+    ),
 ];
 
 /// Applies the migrations not applied yet, in order, each in its own transaction. On

@@ -7,6 +7,7 @@ pub(crate) mod analyses;
 pub(crate) mod challenges;
 pub(crate) mod chat;
 pub(crate) mod clubs;
+pub(crate) mod exercises;
 pub(crate) mod follows;
 pub(crate) mod leases;
 mod migrate;
@@ -1189,6 +1190,7 @@ pub(crate) mod tests {
         leases::tests::suite(&store, &writer).await;
         tournaments::tests::suite(&store).await;
         clubs::tests::suite(&store).await;
+        exercises::tests::suite(&store).await;
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -70,6 +70,11 @@ pub(super) const STATIC: &[(&str, &str, &[u8])] = &[
         include_bytes!("../../../../../web/static/board-page.js"),
     ),
     (
+        "learn.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../../../../web/static/learn.js"),
+    ),
+    (
         "analysis.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../../../../../web/static/analysis.js"),
