@@ -3,8 +3,11 @@
 # seeds, growing a corpus under target/fuzz-corpus/; a crash stops the run (exit 1) and
 # leaves its input under fuzz/artifacts/TARGET/.
 #
-#   fuzz/run.sh                 # 30 s per target (CI)
+#   fuzz/run.sh                 # 30 s per target, all seven
 #   fuzz/run.sh 600             # 10 minutes per target
+#   fuzz/run.sh 10 fen san uci pgn time_control   # CI: the core's targets (the server's two
+#                               # need minutes more of build; `cargo test -p rookery-server
+#                               # --test fuzz_seeds` runs their seeds and mutations of them)
 #   FUZZ_RUNS=10000000 fuzz/run.sh   # a number of executions per target instead of a time
 #   fuzz/run.sh 60 pgn san           # only these targets
 #
@@ -19,7 +22,14 @@ fi
 # Without AddressSanitizer: the fuzzed code is safe Rust, where it would find nothing that the
 # fuzz build's panics and overflow checks do not; without it the build and each run are lighter.
 sanitizer=(--sanitizer none)
-cargo +nightly fuzz build --fuzz-dir fuzz "${sanitizer[@]}" >&2
+# The server's targets need the server crate built for fuzzing (minutes): only when asked for.
+features=()
+for target in "${targets[@]}"; do
+  case "$target" in
+    ws_frame | api_body) features=(--features server) ;;
+  esac
+done
+cargo +nightly fuzz build --fuzz-dir fuzz "${sanitizer[@]}" "${features[@]}" >&2
 for target in "${targets[@]}"; do
   corpus="target/fuzz-corpus/$target"
   mkdir -p "$corpus"
@@ -29,7 +39,7 @@ for target in "${targets[@]}"; do
     limit=(-max_total_time="$seconds")
   fi
   log="$(mktemp)"
-  if ! cargo +nightly fuzz run --fuzz-dir fuzz "${sanitizer[@]}" "$target" "$corpus" "fuzz/seeds/$target" -- \
+  if ! cargo +nightly fuzz run --fuzz-dir fuzz "${sanitizer[@]}" "${features[@]}" "$target" "$corpus" "fuzz/seeds/$target" -- \
       "${limit[@]}" -rss_limit_mb=2048 -print_final_stats=1 >"$log" 2>&1; then
     tail -n 60 "$log"
     echo "FUZZ FAILED: $target (the input is under fuzz/artifacts/$target/)"
