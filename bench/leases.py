@@ -4,8 +4,8 @@ database and NATS, --games idle games set up over them (1.e4 e5 under --time-con
 connected), then:
 
 1. idle: over --seconds, the rows written a second to `games` and `nodes` (PostgreSQL's own
-   count of inserted and updated rows: a lease renewal is an update), and each node's RSS and
-   CPU;
+   count of inserted and updated rows: a lease renewal is an update), each node's RSS and
+   CPU, and the bytes of lobby news the nodes send a second (heard on NATS);
 2. playing: the same while rookery-loadgen plays --playing games at one move a second each,
    spread over the nodes;
 3. a node killed (SIGKILL): how long until no live game names it as owner, and whether every
@@ -22,6 +22,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 
@@ -59,11 +60,49 @@ def written(url):
     return {t: int(rows.get(t, 0)) for t in ("games", "nodes")}
 
 
-def window(url, nodes, seconds, label):
-    """Watches the nodes for `seconds`: writes a second, and each node's CPU and RSS."""
+def news_bytes(nats, seconds, out):
+    """Listens on the nodes' lobby news subject (NATS's text protocol) for `seconds`; the
+    payload bytes heard go to `out[0]`."""
+    host, port = nats.split("//", 1)[1].rsplit(":", 1)
+    with socket.create_connection((host, int(port))) as s:
+        s.recv(4096)  # INFO
+        s.sendall(b'CONNECT {"verbose":false}\r\nSUB rookery.nodes 1\r\n')
+        s.settimeout(0.2)
+        buf, total, end = b"", 0, time.time() + seconds
+        while time.time() < end:
+            try:
+                buf += s.recv(1 << 20)
+            except socket.timeout:
+                continue
+            while (i := buf.find(b"\r\n")) >= 0:
+                line = buf[:i]
+                if line.startswith(b"MSG "):
+                    n = int(line.split()[-1])
+                    if len(buf) < i + 2 + n + 2:
+                        break
+                    total += n
+                    buf = buf[i + 4 + n:]
+                else:
+                    if line == b"PING":
+                        s.sendall(b"PONG\r\n")
+                    buf = buf[i + 2:]
+        out[0] = total
+
+
+def window(url, nodes, seconds, label, nats=None):
+    """Watches the nodes for `seconds`: writes a second, each node's CPU and RSS, and the bytes
+    of lobby news a second (all nodes together)."""
     time.sleep(1.5)  # what was counted before reaches the statistics
+    heard = [0]
+    listener = threading.Thread(target=news_bytes, args=(nats, seconds, heard)) if nats else None
+    if listener:
+        listener.start()
     before, cpu0, t0 = written(url), [cpu_seconds(n.pid) for n in nodes], time.time()
     time.sleep(seconds)
+    if listener:
+        listener.join()
+        print(f"{label}: lobby news heard on NATS: {heard[0] / seconds / 1024:.1f} KiB a second",
+              flush=True)
     time.sleep(1.5)
     after, cpu1, t1 = written(url), [cpu_seconds(n.pid) for n in nodes], time.time()
     span = t1 - t0 - 1.5
@@ -119,14 +158,14 @@ def main():
               f"{time.time() - started:.0f} s (rooms sleep after {args.hibernate_after} s)",
               flush=True)
         time.sleep(min(args.hibernate_after, 60) + 3)
-        window(url, nodes, args.seconds, "idle")
+        window(url, nodes, args.seconds, "idle", args.nats)
 
         play = subprocess.Popen(
             [args.loadgen, "--server", servers, "--games", str(args.playing), "--rate", "1",
              "--warmup", "5", "--seconds", str(args.seconds + 10)],
             stdout=open(f"{logs}/loadgen.log", "w"), stderr=subprocess.STDOUT)
         time.sleep(8)
-        window(url, nodes, args.seconds, f"{args.playing} games playing")
+        window(url, nodes, args.seconds, f"{args.playing} games playing", args.nats)
         play.wait()
         for line in open(f"{logs}/loadgen.log"):
             if "moves acknowledged" in line or "sent -> opponent" in line:

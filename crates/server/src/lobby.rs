@@ -39,10 +39,20 @@ impl Listing {
 /// guards a map update and is never held across `.await`.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Lobby {
-    rooms: Arc<Mutex<HashMap<String, Listing>>>,
+    rooms: Arc<Mutex<Rooms>>,
     /// Cluster mode: the other nodes' rooms as each last said (every second), by node.
     others: Others<HashMap<String, Listing>>,
 }
+
+/// This node's listings, and which changed since the other nodes were last told.
+#[derive(Debug, Default)]
+struct Rooms {
+    listed: HashMap<String, Listing>,
+    changed: std::collections::HashSet<String>,
+}
+
+/// What changed in a node's listings: each room's new listing, or `None` where it is gone.
+pub(crate) type Changes = Vec<(String, Option<Listing>)>;
 
 /// What another node said, and when (cluster mode).
 #[derive(Debug, Clone)]
@@ -73,6 +83,24 @@ impl<T> Clone for Others<T> {
 impl<T> Default for Others<T> {
     fn default() -> Others<T> {
         Others(Arc::default())
+    }
+}
+
+impl<T: Default> Others<T> {
+    /// Node `node` said what changed in what it said before (`change` applies it; a node not
+    /// heard lately starts from nothing); nodes silent too long are forgotten.
+    pub(crate) fn heard_change(&self, node: &str, change: impl FnOnce(&mut T)) {
+        let mut map = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        map.retain(|_, heard| heard.fresh());
+        let heard = map.entry(node.to_owned()).or_insert_with(|| Heard {
+            at: std::time::Instant::now(),
+            what: T::default(),
+        });
+        heard.at = std::time::Instant::now();
+        change(&mut heard.what);
     }
 }
 
@@ -117,7 +145,7 @@ impl<T> Others<T> {
 }
 
 impl Lobby {
-    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Listing>> {
+    fn map(&self) -> std::sync::MutexGuard<'_, Rooms> {
         self.rooms
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -125,21 +153,34 @@ impl Lobby {
 
     /// The room of game `id` lists as `listing` (a finished game's room lists nothing).
     pub(crate) fn set(&self, id: &str, listing: Option<Listing>) {
-        let mut map = self.map();
-        match listing {
-            Some(listing) => {
-                map.insert(id.to_owned(), listing);
-            }
-            None => {
-                map.remove(id);
-            }
+        let mut rooms = self.map();
+        let changed = match listing {
+            Some(listing) => rooms.listed.insert(id.to_owned(), listing) != Some(listing),
+            None => rooms.listed.remove(id).is_some(),
+        };
+        if changed {
+            rooms.changed.insert(id.to_owned());
         }
+    }
+
+    /// What changed in this node's listings since the last call (what it tells the other
+    /// nodes each second, in one message, instead of every listing).
+    pub(crate) fn take_changes(&self) -> Changes {
+        let mut rooms = self.map();
+        let changed = std::mem::take(&mut rooms.changed);
+        changed
+            .into_iter()
+            .map(|id| {
+                let listing = rooms.listed.get(&id).copied();
+                (id, listing)
+            })
+            .collect()
     }
 
     /// How game `id` lists now, if its room is open and its game on (here, or on another
     /// node that said so lately).
     pub(crate) fn get(&self, id: &str) -> Option<Listing> {
-        if let Some(listing) = self.map().get(id) {
+        if let Some(listing) = self.map().listed.get(id) {
             return Some(*listing);
         }
         self.others.find_map(|rooms| rooms.get(id).copied())
@@ -176,14 +217,34 @@ impl Lobby {
         all
     }
 
-    /// This node's rooms as they list (what it tells the other nodes).
+    /// This node's rooms as they list (what it tells the other nodes in full, now and then).
     pub(crate) fn own(&self) -> Vec<(String, Listing)> {
-        self.map().iter().map(|(id, l)| (id.clone(), *l)).collect()
+        self.map()
+            .listed
+            .iter()
+            .map(|(id, l)| (id.clone(), *l))
+            .collect()
     }
 
-    /// Node `node`'s rooms, as it said just now.
+    /// Node `node`'s rooms, all of them, as it said just now.
     pub(crate) fn heard(&self, node: &str, listings: HashMap<String, Listing>) {
         self.others.heard(node, listings);
+    }
+
+    /// What changed in node `node`'s rooms, as it said just now.
+    pub(crate) fn heard_changes(&self, node: &str, changes: Changes) {
+        self.others.heard_change(node, |rooms| {
+            for (id, listing) in changes {
+                match listing {
+                    Some(listing) => {
+                        rooms.insert(id, listing);
+                    }
+                    None => {
+                        rooms.remove(&id);
+                    }
+                }
+            }
+        });
     }
 }
 
@@ -286,5 +347,48 @@ mod tests {
         assert_eq!(lobby.own(), vec![("g1".to_owned(), listing)]);
         lobby.heard("node2", HashMap::new());
         assert_eq!(lobby.get("g2"), None);
+    }
+
+    /// Issue 55: a node tells the others only what changed; applied to what it said before,
+    /// the others see the same rooms as a full listing would show.
+    #[test]
+    fn changes_told_and_applied_give_the_same_rooms() {
+        let (here, there) = (Lobby::default(), Lobby::default());
+        let at = |moves| Listing {
+            moves,
+            ..Listing::default()
+        };
+        for i in 0..5 {
+            here.set(&format!("g{i}"), Some(at(i)));
+        }
+        there.heard("node1", here.own().into_iter().collect());
+        assert_eq!(here.take_changes().len(), 5, "the first changes");
+        // Nothing changed: nothing to tell; the same listing again is no change.
+        assert!(here.take_changes().is_empty());
+        here.set("g1", Some(at(1)));
+        assert!(here.take_changes().is_empty());
+        // A move, a room gone, a new room; a room set and gone again within one second.
+        here.set("g1", Some(at(2)));
+        here.set("g2", None);
+        here.set("g9", Some(at(1)));
+        here.set("g8", Some(at(1)));
+        here.set("g8", None);
+        let mut changes = here.take_changes();
+        changes.sort_by(|a, b| a.0.cmp(&b.0));
+        assert_eq!(
+            changes,
+            [
+                ("g1".to_owned(), Some(at(2))),
+                ("g2".to_owned(), None),
+                ("g8".to_owned(), None),
+                ("g9".to_owned(), Some(at(1))),
+            ]
+        );
+        there.heard_changes("node1", changes);
+        for id in ["g0", "g1", "g2", "g3", "g4", "g8", "g9"] {
+            assert_eq!(there.get(id), here.get(id), "{id}");
+        }
+        assert_eq!(there.get("g1"), Some(at(2)));
+        assert_eq!(there.get("g2"), None);
     }
 }

@@ -66,6 +66,8 @@ pub(crate) struct Metrics {
     pub(crate) moves: AtomicU64,
     /// Rooms gone to sleep (their games under way, loaded again when needed).
     pub(crate) slept: AtomicU64,
+    /// Cluster mode: bytes of lobby news sent to the other nodes.
+    pub(crate) news_bytes: AtomicU64,
     /// From a move reaching its room to its acknowledgement (commit included).
     pub(crate) move_latency: Histogram,
     /// One group commit.
@@ -78,9 +80,17 @@ pub(crate) static METRICS: Metrics = Metrics {
     rooms: AtomicI64::new(0),
     moves: AtomicU64::new(0),
     slept: AtomicU64::new(0),
+    news_bytes: AtomicU64::new(0),
     move_latency: Histogram::new(),
     commit_latency: Histogram::new(),
 };
+
+/// Counts a lobby news message sent to the other nodes.
+pub(crate) fn count_news(bytes: usize) {
+    METRICS
+        .news_bytes
+        .fetch_add(bytes as u64, Ordering::Relaxed);
+}
 
 /// `GET /metrics`.
 pub(crate) async fn render() -> ([(axum::http::HeaderName, &'static str); 1], String) {
@@ -125,6 +135,13 @@ pub(crate) async fn render() -> ([(axum::http::HeaderName, &'static str); 1], St
         "Rooms of games under way gone to sleep with nobody there (loaded again when needed).",
         "counter",
         m.slept.load(Ordering::Relaxed).to_string(),
+    );
+    gauge(
+        &mut out,
+        "rookery_cluster_news_bytes_total",
+        "Bytes of lobby news (rooms and who is online) sent to the other nodes.",
+        "counter",
+        m.news_bytes.load(Ordering::Relaxed).to_string(),
     );
     m.move_latency.render(
         "rookery_move_latency_seconds",

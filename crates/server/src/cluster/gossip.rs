@@ -10,19 +10,39 @@ impl Cluster {
         let (lobby_out, online_out) = (lobby.clone(), online.clone());
         tokio::spawn(async move {
             let mut every = tokio::time::interval(GOSSIP_EVERY);
-            loop {
+            for told in 0u64.. {
                 every.tick().await;
+                // Taken first, so that the next news has only what changes after.
+                let changes = lobby_out.take_changes();
+                let full = told % FULL_NEWS_EVERY == 0;
+                let (rooms, gone) = if full {
+                    let rooms = lobby_out.own();
+                    (
+                        rooms.iter().map(|(id, l)| (id.clone(), l.into())).collect(),
+                        Vec::new(),
+                    )
+                } else {
+                    let mut rooms = Vec::new();
+                    let mut gone = Vec::new();
+                    for (id, listing) in changes {
+                        match listing {
+                            Some(l) => rooms.push((id, (&l).into())),
+                            None => gone.push(id),
+                        }
+                    }
+                    (rooms, gone)
+                };
                 let news = wire::NodeNews {
                     node: cluster.node().to_owned(),
                     run: cluster.inner.run.clone(),
-                    rooms: lobby_out
-                        .own()
-                        .iter()
-                        .map(|(id, l)| (id.clone(), l.into()))
-                        .collect(),
+                    full,
+                    rooms,
+                    gone,
                     online: online_out.own(),
                 };
-                let _ = cluster.inner.nats.publish(NEWS, json(&news)).await;
+                let body = json(&news);
+                crate::metrics::count_news(body.len());
+                let _ = cluster.inner.nats.publish(NEWS, body).await;
             }
         });
         let cluster = self.clone();
@@ -35,12 +55,14 @@ impl Cluster {
                 }
                 lock(&cluster.inner.runs)
                     .insert(news.node.clone(), (news.run, std::time::Instant::now()));
-                let rooms = news
-                    .rooms
-                    .into_iter()
-                    .map(|(id, l)| (id, l.into()))
-                    .collect();
-                lobby.heard(&news.node, rooms);
+                let rooms = news.rooms.into_iter().map(|(id, l)| (id, l.into()));
+                if news.full {
+                    lobby.heard(&news.node, rooms.collect());
+                } else {
+                    let gone = news.gone.into_iter().map(|id| (id, None));
+                    let changes = rooms.map(|(id, l)| (id, Some(l))).chain(gone).collect();
+                    lobby.heard_changes(&news.node, changes);
+                }
                 online.heard(&news.node, news.online);
             },
         );

@@ -50,6 +50,9 @@ const LOADS_AT_ONCE: usize = 16;
 const ASK_TIMEOUT: Duration = Duration::from_secs(4);
 /// How often a node tells the others of its lobby and who is online on it.
 const GOSSIP_EVERY: Duration = Duration::from_secs(1);
+/// Every how many news a node tells all its rooms, not only what changed: a node that
+/// joined, or missed a message, knows them all again within this many seconds.
+const FULL_NEWS_EVERY: u64 = 15;
 /// The subject of that news.
 const NEWS: &str = "rookery.nodes";
 /// The subject of accounts' events (a game started, a challenge), heard by every node.

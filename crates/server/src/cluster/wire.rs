@@ -18,15 +18,26 @@ pub(crate) enum Broadcast {
 }
 
 /// What a node tells the others every second: how its rooms list in the lobby, and which
-/// accounts have a socket open on it.
+/// accounts have a socket open on it. The rooms come in full now and then (`full`: every
+/// listing) and otherwise as what changed since the last news (`rooms` set anew, `gone`
+/// no longer listed), so that a second's news costs what changed, not every game.
 #[derive(Debug, Serialize, Deserialize)]
 pub(crate) struct NodeNews {
     pub(crate) node: String,
     /// This run of the node (its name and when it started): a node started again under
     /// its name is another run, whose old connections are gone.
     pub(crate) run: String,
+    /// Whether `rooms` is every listing of the node (news without the field is).
+    #[serde(default = "full")]
+    pub(crate) full: bool,
     pub(crate) rooms: Vec<(String, WireListing)>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) gone: Vec<String>,
     pub(crate) online: Vec<String>,
+}
+
+fn full() -> bool {
+    true
 }
 
 #[derive(Debug, Serialize, Deserialize)]

@@ -898,8 +898,25 @@ def test_lobby(args, tmp, errors):
     black = black.split(";")[0]
     call(n3, "POST", f"/api/games/{rid}/move", {"m": "e2e4"}, white)
     call(n1, "POST", f"/api/games/{rid}/move", {"m": "e7e5"}, black)
+
+    def listed_on(port):
+        _, _, games = call(port, "GET", "/api/games")
+        return any(g.get("id") == rid for g in games or [])
+
+    def within(seconds, ok):
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            if ok():
+                return True
+            time.sleep(0.1)
+        return False
+    # The lobby spans the nodes: a node tells the others what changed in its rooms each second.
+    check(within(3, lambda: listed_on(n2) and listed_on(n3)),
+          "the game under way lists in the lobby of node2 and node3 within 3 s")
     status, _, _ = call(n1, "POST", f"/api/games/{rid}/resign", {}, black)
     check(status == 200, f"Black resigns through node1 (HTTP {status})")
+    check(within(3, lambda: not listed_on(n2) and not listed_on(n3)),
+          "and leaves it within 3 s once over")
     status, _, offered = call(n2, "POST", f"/api/games/{rid}/rematch", {}, white)
     check(status == 200 and offered.get("offered") is True,
           f"White asks for a rematch through node2 ({status} {offered})")
