@@ -6,7 +6,8 @@ and by Stockfish 15.1 at a million nodes a position; both judged by lichess's ru
     python3 crates/engine/tests/python/stockfish_judge.py --select games.pgn --games 40
     cargo run --release -p rookery-engine --example analyse -- games.pgn > ours.tsv
     python3 crates/engine/tests/python/stockfish_judge.py --pgn games.pgn --ours ours.tsv \\
-        --nodes 1000000
+        --nodes 1000000 [--part 0/2 --judged part0.txt]   # and --part 1/2 beside it, then
+    python3 crates/engine/tests/python/stockfish_judge.py --combine part0.txt part1.txt
 
 `--select` writes `--games` games, half from The Week in Chess 1599 (over the board, masters to
 amateurs) and half from the lichess database sample (online, every rating), evenly spread
@@ -77,9 +78,13 @@ def judge(args):
     engine = chess.engine.SimpleEngine.popen_uci(args.stockfish)
     engine.configure({"Threads": 1, "Hash": 64})
     a_all, b_all = [], []
+    part, parts = (int(x) for x in args.part.split("/"))
     with open(args.pgn, encoding="utf-8") as f:
-        g = 0
+        g = -1
         while (game := chess.pgn.read_game(f)) is not None:
+            g += 1
+            if g % parts != part:
+                continue
             board = game.board()
             moves = list(game.mainline_moves())
             theirs = []
@@ -100,9 +105,16 @@ def judge(args):
                 (b0, b_best), (b1, _) = theirs[i], theirs[i + 1]
                 a_all.append(0 if a_best == m.uci() else advice(a0, a1, white))
                 b_all.append(0 if b_best == m.uci() else advice(b0, b1, white))
-            g += 1
             print(f"game {g}: {len(moves)} plies", file=sys.stderr, flush=True)
     engine.quit()
+    if args.judged:
+        with open(args.judged, "w") as out:
+            for a, b in zip(a_all, b_all):
+                out.write(f"{a}\t{b}\n")
+    report(a_all, b_all)
+
+
+def report(a_all, b_all):
     for cls, name in ((3, "blunders"), (2, "mistakes"), (1, "inaccuracies")):
         floor = max(1, cls - 1)
         recall = [a >= floor for a, b in zip(a_all, b_all) if b == cls]
@@ -120,8 +132,15 @@ def main():
     ap.add_argument("--ours")
     ap.add_argument("--nodes", type=int, default=1_000_000)
     ap.add_argument("--stockfish", default="/usr/games/stockfish")
+    ap.add_argument("--part", default="0/1",
+                    help="K/N: only the games whose index is K modulo N (to run N at once)")
+    ap.add_argument("--judged", help="writes each move's two judgements (0-3) to this file")
+    ap.add_argument("--combine", nargs="+", help="reports from the --judged files of the parts")
     args = ap.parse_args()
-    if args.select:
+    if args.combine:
+        pairs = [line.split() for path in args.combine for line in open(path)]
+        report([int(a) for a, _ in pairs], [int(b) for _, b in pairs])
+    elif args.select:
         select(args)
     elif args.pgn and args.ours:
         judge(args)
