@@ -527,6 +527,42 @@ mod tests {
     }
 
     #[test]
+    fn the_analyser_asks_for_every_position_with_its_history() {
+        let start = Position::new();
+        let e4 = start.parse_san("e4").unwrap();
+        let e5 = start.after(e4).parse_san("e5").unwrap();
+        let mut analyser = GameAnalyser::new(start, &[e4, e5], 1000);
+        let mut asked = Vec::new();
+        while let Some(request) = analyser.next_search() {
+            let pos = *analyser.position(request.index);
+            assert_eq!(analyser.history(request.index).len(), request.index);
+            if request.index > 0 {
+                assert_eq!(
+                    analyser.history(request.index).last(),
+                    Some(&analyser.position(request.index - 1).zobrist())
+                );
+            }
+            asked.push((request.index, request.nodes, pos.turn()));
+            let score = Some(Score::Cp(request.index as i32));
+            analyser.record(request, PositionEval { score, best: None });
+            assert_eq!(analyser.progress().0, asked.len());
+        }
+        assert_eq!(
+            asked,
+            [
+                (0, 1000, Color::White),
+                (1, 1000, Color::Black),
+                (2, 1000, Color::White)
+            ]
+        );
+        let scores: Vec<_> = analyser.evals().iter().map(|e| e.score).collect();
+        assert_eq!(
+            scores,
+            [Some(Score::Cp(0)), Some(Score::Cp(1)), Some(Score::Cp(2))]
+        );
+    }
+
+    #[test]
     fn the_engines_own_move_is_never_an_error() {
         let scores = [Some(Score::Cp(20)), Some(Score::Cp(-300))];
         assert_eq!(
