@@ -48,7 +48,10 @@ pub(crate) struct Lobby {
 #[derive(Debug, Default)]
 struct Rooms {
     listed: HashMap<String, Listing>,
+    /// Kept only once [`Lobby::take_changes`] has been called (cluster mode): on one node
+    /// nobody takes them, and the set would only grow.
     changed: std::collections::HashSet<String>,
+    told: bool,
 }
 
 /// What changed in a node's listings: each room's new listing, or `None` where it is gone.
@@ -158,15 +161,17 @@ impl Lobby {
             Some(listing) => rooms.listed.insert(id.to_owned(), listing) != Some(listing),
             None => rooms.listed.remove(id).is_some(),
         };
-        if changed {
+        if changed && rooms.told {
             rooms.changed.insert(id.to_owned());
         }
     }
 
     /// What changed in this node's listings since the last call (what it tells the other
-    /// nodes each second, in one message, instead of every listing).
+    /// nodes each second, in one message, instead of every listing). The first call finds
+    /// nothing: changes are kept from then on (the first news is a full listing).
     pub(crate) fn take_changes(&self) -> Changes {
         let mut rooms = self.map();
+        rooms.told = true;
         let changed = std::mem::take(&mut rooms.changed);
         changed
             .into_iter()
@@ -362,7 +367,13 @@ mod tests {
             here.set(&format!("g{i}"), Some(at(i)));
         }
         there.heard("node1", here.own().into_iter().collect());
-        assert_eq!(here.take_changes().len(), 5, "the first changes");
+        // Changes are kept from the first time they are taken (cluster mode): on one node
+        // nothing would take them, and they are not kept.
+        assert!(here.map().changed.is_empty());
+        assert!(here.take_changes().is_empty());
+        here.set("g0", Some(at(7)));
+        here.set("g0", Some(at(0)));
+        assert_eq!(here.take_changes(), [("g0".to_owned(), Some(at(0)))]);
         // Nothing changed: nothing to tell; the same listing again is no change.
         assert!(here.take_changes().is_empty());
         here.set("g1", Some(at(1)));
