@@ -6,6 +6,8 @@
 
 use std::path::PathBuf;
 
+use rookery_engine::Rng;
+
 const MUTATIONS: usize = 20_000;
 
 fn seeds(target: &str) -> Vec<Vec<u8>> {
@@ -19,20 +21,9 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
     out
 }
 
-/// xorshift64*: the same mutations on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
+/// A number below `n` from the engine's seeded generator: the same mutations on every run.
+fn below(rng: &mut Rng, n: usize) -> usize {
+    (rng.next_u64() % n.max(1) as u64) as usize
 }
 
 /// Pieces a JSON or form reader meets at its edges.
@@ -69,25 +60,25 @@ const TOKENS: &[&[u8]] = &[
 
 fn mutate(rng: &mut Rng, seed: &[u8], other: &[u8]) -> Vec<u8> {
     let mut out = seed.to_vec();
-    for _ in 0..1 + rng.below(4) {
-        let at = rng.below(out.len() + 1);
-        match rng.below(6) {
+    for _ in 0..1 + below(rng, 4) {
+        let at = below(rng, out.len() + 1);
+        match below(rng, 6) {
             0 if !out.is_empty() => {
-                let i = rng.below(out.len());
-                out[i] ^= 1 << rng.below(8);
+                let i = below(rng, out.len());
+                out[i] ^= 1 << below(rng, 8);
             }
-            1 => out.insert(at, rng.next() as u8),
+            1 => out.insert(at, rng.next_u64() as u8),
             2 if !out.is_empty() => {
-                let end = (at + 1 + rng.below(8)).min(out.len());
+                let end = (at + 1 + below(rng, 8)).min(out.len());
                 out.drain(at.min(end)..end);
             }
             3 => {
-                let token = TOKENS[rng.below(TOKENS.len())];
+                let token = TOKENS[below(rng, TOKENS.len())];
                 out.splice(at..at, token.iter().copied());
             }
             4 if !other.is_empty() => {
-                let from = rng.below(other.len());
-                let piece = &other[from..(from + 1 + rng.below(16)).min(other.len())];
+                let from = below(rng, other.len());
+                let piece = &other[from..(from + 1 + below(rng, 16)).min(other.len())];
                 out.splice(at..at, piece.iter().copied());
             }
             _ => out.truncate(at),
@@ -98,13 +89,13 @@ fn mutate(rng: &mut Rng, seed: &[u8], other: &[u8]) -> Vec<u8> {
 
 fn run(target: &str, entry: fn(&[u8])) {
     let seeds = seeds(target);
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ target.len() as u64);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15 ^ target.len() as u64);
     for seed in &seeds {
         entry(seed);
     }
     for _ in 0..MUTATIONS {
-        let seed = &seeds[rng.below(seeds.len())];
-        let other = &seeds[rng.below(seeds.len())];
+        let seed = &seeds[below(&mut rng, seeds.len())];
+        let other = &seeds[below(&mut rng, seeds.len())];
         let input = mutate(&mut rng, seed, other);
         entry(&input);
     }
