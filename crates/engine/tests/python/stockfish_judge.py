@@ -30,7 +30,7 @@ import chess.engine
 import chess.pgn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from stockfish_vs_lichess import advice  # noqa: E402
+from stockfish_vs_lichess import advice, report  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", ".."))
 SOURCES = [
@@ -112,16 +112,6 @@ def judge(args):
             for a, b in zip(a_all, b_all):
                 out.write(f"{a}\t{b}\n")
     report(a_all, b_all)
-
-
-def report(a_all, b_all):
-    for cls, name in ((3, "blunders"), (2, "mistakes"), (1, "inaccuracies")):
-        floor = max(1, cls - 1)
-        recall = [a >= floor for a, b in zip(a_all, b_all) if b == cls]
-        precision = [b >= floor for a, b in zip(a_all, b_all) if a == cls]
-        print(f"{name}: recall {sum(recall) / max(1, len(recall)):.3f} ({sum(recall)} of "
-              f"Stockfish's {len(recall)}), precision {sum(precision) / max(1, len(precision)):.3f} "
-              f"({sum(precision)} of ours {len(precision)})")
 
 
 def main():

@@ -84,13 +84,19 @@ def main():
                 ours.append(advice(a[i], a[i + 1], i % 2 == 0))
                 theirs.append(advice(b[i], b[i + 1], i % 2 == 0))
     engine.quit()
+    report(ours, theirs, judged="Stockfish's", judge="lichess's")
+
+
+def report(judged_moves, by, judged="ours", judge="Stockfish's"):
+    """Recall (the judge's moves of a class found by the judged) and precision (the judged's
+    moves of a class that the judge has), each class one below counting as found."""
     for cls, name in ((3, "blunders"), (2, "mistakes"), (1, "inaccuracies")):
         floor = max(1, cls - 1)
-        recall = [o >= floor for o, t in zip(ours, theirs) if t == cls]
-        precision = [t >= floor for o, t in zip(ours, theirs) if o == cls]
+        recall = [a >= floor for a, b in zip(judged_moves, by) if b == cls]
+        precision = [b >= floor for a, b in zip(judged_moves, by) if a == cls]
         print(f"{name}: recall {sum(recall) / max(1, len(recall)):.3f} ({sum(recall)} of "
-              f"lichess's {len(recall)}), precision {sum(precision) / max(1, len(precision)):.3f} "
-              f"({sum(precision)} of Stockfish's {len(precision)})")
+              f"{judge} {len(recall)}), precision {sum(precision) / max(1, len(precision)):.3f} "
+              f"({sum(precision)} of {judged} {len(precision)})")
 
 
 if __name__ == "__main__":
