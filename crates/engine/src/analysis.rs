@@ -63,20 +63,18 @@ pub struct Request {
 /// A whole game's analysis, one search at a time, so that its caller decides where each
 /// search runs (the server: a blocking thread holding one of the bots' permits) and with what
 /// engine. It asks for searches ([`GameAnalyser::next_search`]), is given what each found
-/// ([`GameAnalyser::record`]), and in the end gives every position's evaluation.
+/// ([`GameAnalyser::record`]), and in the end gives every position's evaluation. Today it
+/// asks for one search of each position, in the game's order, at the same budget.
 #[derive(Debug, Clone)]
 pub struct GameAnalyser {
     /// Every position of the game, the start first.
     positions: Vec<Position>,
     /// The hash of each position: position `i`'s history is `keys[..i]`.
     keys: Vec<u64>,
-    /// What each position's deepest search found, and with how many nodes.
-    evals: Vec<Option<(PositionEval, u64)>>,
-    /// The searches still to run in this pass.
-    queue: Vec<Request>,
-    base: u64,
-    pass: u8,
-    done: usize,
+    /// What each position's search found.
+    evals: Vec<Option<PositionEval>>,
+    /// The searches still to run, the next first.
+    queue: std::collections::VecDeque<Request>,
 }
 
 impl GameAnalyser {
@@ -91,44 +89,20 @@ impl GameAnalyser {
             positions.push(pos);
         }
         let keys = positions.iter().map(Position::zobrist).collect();
-        let mut analyser = GameAnalyser {
+        let nodes = nodes.max(1);
+        GameAnalyser {
             evals: vec![None; positions.len()],
+            queue: (0..positions.len())
+                .map(|index| Request { index, nodes })
+                .collect(),
             positions,
             keys,
-            queue: Vec::new(),
-            base: nodes.max(1),
-            pass: 0,
-            done: 0,
-        };
-        analyser.plan();
-        analyser
-    }
-
-    /// Plans the next pass; `false` when there is none.
-    fn plan(&mut self) -> bool {
-        match self.pass {
-            0 => {
-                self.queue = (0..self.positions.len())
-                    .map(|index| Request {
-                        index,
-                        nodes: self.base,
-                    })
-                    .collect();
-            }
-            _ => return false,
         }
-        self.pass += 1;
-        true
     }
 
     /// The next search to run, or `None` when the analysis is complete.
-    pub fn next_search(&mut self) -> Option<Request> {
-        while self.queue.is_empty() {
-            if !self.plan() {
-                return None;
-            }
-        }
-        self.queue.first().copied()
+    pub fn next_search(&self) -> Option<Request> {
+        self.queue.front().copied()
     }
 
     /// The position a request searches.
@@ -143,19 +117,16 @@ impl GameAnalyser {
 
     /// Records what the search of `request` (the one [`GameAnalyser::next_search`] gave) found.
     pub fn record(&mut self, request: Request, eval: PositionEval) {
-        if let Some(at) = self.queue.iter().position(|r| *r == request) {
-            self.queue.remove(at);
+        if self.queue.front() == Some(&request) {
+            self.queue.pop_front();
         }
-        self.done += 1;
-        let slot = &mut self.evals[request.index];
-        if slot.is_none_or(|(_, nodes)| request.nodes >= nodes) {
-            *slot = Some((eval, request.nodes));
-        }
+        self.evals[request.index] = Some(eval);
     }
 
-    /// Searches done, and searches in all as far as planned.
+    /// Searches done, and searches in all.
     pub fn progress(&self) -> (usize, usize) {
-        (self.done, self.done + self.queue.len())
+        let all = self.positions.len();
+        (all - self.queue.len(), all)
     }
 
     /// Every position's evaluation, the start's first (a position never searched has none).
@@ -163,13 +134,10 @@ impl GameAnalyser {
         self.evals
             .iter()
             .map(|e| {
-                e.map_or(
-                    PositionEval {
-                        score: None,
-                        best: None,
-                    },
-                    |(eval, _)| eval,
-                )
+                e.unwrap_or(PositionEval {
+                    score: None,
+                    best: None,
+                })
             })
             .collect()
     }
