@@ -15,9 +15,7 @@ use crate::analysis::GameAnalysis;
 #[derive(Debug, Clone)]
 pub(crate) struct Exercise {
     pub(crate) ply: usize,
-    /// The side to find a better move.
-    pub(crate) color: Color,
-    /// The position before the mistake.
+    /// The position before the mistake (its side to move finds a better move).
     pub(crate) before: Position,
     /// The hashes of the positions before it (for repetitions).
     pub(crate) history: Vec<u64>,
@@ -71,7 +69,6 @@ pub(crate) fn of_game(game: &Game, analysis: &GameAnalysis, color: Color) -> Vec
             let eval = analysis.evals.get(i);
             out.push(Exercise {
                 ply: i + 1,
-                color,
                 before: pos,
                 history: history.clone(),
                 played: played.m,
@@ -115,7 +112,7 @@ impl Exercise {
             None if after.is_checkmate() => return Verdict::Good,
             None => Score::Cp(0),
         };
-        match advice(self.eval, Some(score), self.color) {
+        match advice(self.eval, Some(score), self.before.turn()) {
             None => Verdict::Good,
             Some(_) => Verdict::Worse,
         }
@@ -136,7 +133,6 @@ mod tests {
         };
         Exercise {
             ply: 1,
-            color: before.turn(),
             before,
             history: Vec::new(),
             played: uci(played),

@@ -8,7 +8,6 @@ use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use rookery_core::Color;
-use rookery_core::game::Game;
 use serde::{Deserialize, Serialize};
 
 use super::AppState;
@@ -93,13 +92,13 @@ fn side(
     }
 }
 
-/// The game, its side's exercises, and the side.
+/// The exercises of the side asked for, and the side.
 async fn exercises(
     state: &AppState,
     id: &str,
     caller: &Caller,
     query: &SideQuery,
-) -> Result<(Game, Vec<Exercise>, Color), ApiError> {
+) -> Result<(Vec<Exercise>, Color), ApiError> {
     let Some(row) = state.store.game(id).await? else {
         return Err(ApiError::not_found("game"));
     };
@@ -120,8 +119,7 @@ async fn exercises(
             "game {id}: its stored analysis does not fit it"
         )))
     })?;
-    let list = of_game(&game, &analysis, color);
-    Ok((game, list, color))
+    Ok((of_game(&game, &analysis, color), color))
 }
 
 fn account(caller: &Caller) -> Option<&str> {
@@ -136,7 +134,7 @@ pub(crate) async fn list(
     Path(id): Path<String>,
     Query(query): Query<SideQuery>,
 ) -> Result<Json<ExercisesView>, ApiError> {
-    let (_, list, color) = exercises(&state, &id, &caller, &query).await?;
+    let (list, color) = exercises(&state, &id, &caller, &query).await?;
     let progress = match account(&caller) {
         Some(account) => state.store.exercise_progress(account, &id).await?,
         None => Vec::new(),
@@ -191,7 +189,7 @@ pub(crate) async fn attempt(
     Query(query): Query<SideQuery>,
     ApiJson(req): ApiJson<TryRequest>,
 ) -> Result<Json<TryView>, ApiError> {
-    let (_, list, _) = exercises(&state, &id, &caller, &query).await?;
+    let (list, _) = exercises(&state, &id, &caller, &query).await?;
     let exercise = find(list, ply)?;
     let m = exercise.before.parse_san(&req.m).map_err(|e| {
         ApiError::new(
@@ -228,7 +226,7 @@ pub(crate) async fn solution(
     Path((id, ply)): Path<(String, usize)>,
     Query(query): Query<SideQuery>,
 ) -> Result<Json<SolutionView>, ApiError> {
-    let (_, list, _) = exercises(&state, &id, &caller, &query).await?;
+    let (list, _) = exercises(&state, &id, &caller, &query).await?;
     let exercise = find(list, ply)?;
     let Some(best) = exercise.best else {
         return Err(ApiError::not_found("solution"));
