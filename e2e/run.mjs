@@ -90,6 +90,19 @@ function check(ok, what) {
   }
 }
 
+/** Imports a PGN game through the API; its id. */
+async function importPgn(base, pgn) {
+  const res = await fetch(`${base}/api/import`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-chess-pgn' },
+    body: pgn,
+  });
+  return (await res.json()).id;
+}
+
+/** 3. Qxg7?? hangs White's queen: the analysis and exercise scenarios' game. */
+const HUNG_QUEEN = '[White "Hasty"]\n[Black "Calm"]\n[Result "0-1"]\n\n1. e4 e5 2. Qg4 d6 3. Qxg7 Bxg7 0-1\n';
+
 /** A browser page that records every console error and uncaught exception. */
 async function open(browser, url, options = DESKTOP, name = '') {
   const context = await browser.newContext({ ...options, locale: options.locale || 'en-US' });
@@ -965,12 +978,7 @@ function pdfPages(buffer) {
 
 /** The score sheet of a 60-move game: one A4 page when printed, in English and Chinese. */
 async function scenarioScoreSheet(browser, base) {
-  const res = await fetch(`${base}/api/import`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-chess-pgn' },
-    body: SIXTY_MOVES,
-  });
-  const { id } = await res.json();
+  const id = await importPgn(base, SIXTY_MOVES);
   const page = await open(browser, `${base}/game/${id}`, DESKTOP, 'sheet');
   await page.waitForSelector('#sheet-link:not([hidden])');
   await Promise.all([page.waitForURL(`${base}/game/${id}/sheet`), page.click('#sheet-link')]);
@@ -1272,12 +1280,7 @@ async function scenarioArena(browser, base) {
 /** Computer analysis on the game page: request it, watch it finish, see the blunder marked
  * `??` with the better move, the graph (a click shows that move) and the summary. */
 async function scenarioAnalysis(browser, base) {
-  const res = await fetch(`${base}/api/import`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-chess-pgn' },
-    body: '[White "Hasty"]\n[Black "Calm"]\n[Result "0-1"]\n\n1. e4 e5 2. Qg4 d6 3. Qxg7 Bxg7 0-1\n',
-  });
-  const { id } = await res.json();
+  const id = await importPgn(base, HUNG_QUEEN);
   const page = await open(browser, `${base}/game/${id}`, DESKTOP, 'analysis');
   await page.waitForSelector('#btn-analysis:not([hidden])');
   await page.click('#btn-analysis');
@@ -1481,12 +1484,7 @@ function runBot(base, token, enginePath) {
 // reached from the game page; a wrong move is said so, the solution is shown on request; on a
 // phone, in Chinese, the engine's move typed in solves it.
 async function scenarioLearn(browser, base) {
-  const res = await fetch(`${base}/api/import`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-chess-pgn' },
-    body: '[White "Hasty"]\n[Black "Calm"]\n[Result "0-1"]\n\n1. e4 e5 2. Qg4 d6 3. Qxg7 Bxg7 0-1\n',
-  });
-  const { id } = await res.json();
+  const id = await importPgn(base, HUNG_QUEEN);
   await fetch(`${base}/api/games/${id}/analysis`, { method: 'POST' });
   let analysis = null;
   for (let i = 0; i < 600 && !(analysis && analysis.status === 'done'); i += 1) {
@@ -1883,12 +1881,7 @@ async function scenarioScan(browser, base) {
 }
 
 async function scan(browser, base) {
-  const res = await fetch(`${base}/api/import`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-chess-pgn' },
-    body: '[White "Ann"]\n[Black "Bo"]\n[Event "Scan Cup"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n',
-  });
-  const { id } = await res.json();
+  const id = await importPgn(base, '[White "Ann"]\n[Black "Bo"]\n[Event "Scan Cup"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n');
   const pages = ['/', '/tv', '/leaderboard', '/ladder', '/tournament', '/events', '/team', '/analysis',
     `/analysis?game=${id}&ply=3`, `/analysis?game=${id}`, '/login', '/signup', '/account', `/game/${id}`, `/game/${id}/sheet`,
     '/@/Ann', '/@/nobody_here', '/game/nosuchgm', '/admin'];
