@@ -8,13 +8,22 @@
 #
 #   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test bench/cluster.sh
 #   NATS_URL=nats://127.0.0.1:4222 SECONDS_PER_STEP=20 LOADS="1000 1;1000 5" bench/cluster.sh
+#
+# SETUPS picks the steps (default "1 single;1;2;3"); a step "N together" keeps every game's
+# players and spectator on the node that made it (its owner: `--together-every 1`), so no move
+# crosses NATS; "N away" puts them all on other nodes (`--away`), so every move does:
+# "2 together;2 away;3 together;3 away" measures the remote path against the local one on the
+# same nodes (docs/SCALING.md, "The remote path").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${DATABASE_URL:?set DATABASE_URL to a PostgreSQL database (the new ones are made beside it)}"
 nats="${NATS_URL:-nats://127.0.0.1:4222}"
 step_seconds="${SECONDS_PER_STEP:-20}"
 IFS=';' read -r -a loads <<<"${LOADS:-1000 1;1000 5}"
+IFS=';' read -r -a setups <<<"${SETUPS:-1 single;1;2;3}"
 cargo build --release -p rookery-server -p rookery-loadgen >&2
+# ROOKERY_BIN: another build of the server to measure (an A/B comparison).
+server="${ROOKERY_BIN:-target/release/rookery}"
 loadgen=target/release/rookery-loadgen
 tmp="$(mktemp -d)"
 pids=()
@@ -50,7 +59,7 @@ start_nodes() {
     local port
     port=$(free_port)
     if [[ "${2:-}" != single ]]; then cluster=(--cluster "$nats" --node-id "node$i"); fi
-    target/release/rookery --listen "127.0.0.1:$port" --database-url "$url" "${cluster[@]}" \
+    "$server" --listen "127.0.0.1:$port" --database-url "$url" "${cluster[@]}" \
       --max-connections-per-address 1000000 --rate-limits off >>"$tmp/node$i.log" 2>&1 &
     pids+=($!)
     for _ in $(seq 1 300); do
@@ -70,6 +79,15 @@ cpu_of_nodes() {
   echo "$total"
 }
 
+# CPU seconds used so far by the processes named $1 (NATS's server, PostgreSQL's backends).
+cpu_of_named() {
+  local total=0
+  for pid in $(pgrep -x "$1" || true); do
+    total=$(awk -v t="$total" '{ sub(/.*\) /, ""); split($0, f, " "); print t + (f[12] + f[13]) / 100 }' "/proc/$pid/stat" 2>/dev/null || echo "$total")
+  done
+  echo "$total"
+}
+
 rss_of_nodes() {
   local out=""
   for pid in "${pids[@]}"; do
@@ -82,33 +100,49 @@ echo "Machine: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | 
 PostgreSQL and NATS on the same machine; $step_seconds s measured per step after 5 s of warm-up; \
 1 spectator a game."
 echo
-echo "| setup | games x moves/s | moves/s acked | ratio to one node | ack p50 / p99 | opponent p50 / p99 | nodes' CPU per move | RSS per node at the end | errors |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| setup | games x moves/s | moves/s acked | ratio to one node | ack p50 / p99 | opponent p50 / p99 | nodes' CPU per move | NATS's | PostgreSQL's | RSS per node at the end | errors |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for load in "${loads[@]}"; do
   set -- $load
   anchor=""
-  for setup in "1 single" "1" "2" "3"; do
+  for setup in "${setups[@]}"; do
     start_nodes $setup
+    placing=()
+    case "$setup" in
+      *together) placing=(--together-every 1) ;;
+      *away) placing=(--away) ;;
+    esac
     "$loadgen" --server "$servers" --games "$1" --rate "$2" --spectators 1 --warmup 5 \
-      --seconds $((step_seconds + 5)) >"$tmp/out" 2>/dev/null &
+      "${placing[@]}" --seconds $((step_seconds + 5)) >"$tmp/out" 2>/dev/null &
     gen=$!
     # The nodes' CPU over the measured window (after the warm-up).
     sleep 5
     cpu_start=$(cpu_of_nodes)
+    nats_start=$(cpu_of_named nats-server)
+    pg_start=$(cpu_of_named postgres)
     sleep "$step_seconds"
     cpu_end=$(cpu_of_nodes)
+    nats_end=$(cpu_of_named nats-server)
+    pg_end=$(cpu_of_named postgres)
     wait "$gen"
     out=$(cat "$tmp/out")
     rss=$(rss_of_nodes)
     stop_nodes
     acked=$(sed -n 's/.* = \([0-9]*\) moves\/s$/\1/p' <<<"$out")
-    ack=$(sed -n 's/^sent -> ack: p50 \([0-9.]*\) ms, p90 [0-9.]* ms, p99 \([0-9.]*\) ms.*/\1 \/ \2 ms/p' <<<"$out")
-    opp=$(sed -n 's/^sent -> opponent: p50 \([0-9.]*\) ms, p90 [0-9.]* ms, p99 \([0-9.]*\) ms.*/\1 \/ \2 ms/p' <<<"$out")
+    ack=$(sed -n 's/^sent -> ack: p50 \([0-9.]*\) ms, .* p99 \([0-9.]*\) ms.*/\1 \/ \2 ms/p' <<<"$out")
+    opp=$(sed -n 's/^sent -> opponent: p50 \([0-9.]*\) ms, .* p99 \([0-9.]*\) ms.*/\1 \/ \2 ms/p' <<<"$out")
     errors=$(grep '^error:' <<<"$out" | tr '\n' ' ' || true)
     anchor="${anchor:-$acked}"
     ratio=$(python3 -c "print(f'{$acked / max($anchor, 1):.2f}')")
     per_move=$(python3 -c "print(f'{1e6 * ($cpu_end - $cpu_start) / max($acked * $step_seconds, 1):.0f} us')")
-    name=$([[ "$setup" == "1 single" ]] && echo "one node, no cluster (anchor)" || echo "$setup cluster node(s)")
-    echo "| $name | $1 x $2 | $acked | $ratio | $ack | $opp | $per_move | $rss | ${errors:-none} |"
+    nats_move=$(python3 -c "print(f'{1e6 * ($nats_end - $nats_start) / max($acked * $step_seconds, 1):.0f} us')")
+    pg_move=$(python3 -c "print(f'{1e6 * ($pg_end - $pg_start) / max($acked * $step_seconds, 1):.0f} us')")
+    case "$setup" in
+      "1 single") name="one node, no cluster (anchor)" ;;
+      *together) name="${setup% together} cluster node(s), players on the owner" ;;
+      *away) name="${setup% away} cluster node(s), players on other nodes" ;;
+      *) name="$setup cluster node(s)" ;;
+    esac
+    echo "| $name | $1 x $2 | $acked | $ratio | $ack | $opp | $per_move | $nats_move | $pg_move | $rss | ${errors:-none} |"
   done
 done

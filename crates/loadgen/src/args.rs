@@ -19,6 +19,11 @@ pub(crate) struct Args {
     /// that made it (0: none; each is on a node of its own, as far as there are nodes).
     #[arg(long, default_value_t = 0)]
     pub(crate) together_every: u64,
+    /// With several nodes: every player and spectator on a node other than the one that made
+    /// the game (its owner), so that every move crosses to the owner and back (with two nodes
+    /// both players are on the other one; with three, one on each other node).
+    #[arg(long, conflicts_with = "together_every")]
+    pub(crate) away: bool,
     /// Games played at once.
     #[arg(long, default_value_t = 100)]
     pub(crate) games: usize,

@@ -375,7 +375,14 @@ pub(crate) async fn slot(ctx: Ctx, index: u64) {
         // in a game kept together, all on the node that made it.
         let together = args.together_every > 0 && index % args.together_every == 0;
         let apart = usize::from(!together);
-        let (id, white, black) = match new_game(&args, node, node + apart).await {
+        // Where White, Black and the spectators are, from the node that makes the game.
+        let (white_at, black_at, watch_at) = if args.away {
+            let black = 1 + usize::from(args.server.len() > 2);
+            (1, black, 1)
+        } else {
+            (0, apart, 2 * apart)
+        };
+        let (id, white, black) = match new_game(&args, node, node + black_at).await {
             Ok(g) => g,
             Err(e) => {
                 stats.error(e);
@@ -408,17 +415,20 @@ pub(crate) async fn slot(ctx: Ctx, index: u64) {
             result: Arc::default(),
         };
         let mut tasks = vec![
-            tokio::spawn(player(ctx.clone(), seat(white, "white", seed, node))),
             tokio::spawn(player(
                 ctx.clone(),
-                seat(black, "black", seed ^ 0xabcd, node + apart),
+                seat(white, "white", seed, node + white_at),
+            )),
+            tokio::spawn(player(
+                ctx.clone(),
+                seat(black, "black", seed ^ 0xabcd, node + black_at),
             )),
         ];
         for k in 0..args.spectators {
             tasks.push(tokio::spawn(spectator(
                 ctx.clone(),
                 id.clone(),
-                node + (2 + k) * apart,
+                node + watch_at + k * apart,
             )));
         }
         for t in tasks {

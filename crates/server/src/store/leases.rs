@@ -320,6 +320,10 @@ pub(super) mod tests {
         ));
         let refused = writer.write(late).await.unwrap_err();
         assert_eq!(refused, StoreError::Fenced);
+        // A's move alone (nothing of the game's row changes: on PostgreSQL one statement
+        // fences and inserts) is refused as well.
+        let refused = writer.write(fenced("lease", 2, a)).await.unwrap_err();
+        assert_eq!(refused, StoreError::Fenced);
         writer.write(fenced("lease", 2, b)).await.unwrap();
         let row = store.game("lease").await.unwrap().unwrap();
         assert_eq!(row.status, Status::Live, "A's ending was not written");
