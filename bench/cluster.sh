@@ -13,7 +13,12 @@
 # players and spectator on the node that made it (its owner: `--together-every 1`), so no move
 # crosses NATS; "N away" puts them all on other nodes (`--away`), so every move does:
 # "2 together;2 away;3 together;3 away" measures the remote path against the local one on the
-# same nodes (docs/SCALING.md, "The remote path").
+# same nodes (docs/SCALING.md, "The remote path"). "N owner-away" makes every game on the first
+# node and puts its players on the others (`--one-owner --away`): the first node's CPU is then
+# the owner's share of a move and the others' the entry nodes'.
+#
+# COUNT_NATS=1 also counts what is published on NATS in each step's window
+# (bench/nats_count.py: one more subscriber, so measure CPU in a run without it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${DATABASE_URL:?set DATABASE_URL to a PostgreSQL database (the new ones are made beside it)}"
@@ -70,13 +75,16 @@ start_nodes() {
   done
 }
 
+# CPU seconds (user + system) each node has used so far, one figure a node.
+cpu_each_node() {
+  for pid in "${pids[@]}"; do
+    awk '{ sub(/.*\) /, ""); split($0, f, " "); print (f[12] + f[13]) / 100 }' "/proc/$pid/stat"
+  done
+}
+
 # CPU seconds (user + system) all nodes have used so far.
 cpu_of_nodes() {
-  local total=0
-  for pid in "${pids[@]}"; do
-    total=$(awk -v t="$total" '{ sub(/.*\) /, ""); split($0, f, " "); print t + (f[12] + f[13]) / 100 }' "/proc/$pid/stat")
-  done
-  echo "$total"
+  cpu_each_node | awk '{ t += $1 } END { print t }'
 }
 
 # CPU seconds used so far by the processes named $1 (NATS's server, PostgreSQL's backends).
@@ -100,7 +108,7 @@ echo "Machine: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | 
 PostgreSQL and NATS on the same machine; $step_seconds s measured per step after 5 s of warm-up; \
 1 spectator a game."
 echo
-echo "| setup | games x moves/s | moves/s acked | ratio to one node | ack p50 / p99 | opponent p50 / p99 | nodes' CPU per move | NATS's | PostgreSQL's | RSS per node at the end | errors |"
+echo "| setup | games x moves/s | moves/s acked | ratio to one node | ack p50 / p99 | opponent p50 / p99 | nodes' CPU per move (each node's) | NATS's | PostgreSQL's | RSS per node at the end | errors |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for load in "${loads[@]}"; do
   set -- $load
@@ -110,6 +118,7 @@ for load in "${loads[@]}"; do
     placing=()
     case "$setup" in
       *together) placing=(--together-every 1) ;;
+      *owner-away) placing=(--away --one-owner) ;;
       *away) placing=(--away) ;;
     esac
     "$loadgen" --server "$servers" --games "$1" --rate "$2" --spectators 1 --warmup 5 \
@@ -118,10 +127,15 @@ for load in "${loads[@]}"; do
     # The nodes' CPU over the measured window (after the warm-up).
     sleep 5
     cpu_start=$(cpu_of_nodes)
+    each_start=$(cpu_each_node | tr '\n' ' ')
     nats_start=$(cpu_of_named nats-server)
     pg_start=$(cpu_of_named postgres)
+    if [[ -n "${COUNT_NATS:-}" ]]; then
+      python3 bench/nats_count.py --nats "$nats" --seconds "$step_seconds" >"$tmp/nats" &
+    fi
     sleep "$step_seconds"
     cpu_end=$(cpu_of_nodes)
+    each_end=$(cpu_each_node | tr '\n' ' ')
     nats_end=$(cpu_of_named nats-server)
     pg_end=$(cpu_of_named postgres)
     wait "$gen"
@@ -137,12 +151,24 @@ for load in "${loads[@]}"; do
     per_move=$(python3 -c "print(f'{1e6 * ($cpu_end - $cpu_start) / max($acked * $step_seconds, 1):.0f} us')")
     nats_move=$(python3 -c "print(f'{1e6 * ($nats_end - $nats_start) / max($acked * $step_seconds, 1):.0f} us')")
     pg_move=$(python3 -c "print(f'{1e6 * ($pg_end - $pg_start) / max($acked * $step_seconds, 1):.0f} us')")
+    by_node=$(python3 -c "
+a, b = '$each_start'.split(), '$each_end'.split()
+print(', '.join(f'{1e6 * (float(y) - float(x)) / max($acked * $step_seconds, 1):.0f}' for x, y in zip(a, b)))")
     case "$setup" in
       "1 single") name="one node, no cluster (anchor)" ;;
       *together) name="${setup% together} cluster node(s), players on the owner" ;;
+      *owner-away) name="${setup% owner-away} cluster node(s), all games owned by the first, players on the others" ;;
       *away) name="${setup% away} cluster node(s), players on other nodes" ;;
       *) name="$setup cluster node(s)" ;;
     esac
-    echo "| $name | $1 x $2 | $acked | $ratio | $ack | $opp | $per_move | $nats_move | $pg_move | $rss | ${errors:-none} |"
+    if [[ -n "${COUNT_NATS:-}" ]]; then
+      wait $! 2>/dev/null || true
+      name="$name; on NATS a move: $(python3 -c "
+import json
+heard = json.load(open('$tmp/nats'))
+moves = max($acked * $step_seconds, 1)
+print(', '.join(f'{k} {n / moves:.2f} ({b / max(n, 1):.0f} B)' for k, (n, b) in sorted(heard.items())))")"
+    fi
+    echo "| $name | $1 x $2 | $acked | $ratio | $ack | $opp | $per_move ($by_node) | $nats_move | $pg_move | $rss | ${errors:-none} |"
   done
 done

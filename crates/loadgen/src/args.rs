@@ -24,6 +24,11 @@ pub(crate) struct Args {
     /// both players are on the other one; with three, one on each other node).
     #[arg(long, conflicts_with = "together_every")]
     pub(crate) away: bool,
+    /// With several nodes: every game made on the first node (so it owns them all), instead
+    /// of round the nodes; with `--away`, the other nodes only carry the players' sockets,
+    /// and each node's CPU is the owner's or the entry's share of a move.
+    #[arg(long)]
+    pub(crate) one_owner: bool,
     /// Games played at once.
     #[arg(long, default_value_t = 100)]
     pub(crate) games: usize,

@@ -370,7 +370,11 @@ pub(crate) async fn slot(ctx: Ctx, index: u64) {
     let Ctx { args, stats, stop } = ctx.clone();
     let mut round = 0u64;
     while !stop.load(Ordering::Relaxed) {
-        let node = (index + round) as usize;
+        let node = if args.one_owner {
+            0
+        } else {
+            (index + round) as usize
+        };
         // Each player and spectator on a node of its own, as far as there are nodes; or,
         // in a game kept together, all on the node that made it.
         let together = args.together_every > 0 && index % args.together_every == 0;

@@ -23,6 +23,11 @@ impl Cluster {
                     // answered follows this owner already.)
                     let _ = nats.publish(ev_subject(&id), json(&Broadcast::Moved)).await;
                 }
+                // The room's events go out on NATS only once another node follows the game:
+                // a node's mirror subscribes to them and then asks the room for its state
+                // (`Request::Subscribe`) through here, before it hands anything on. A game
+                // whose connections are all on this node publishes nothing.
+                let mut followed = false;
                 let mut ledger = Ledger::default();
                 let mut look = tokio::time::interval(GONE_LOOK);
                 loop {
@@ -33,6 +38,7 @@ impl Cluster {
                                     tracing::debug!("an unreadable request from another node");
                                     continue;
                                 };
+                                followed |= matches!(request, Request::Subscribe { .. });
                                 if let Some(run) = msg.headers.as_ref().and_then(|h| h.get(RUN_HEADER)) {
                                     ledger.note(run.as_str(), &request);
                                 }
@@ -46,10 +52,11 @@ impl Cluster {
                         },
                         _ = look.tick() => ledger.forget_gone(&cluster, &id, &room).await,
                         event = feed.recv() => match event {
-                            Ok(e) => {
+                            Ok(e) if followed => {
                                 let body = json(&Broadcast::Event(Box::new(e)));
                                 let _ = nats.publish(ev_subject(&id), body).await;
                             }
+                            Ok(_) => {}
                             // The mirrors see the gap and resync.
                             Err(broadcast::error::RecvError::Lagged(_)) => {}
                             Err(broadcast::error::RecvError::Closed) => break,
