@@ -26,6 +26,8 @@ import threading
 import time
 import urllib.request
 
+import nats_count  # beside this script
+
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -61,32 +63,10 @@ def written(url):
 
 
 def news_bytes(nats, seconds, out):
-    """Listens on the nodes' lobby news subject (NATS's text protocol) for `seconds`; the
-    payload bytes heard go to `out[0]`."""
-    host, port = nats.split("//", 1)[1].rsplit(":", 1)
-    with socket.create_connection((host, int(port))) as s:
-        s.recv(4096)  # INFO
-        s.sendall(b'CONNECT {"verbose":false}\r\nSUB rookery.nodes 1\r\n')
-        s.settimeout(0.2)
-        buf, total, end = b"", 0, time.time() + seconds
-        while time.time() < end:
-            try:
-                buf += s.recv(1 << 20)
-            except socket.timeout:
-                continue
-            while (i := buf.find(b"\r\n")) >= 0:
-                line = buf[:i]
-                if line.startswith(b"MSG "):
-                    n = int(line.split()[-1])
-                    if len(buf) < i + 2 + n + 2:
-                        break
-                    total += n
-                    buf = buf[i + 4 + n:]
-                else:
-                    if line == b"PING":
-                        s.sendall(b"PONG\r\n")
-                    buf = buf[i + 2:]
-        out[0] = total
+    """Listens on the nodes' lobby news subject for `seconds`; the payload bytes heard go to
+    `out[0]`."""
+    heard = nats_count.count(nats, seconds, subject="rookery.nodes")
+    out[0] = sum(b for _, b in heard.values())
 
 
 def window(url, nodes, seconds, label, nats=None):

@@ -26,12 +26,14 @@ def kind(subject):
     return subject.split(b".")[0].decode(errors="replace")
 
 
-def count(nats, seconds):
+def count(nats, seconds, subject=">"):
+    """What is published on `subject` (NATS's wildcards allowed) for `seconds`, by kind:
+    {kind: [messages, payload bytes]}."""
     host, port = nats.split("//", 1)[1].rsplit(":", 1)
     heard = {}
     with socket.create_connection((host, int(port))) as s:
         s.recv(4096)  # INFO
-        s.sendall(b'CONNECT {"verbose":false}\r\nSUB > 1\r\n')
+        s.sendall(b'CONNECT {"verbose":false}\r\nSUB ' + subject.encode() + b' 1\r\n')
         s.settimeout(0.2)
         buf, end = b"", time.time() + seconds
         while time.time() < end:

@@ -282,16 +282,7 @@ async fn insert_fenced_moves(
     // Only numbers were written into the text; every value is bound.
     let mut insert = sqlx::query(sqlx::AssertSqlSafe(sql));
     for (m, epoch) in &moves {
-        insert = insert
-            .bind(m.game_id.as_str())
-            .bind(m.ply)
-            .bind(m.uci.as_str())
-            .bind(m.san.as_str())
-            .bind(m.clock_ms)
-            .bind(m.at_ms)
-            .bind(m.elapsed_ms)
-            .bind(m.lag_ms)
-            .bind(*epoch);
+        insert = bind_move(insert, m).bind(*epoch);
     }
     let rows = insert.fetch_all(pool).await?;
     let mut stored = std::collections::HashSet::new();
@@ -358,18 +349,26 @@ where
     // Only numbers were written into the text; every value is bound.
     let mut insert = sqlx::query(sqlx::AssertSqlSafe(sql));
     for m in moves {
-        insert = insert
-            .bind(m.game_id.as_str())
-            .bind(m.ply)
-            .bind(m.uci.as_str())
-            .bind(m.san.as_str())
-            .bind(m.clock_ms)
-            .bind(m.at_ms)
-            .bind(m.elapsed_ms)
-            .bind(m.lag_ms);
+        insert = bind_move(insert, m);
     }
     insert.execute(db).await?;
     Ok(())
+}
+
+/// Binds a move's eight values, in the order of the `moves` columns the inserts name.
+fn bind_move<'q>(
+    query: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>,
+    m: &'q StoredMove,
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments> {
+    query
+        .bind(m.game_id.as_str())
+        .bind(m.ply)
+        .bind(m.uci.as_str())
+        .bind(m.san.as_str())
+        .bind(m.clock_ms)
+        .bind(m.at_ms)
+        .bind(m.elapsed_ms)
+        .bind(m.lag_ms)
 }
 
 /// What an event changed in its game's row: the draw offers, the end.
