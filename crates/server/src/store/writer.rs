@@ -171,11 +171,11 @@ async fn commit(store: &Store, batch: &[Pending]) -> Result<Vec<bool>, StoreErro
         insert_moves(store.pool(), store.backend(), &moves).await?;
         return Ok(vec![false; batch.len()]);
     }
-    if moves_only
-        && store.backend() == super::Backend::Postgres
-        && batch.iter().all(|p| p.write.epoch.is_some())
-    {
-        return insert_fenced_moves(store.pool(), batch).await;
+    if moves_only && store.backend() == super::Backend::Postgres {
+        // Every event under an epoch: fenced in the insert itself.
+        if let Some(epochs) = batch.iter().map(|p| p.write.epoch).collect() {
+            return insert_fenced_moves(store.pool(), batch, epochs).await;
+        }
     }
     let mut tx = store.pool().begin().await?;
     let fenced = if fencing {
@@ -254,19 +254,17 @@ async fn fenced(
 /// insert, COMMIT). Each move is inserted only if its game still has the epoch its event was
 /// made under, and those games' rows are locked `FOR SHARE` until the statement commits, so a
 /// takeover waits for it as it waits for the transaction. An event none of whose moves came
-/// back was fenced (an event's moves are of one game and one epoch: all or none).
+/// back was fenced (an event's moves are of one game and one epoch: all or none). `epochs`:
+/// each event's.
 async fn insert_fenced_moves(
     pool: &sqlx::AnyPool,
     batch: &[Pending],
+    epochs: Vec<i64>,
 ) -> Result<Vec<bool>, StoreError> {
     let moves: Vec<(&StoredMove, i64)> = batch
         .iter()
-        .flat_map(|p| {
-            p.write
-                .moves
-                .iter()
-                .map(|m| (m, p.write.epoch.unwrap_or(-1)))
-        })
+        .zip(epochs)
+        .flat_map(|(p, epoch)| p.write.moves.iter().map(move |m| (m, epoch)))
         .collect();
     let mut sql = String::from(
         "INSERT INTO moves (game_id, ply, uci, san, clock_ms, at_ms, elapsed_ms, lag_ms) \
