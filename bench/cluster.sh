@@ -75,25 +75,24 @@ start_nodes() {
   done
 }
 
-# CPU seconds (user + system) each node has used so far, one figure a node.
-cpu_each_node() {
-  for pid in "${pids[@]}"; do
-    awk '{ sub(/.*\) /, ""); split($0, f, " "); print (f[12] + f[13]) / 100 }' "/proc/$pid/stat"
+# CPU seconds (user + system) each process given has used so far, one line each (0 for one
+# that is gone).
+cpu_of() {
+  for pid in "$@"; do
+    awk '{ sub(/.*\) /, ""); split($0, f, " "); print (f[12] + f[13]) / 100 }' \
+      "/proc/$pid/stat" 2>/dev/null || echo 0
   done
 }
 
-# CPU seconds (user + system) all nodes have used so far.
-cpu_of_nodes() {
-  cpu_each_node | awk '{ t += $1 } END { print t }'
+# CPU seconds gained between two readings of the same processes ($1 and $2, as cpu_of gave
+# them), a process gone meanwhile counting nothing.
+gained() {
+  python3 -c "print(sum(max(float(b) - float(a), 0) for a, b in zip('$1'.split(), '$2'.split())))"
 }
 
-# CPU seconds used so far by the processes named $1 (NATS's server, PostgreSQL's backends).
-cpu_of_named() {
-  local total=0
-  for pid in $(pgrep -x "$1" || true); do
-    total=$(awk -v t="$total" '{ sub(/.*\) /, ""); split($0, f, " "); print t + (f[12] + f[13]) / 100 }' "/proc/$pid/stat" 2>/dev/null || echo "$total")
-  done
-  echo "$total"
+# Microseconds a move from CPU seconds used over the window ($1, an expression).
+us_a_move() {
+  python3 -c "print(f'{1e6 * ($1) / max($acked * $step_seconds, 1):.0f}')"
 }
 
 rss_of_nodes() {
@@ -126,18 +125,20 @@ for load in "${loads[@]}"; do
     gen=$!
     # The nodes' CPU over the measured window (after the warm-up).
     sleep 5
-    cpu_start=$(cpu_of_nodes)
-    each_start=$(cpu_each_node | tr '\n' ' ')
-    nats_start=$(cpu_of_named nats-server)
-    pg_start=$(cpu_of_named postgres)
+    # NATS's server and PostgreSQL's backends as they are at the window's start.
+    nats_pids=$(pgrep -x nats-server || true)
+    pg_pids=$(pgrep -x postgres || true)
+    each_start=($(cpu_of "${pids[@]}"))
+    nats_start=$(cpu_of $nats_pids | xargs)
+    pg_start=$(cpu_of $pg_pids | xargs)
     if [[ -n "${COUNT_NATS:-}" ]]; then
       python3 bench/nats_count.py --nats "$nats" --seconds "$step_seconds" >"$tmp/nats" &
+      counter=$!
     fi
     sleep "$step_seconds"
-    cpu_end=$(cpu_of_nodes)
-    each_end=$(cpu_each_node | tr '\n' ' ')
-    nats_end=$(cpu_of_named nats-server)
-    pg_end=$(cpu_of_named postgres)
+    each_end=($(cpu_of "${pids[@]}"))
+    nats_end=$(cpu_of $nats_pids | xargs)
+    pg_end=$(cpu_of $pg_pids | xargs)
     wait "$gen"
     out=$(cat "$tmp/out")
     rss=$(rss_of_nodes)
@@ -148,12 +149,13 @@ for load in "${loads[@]}"; do
     errors=$(grep '^error:' <<<"$out" | tr '\n' ' ' || true)
     anchor="${anchor:-$acked}"
     ratio=$(python3 -c "print(f'{$acked / max($anchor, 1):.2f}')")
-    per_move=$(python3 -c "print(f'{1e6 * ($cpu_end - $cpu_start) / max($acked * $step_seconds, 1):.0f} us')")
-    nats_move=$(python3 -c "print(f'{1e6 * ($nats_end - $nats_start) / max($acked * $step_seconds, 1):.0f} us')")
-    pg_move=$(python3 -c "print(f'{1e6 * ($pg_end - $pg_start) / max($acked * $step_seconds, 1):.0f} us')")
-    by_node=$(python3 -c "
-a, b = '$each_start'.split(), '$each_end'.split()
-print(', '.join(f'{1e6 * (float(y) - float(x)) / max($acked * $step_seconds, 1):.0f}' for x, y in zip(a, b)))")
+    by_node=""
+    for i in "${!each_start[@]}"; do
+      by_node="${by_node:+$by_node, }$(us_a_move "${each_end[$i]} - ${each_start[$i]}")"
+    done
+    per_move="$(us_a_move "$(gained "${each_start[*]}" "${each_end[*]}")") us"
+    nats_move="$(us_a_move "$(gained "$nats_start" "$nats_end")") us"
+    pg_move="$(us_a_move "$(gained "$pg_start" "$pg_end")") us"
     case "$setup" in
       "1 single") name="one node, no cluster (anchor)" ;;
       *together) name="${setup% together} cluster node(s), players on the owner" ;;
@@ -162,7 +164,7 @@ print(', '.join(f'{1e6 * (float(y) - float(x)) / max($acked * $step_seconds, 1):
       *) name="$setup cluster node(s)" ;;
     esac
     if [[ -n "${COUNT_NATS:-}" ]]; then
-      wait $! 2>/dev/null || true
+      wait "$counter" 2>/dev/null || true
       name="$name; on NATS a move: $(python3 -c "
 import json
 heard = json.load(open('$tmp/nats'))
