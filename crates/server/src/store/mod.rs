@@ -287,10 +287,36 @@ impl NewGame {
 }
 
 /// The database: a cheap-to-clone handle around the pool.
+/// A database URL, which may hold a password: never printed.
+#[derive(Clone)]
+struct Url(std::sync::Arc<str>);
+
+impl std::fmt::Debug for Url {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Url(..)")
+    }
+}
+
+/// What every connection runs when it opens.
+async fn prepare(conn: &mut sqlx::AnyConnection, backend: Backend) -> Result<(), sqlx::Error> {
+    if backend == Backend::Sqlite {
+        // WAL lets readers run beside the writer; FULL makes a commit durable on power loss,
+        // not only on a crash of the process.
+        conn.execute("PRAGMA journal_mode = WAL").await?;
+        conn.execute("PRAGMA synchronous = FULL").await?;
+        conn.execute("PRAGMA foreign_keys = ON").await?;
+        conn.execute("PRAGMA busy_timeout = 5000").await?;
+    }
+    Ok(())
+}
+
 #[derive(Debug, Clone)]
 pub(crate) struct Store {
     pool: AnyPool,
     backend: Backend,
+    /// The database's URL as the pool connects to it (the move writer opens its own
+    /// connection with it).
+    url: Url,
     /// The speeds whose rated games move ladder points (`--ladder-speeds`; all by default).
     ladder_speeds: std::sync::Arc<[rookery_core::rating::Speed]>,
 }
@@ -316,28 +342,26 @@ impl Store {
         let pool = AnyPoolOptions::new()
             .max_connections(if backend == Backend::Sqlite { 4 } else { 8 })
             .acquire_timeout(Duration::from_secs(10))
-            .after_connect(move |conn, _meta| {
-                Box::pin(async move {
-                    if backend == Backend::Sqlite {
-                        // WAL lets readers run beside the writer; FULL makes a commit durable
-                        // on power loss, not only on a crash of the process.
-                        conn.execute("PRAGMA journal_mode = WAL").await?;
-                        conn.execute("PRAGMA synchronous = FULL").await?;
-                        conn.execute("PRAGMA foreign_keys = ON").await?;
-                        conn.execute("PRAGMA busy_timeout = 5000").await?;
-                    }
-                    Ok(())
-                })
-            })
+            .after_connect(move |conn, _meta| Box::pin(prepare(conn, backend)))
             .connect(&url)
             .await?;
         let store = Store {
             pool,
             backend,
+            url: Url(url.into()),
             ladder_speeds: rookery_core::rating::Speed::ALL.into(),
         };
         migrate::run(&store.pool, store.backend).await?;
         Ok(store)
+    }
+
+    /// A connection of its own, outside the pool, set up as the pool's are: the move
+    /// writer's, which it keeps from one commit to the next.
+    pub(crate) async fn connect_one(&self) -> Result<sqlx::AnyConnection, StoreError> {
+        use sqlx::Connection as _;
+        let mut conn = sqlx::AnyConnection::connect(&self.url.0).await?;
+        prepare(&mut conn, self.backend).await?;
+        Ok(conn)
     }
 
     /// Only rated games of these speeds move ladder points (R8; `--ladder-speeds`).
@@ -1191,6 +1215,61 @@ pub(crate) mod tests {
         tournaments::tests::suite(&store).await;
         clubs::tests::suite(&store).await;
         exercises::tests::suite(&store).await;
+        if backend == Backend::Postgres {
+            the_writer_comes_back_after_its_connection_is_lost(&store, &writer).await;
+        }
+    }
+
+    /// The move writer keeps one connection from batch to batch (issue 55). When the
+    /// database drops it, the batch that finds it broken is refused (nothing acknowledged),
+    /// and the next takes a fresh one; one that sat idle for a second is pinged first, so a
+    /// connection lost while nobody moved costs no refusal at all.
+    async fn the_writer_comes_back_after_its_connection_is_lost(
+        store: &Store,
+        writer: &writer::EventWriter,
+    ) {
+        store.create_game(&game("lost", 500)).await.unwrap();
+        let mv = |ply: i64| StoredMove {
+            game_id: "lost".into(),
+            ply,
+            uci: if ply % 2 == 1 { "g1f3" } else { "g8f6" }.into(),
+            san: if ply % 2 == 1 { "Nf3" } else { "Nf6" }.into(),
+            clock_ms: None,
+            at_ms: 500 + ply,
+            elapsed_ms: 0,
+            lag_ms: 0,
+        };
+        let cut_others = || async {
+            // Every session of this database but the one asking (the writer's among them).
+            let cut: i64 = sqlx::query_scalar(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \
+                 WHERE datname = current_database() AND pid <> pg_backend_pid()",
+            )
+            .fetch_one(store.pool())
+            .await
+            .unwrap();
+            assert!(cut >= 1, "the writer's session was there to cut");
+        };
+        writer.append(mv(1)).await.unwrap();
+        cut_others().await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        // Used a moment ago, so not pinged: this batch may meet the broken connection.
+        let mut ply = 2;
+        if writer.append(mv(ply)).await.is_ok() {
+            ply += 1;
+        }
+        writer
+            .append(mv(ply))
+            .await
+            .expect("the batch after a broken connection goes in");
+        cut_others().await;
+        tokio::time::sleep(Duration::from_millis(1_200)).await;
+        writer
+            .append(mv(ply + 1))
+            .await
+            .expect("an idle connection is pinged before use: no batch meets it broken");
+        let stored = store.moves("lost").await.unwrap();
+        assert_eq!(stored.len() as i64, ply + 1);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -131,9 +131,17 @@ impl EventWriter {
 
 async fn run(store: Store, mut rx: mpsc::Receiver<Pending>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
+    let mut held = Held::default();
     while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
         let started = std::time::Instant::now();
-        let outcome = commit(&store, &batch).await;
+        let outcome = match held.connection(&store).await {
+            Ok(conn) => commit(conn, &store, &batch).await,
+            Err(e) => Err(e),
+        };
+        if outcome.is_err() {
+            // The connection may be what failed: the next batch takes a fresh one.
+            held.drop_connection();
+        }
         METRICS.commit_latency.observe(started.elapsed());
         let moves: usize = batch.iter().map(|p| p.write.moves.len()).sum();
         if outcome.is_ok() {
@@ -156,6 +164,48 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Pending>) {
     }
 }
 
+/// The writer's own connection, outside the pool and kept from one batch to the next
+/// (issue 55): a connection taken from the pool and given back for every batch cost two
+/// pings of the database beside the commit (the pool tests a connection when it is taken
+/// and when it comes back, the latter on a task of its own), three round trips where one
+/// does. A connection that has sat idle is pinged once before use, as the pool would; one
+/// that failed is dropped and the next batch opens another.
+#[derive(Default)]
+struct Held {
+    conn: Option<sqlx::AnyConnection>,
+    last_used: Option<std::time::Instant>,
+}
+
+/// A held connection unused this long is pinged before its next batch.
+const PING_AFTER_IDLE: std::time::Duration = std::time::Duration::from_secs(1);
+
+impl Held {
+    async fn connection(&mut self, store: &Store) -> Result<&mut sqlx::AnyConnection, StoreError> {
+        use sqlx::Connection as _;
+        let idle = self
+            .last_used
+            .is_none_or(|at| at.elapsed() >= PING_AFTER_IDLE);
+        if idle {
+            if let Some(conn) = &mut self.conn {
+                if conn.ping().await.is_err() {
+                    self.conn = None;
+                }
+            }
+        }
+        self.last_used = Some(std::time::Instant::now());
+        let conn = match self.conn.take() {
+            Some(conn) => conn,
+            None => store.connect_one().await?,
+        };
+        Ok(self.conn.insert(conn))
+    }
+
+    /// Lets the held connection go (it may be broken).
+    fn drop_connection(&mut self) {
+        self.conn = None;
+    }
+}
+
 /// The whole batch in one transaction. Its moves go in as one multi-row INSERT, one round
 /// trip to the database instead of one per move; a batch of moves alone is that statement
 /// only (atomic by itself, no BEGIN and COMMIT). `MAX_BATCH` events of a move each, 7 values a
@@ -163,21 +213,26 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Pending>) {
 /// PostgreSQL).
 ///
 /// Returns, for each event, whether fencing refused it (nothing of it written).
-async fn commit(store: &Store, batch: &[Pending]) -> Result<Vec<bool>, StoreError> {
+async fn commit(
+    conn: &mut sqlx::AnyConnection,
+    store: &Store,
+    batch: &[Pending],
+) -> Result<Vec<bool>, StoreError> {
+    use sqlx::Connection as _;
     let fencing = batch.iter().any(|p| p.write.epoch.is_some());
     let moves_only = !batch.iter().any(|p| p.write.updates_game());
     if !fencing && moves_only {
         let moves: Vec<&StoredMove> = batch.iter().flat_map(|p| &p.write.moves).collect();
-        insert_moves(store.pool(), store.backend(), &moves).await?;
+        insert_moves(&mut *conn, store.backend(), &moves).await?;
         return Ok(vec![false; batch.len()]);
     }
     if moves_only && store.backend() == super::Backend::Postgres {
         // Every event under an epoch: fenced in the insert itself.
         if let Some(epochs) = batch.iter().map(|p| p.write.epoch).collect() {
-            return insert_fenced_moves(store.pool(), batch, epochs).await;
+            return insert_fenced_moves(conn, batch, epochs).await;
         }
     }
-    let mut tx = store.pool().begin().await?;
+    let mut tx = conn.begin().await?;
     let fenced = if fencing {
         fenced(&mut tx, store.backend(), batch).await?
     } else {
@@ -257,7 +312,7 @@ async fn fenced(
 /// back was fenced (an event's moves are of one game and one epoch: all or none). `epochs`:
 /// each event's.
 async fn insert_fenced_moves(
-    pool: &sqlx::AnyPool,
+    conn: &mut sqlx::AnyConnection,
     batch: &[Pending],
     epochs: Vec<i64>,
 ) -> Result<Vec<bool>, StoreError> {
@@ -282,7 +337,7 @@ async fn insert_fenced_moves(
     for (m, epoch) in &moves {
         insert = bind_move(insert, m).bind(*epoch);
     }
-    let rows = insert.fetch_all(pool).await?;
+    let rows = insert.fetch_all(conn).await?;
     let mut stored = std::collections::HashSet::new();
     for row in &rows {
         use sqlx::Row as _;
