@@ -29,6 +29,8 @@ use crate::room::{RoomHandle, View};
 const MAX_FRAME: usize = 4096;
 /// Room for a couple of the largest client frames.
 const READ_BUFFER: usize = 2 * MAX_FRAME;
+/// Frames fed to the socket are written when this much waits, else at the flush after them.
+const WRITE_BUFFER: usize = 4 * MAX_FRAME;
 /// Frames per second a connection may send before it is told to slow down.
 const FRAMES_PER_SECOND: u32 = 20;
 
@@ -62,9 +64,11 @@ pub(crate) async fn upgrade(
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
         // The default buffers are 128 KiB each way; frames here are small, and at 20,000
-        // connections the defaults alone would take gigabytes.
+        // connections the defaults alone would take gigabytes. (The read buffer is allocated
+        // at once; the write buffer grows only to what is sent before a flush, and this size
+        // is the point where a frame is written without waiting for one.)
         .read_buffer_size(READ_BUFFER)
-        .write_buffer_size(0)
+        .write_buffer_size(WRITE_BUFFER)
         .on_upgrade(move |socket| async move {
             let who = Who {
                 seat,
@@ -232,37 +236,49 @@ async fn serve_socket(
                     ),
                 }
             }
-            event = feed.recv() => match event {
-                Ok(e) if e.v > v => {
-                    v = e.v;
-                    // Game events carry the state after them (worked out once by the room);
-                    // spectators need no destinations but do see checks and running clocks.
-                    match protocol::event(&e, seat, e.view.as_deref()) {
-                        Some(frame) => Message::Text(frame.into()),
-                        None => continue,
-                    }
-                }
-                Ok(_) => continue,
-                Err(broadcast::error::RecvError::Lagged(_)) => {
-                    // Too far behind for the feed: a full state puts the client right.
-                    match room.snapshot().await {
-                        Ok(snapshot) => {
-                            v = snapshot.v;
-                            Message::Text(protocol::state(&snapshot, seat).into())
-                        }
-                        Err(_) => continue,
-                    }
-                }
-                Err(broadcast::error::RecvError::Closed) => {
-                    // The room closed under the connection: its game moved to another node
-                    // (cluster mode), which the client reaches by connecting again.
-                    close_reason = Some("the game moved to another server; reconnect");
+            event = feed.recv() => match from_feed(&room, seat, &mut v, event).await {
+                Fed::Frame(frame) => frame,
+                Fed::Nothing => continue,
+                Fed::Closed => {
+                    close_reason = Some(ROOM_MOVED);
                     break;
                 }
             },
         };
-        if socket.send(frame).await.is_err() {
-            // The client stopped reading, or left.
+        // With it, every event the room has published since (a move's ack and the move
+        // itself, say): one write to the socket for all of them, not one each (issue 55).
+        if socket.feed(frame).await.is_err() {
+            break;
+        }
+        let mut stop = false;
+        loop {
+            let event = match feed.try_recv() {
+                Ok(e) => Ok(e),
+                Err(broadcast::error::TryRecvError::Empty) => break,
+                Err(broadcast::error::TryRecvError::Lagged(n)) => {
+                    Err(broadcast::error::RecvError::Lagged(n))
+                }
+                Err(broadcast::error::TryRecvError::Closed) => {
+                    Err(broadcast::error::RecvError::Closed)
+                }
+            };
+            match from_feed(&room, seat, &mut v, event).await {
+                Fed::Frame(frame) => {
+                    if socket.feed(frame).await.is_err() {
+                        stop = true;
+                        break;
+                    }
+                }
+                Fed::Nothing => {}
+                Fed::Closed => {
+                    close_reason = Some(ROOM_MOVED);
+                    stop = true;
+                    break;
+                }
+            }
+        }
+        if socket.flush().await.is_err() || stop {
+            // The client stopped reading, or left; or the room is gone.
             break;
         }
     }
@@ -276,6 +292,49 @@ async fn serve_socket(
         let _ = socket.send(Message::Close(Some(frame))).await;
     }
     let _ = SinkExt::close(&mut socket).await;
+}
+
+/// Why a connection closes when its room closes under it: its game moved to another node
+/// (cluster mode), which the client reaches by connecting again.
+const ROOM_MOVED: &str = "the game moved to another server; reconnect";
+
+/// What an event from the room's feed gives the client.
+enum Fed {
+    Frame(Message),
+    /// Nothing to send (an event seen already, or not for this client).
+    Nothing,
+    /// The room closed.
+    Closed,
+}
+
+/// The frame for what the room's feed gave: an event after version `v` (which it advances),
+/// or, for a connection too far behind for the feed, a full state that puts the client right.
+async fn from_feed(
+    room: &RoomHandle,
+    seat: Option<Color>,
+    v: &mut u64,
+    event: Result<crate::room::Versioned, broadcast::error::RecvError>,
+) -> Fed {
+    match event {
+        Ok(e) if e.v > *v => {
+            *v = e.v;
+            // Game events carry the state after them (worked out once by the room);
+            // spectators need no destinations but do see checks and running clocks.
+            match protocol::event(&e, seat, e.view.as_deref()) {
+                Some(frame) => Fed::Frame(Message::Text(frame.into())),
+                None => Fed::Nothing,
+            }
+        }
+        Ok(_) => Fed::Nothing,
+        Err(broadcast::error::RecvError::Lagged(_)) => match room.snapshot().await {
+            Ok(snapshot) => {
+                *v = snapshot.v;
+                Fed::Frame(Message::Text(protocol::state(&snapshot, seat).into()))
+            }
+            Err(_) => Fed::Nothing,
+        },
+        Err(broadcast::error::RecvError::Closed) => Fed::Closed,
+    }
 }
 
 /// Tells the room a connection opened or closed: a player's presence, or a watcher.
