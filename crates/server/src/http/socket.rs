@@ -251,7 +251,7 @@ async fn serve_socket(
             break;
         }
         let mut stop = false;
-        loop {
+        while !stop {
             let event = match feed.try_recv() {
                 Ok(e) => Ok(e),
                 Err(broadcast::error::TryRecvError::Empty) => break,
@@ -262,20 +262,14 @@ async fn serve_socket(
                     Err(broadcast::error::RecvError::Closed)
                 }
             };
-            match from_feed(&room, seat, &mut v, event).await {
-                Fed::Frame(frame) => {
-                    if socket.feed(frame).await.is_err() {
-                        stop = true;
-                        break;
-                    }
-                }
-                Fed::Nothing => {}
+            stop = match from_feed(&room, seat, &mut v, event).await {
+                Fed::Frame(frame) => socket.feed(frame).await.is_err(),
+                Fed::Nothing => false,
                 Fed::Closed => {
                     close_reason = Some(ROOM_MOVED);
-                    stop = true;
-                    break;
+                    true
                 }
-            }
+            };
         }
         if socket.flush().await.is_err() || stop {
             // The client stopped reading, or left; or the room is gone.

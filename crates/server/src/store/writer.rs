@@ -139,8 +139,8 @@ async fn run(store: Store, mut rx: mpsc::Receiver<Pending>) {
             Err(e) => Err(e),
         };
         if outcome.is_err() {
-            // The connection may be what failed: the next batch takes a fresh one.
-            held.drop_connection();
+            // The connection may be what failed: the next batch opens a fresh one.
+            held.conn = None;
         }
         METRICS.commit_latency.observe(started.elapsed());
         let moves: usize = batch.iter().map(|p| p.write.moves.len()).sum();
@@ -198,11 +198,6 @@ impl Held {
             None => store.connect_one().await?,
         };
         Ok(self.conn.insert(conn))
-    }
-
-    /// Lets the held connection go (it may be broken).
-    fn drop_connection(&mut self) {
-        self.conn = None;
     }
 }
 
