@@ -35,7 +35,8 @@ pub(crate) struct Args {
     /// Spectators per game.
     #[arg(long, default_value_t = 0)]
     pub(crate) spectators: usize,
-    /// Moves per second in each game.
+    /// Moves per second in each game, on average: a player thinks between half and one and a
+    /// half times the mean (uniformly), so the games do not fall into step.
     #[arg(long, default_value_t = 1.0)]
     pub(crate) rate: f64,
     /// Time control of the games, in the lobby's form (`untimed`, `5+3`, ...).

@@ -42,6 +42,12 @@ impl Rng {
         self.0 ^= self.0 >> 27;
         (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n.max(1)
     }
+
+    /// A number in [0, 1).
+    pub(crate) fn fraction(&mut self) -> f64 {
+        const STEPS: usize = 1 << 24;
+        self.below(STEPS) as f64 / STEPS as f64
+    }
 }
 
 /// When each ply of a game was sent, for the opponent-side latency.
@@ -274,7 +280,10 @@ pub(crate) async fn play(
         if moves.is_empty() {
             continue;
         }
-        tokio::time::sleep(pace).await;
+        // A thinking time drawn around the pace, never the pace itself: with one fixed pace
+        // the moves of a batch committed together were all answered a pace later, together
+        // again, and the games fell into step (waves of twice the mean rate every pace).
+        tokio::time::sleep(pace.mul_f64(0.5 + rng.fraction())).await;
         if stop.load(Ordering::Relaxed) {
             break;
         }
