@@ -3,11 +3,12 @@
 # (BENCHMARKS.md, issue 55): a fresh database, the server binary given, 2,000 games x 4
 # moves/s (GAMES, RATE to change), 20 s after 5 s of warm-up; prints moves/s, the opponent's
 # p50/p99 and the server's CPU a move. Alternate the builds: run it A, B, A, B.
-# Usage: bench/ab_moves.sh BINARY LABEL [pg]   (pg: a fresh PostgreSQL database `ab`)
+# Usage: bench/ab_moves.sh BINARY LABEL [pg]   (pg: a fresh PostgreSQL database `ab`;
+# LOADGEN: another load generator's binary)
 set -euo pipefail
 BIN=$1; LABEL=$2; DB=${3:-sqlite}
 dir="$(mktemp -d)"
-loadgen="$(dirname "$0")/../target/release/rookery-loadgen"
+loadgen="${LOADGEN:-$(dirname "$0")/../target/release/rookery-loadgen}"
 if [ "$DB" = pg ]; then
   psql -q -h 127.0.0.1 -U postgres -d test -c "DROP DATABASE IF EXISTS ab WITH (FORCE)" 2>/dev/null
   psql -q -h 127.0.0.1 -U postgres -d test -c "CREATE DATABASE ab"
