@@ -47,13 +47,16 @@ a move acknowledged in the last 20 s of the run).
            game counts once for each player, each player's rating and ladder changes chain
            without a lost update, the stored figures are the last change's, the ladder sums
            to zero (R8), and each game's stored result is the one the players were shown.
+  quiet    a game whose players and spectator are all on its owner publishes none of its
+           events on NATS (two nodes, every game kept together: not one event heard in 10 s
+           of play); the same games with everyone on the other node publish them all.
   arena    an arena of sixty players spread over the nodes (loadgen --arena), its
            tournament director killed once: another node directs within the lease, and
            every finished game is counted once in the standings.
 
 Usage: cluster_test.py --binary target/release/rookery --loadgen target/release/rookery-loadgen
                        --postgres postgres://postgres@127.0.0.1:5432/test
-                       [--nats nats://127.0.0.1:4222] [--test kills,rolling,fencing,sleep,pools,analysis,bots,lobby,nats,natsauth,outage,ratings,tournament,arena]
+                       [--nats nats://127.0.0.1:4222] [--test kills,rolling,fencing,sleep,pools,analysis,bots,lobby,nats,natsauth,outage,ratings,tournament,quiet,arena]
 """
 import argparse
 import json
@@ -996,6 +999,36 @@ def test_nats(args, tmp, errors):
     server.wait()
 
 
+def test_quiet(args, tmp, errors):
+    """Events go on NATS only for games another node follows (docs/SCALING.md, the remote
+    path): counted by one more subscriber on every game's event subject while 80 games are
+    played on two nodes, first with each game's players and spectator on its owner, then with
+    all of them on the other node."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../../bench"))
+    from nats_count import count
+
+    for setup, extra, expect_events in [("together", ["--together-every", "1"], False),
+                                        ("away", ["--away"], True)]:
+        url = fresh_database(args.postgres, f"quiet_{setup}")
+        nodes = start_nodes(args, url, tmp, n=2)
+        record = os.path.join(tmp, f"quiet-{setup}.txt")
+        gen = loadgen(args, nodes, 28, 80, record, extra)
+        time.sleep(10)
+        heard = count(args.nats, 10, "game.*.ev").get("game event", [0, 0])[0]
+        out = finish(args, nodes, gen, record, errors, f"quiet, {setup}")
+        acked = re.search(r"(\d+) moves acknowledged in", out)
+        print(f"quiet, {setup}: {heard} game events heard on NATS in 10 s, "
+              f"{acked.group(1) if acked else '?'} moves acknowledged in the run", flush=True)
+        if expect_events and heard < 100:
+            errors.append(f"quiet, {setup}: only {heard} game events on NATS, where every move "
+                          "crosses to the other node")
+        if not expect_events and heard != 0:
+            errors.append(f"quiet, {setup}: {heard} game events on NATS, where no other node "
+                          "follows any game")
+        for node in nodes:
+            node.stop()
+
+
 def test_nats_auth(args, tmp, errors):
     """NATS with a password (issue 50): the nodes connect with it and play across nodes; a
     client without it is refused by NATS, so it cannot forge a room request; the password
@@ -1298,7 +1331,7 @@ def main():
     ap.add_argument("--nats-server", default="nats-server",
                     help="the NATS server the nats test starts and kills (its own port)")
     ap.add_argument("--test",
-                    default="kills,rolling,fencing,sleep,seats,pools,analysis,bots,lobby,nats,natsauth,outage,ratings,tournament,arena")
+                    default="kills,rolling,fencing,sleep,seats,pools,analysis,bots,lobby,nats,natsauth,outage,ratings,tournament,quiet,arena")
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seconds", type=int, default=180)
     ap.add_argument("--every", type=int, default=20)
@@ -1311,7 +1344,7 @@ def main():
              "seats": test_seats,
              "pools": test_pools, "analysis": test_analysis, "bots": test_bots, "lobby": test_lobby, "nats": test_nats,
              "natsauth": test_nats_auth, "outage": test_outage, "ratings": test_ratings,
-             "tournament": test_tournament, "arena": test_arena}
+             "tournament": test_tournament, "quiet": test_quiet, "arena": test_arena}
     try:
         for name in args.test.split(","):
             print(f"\n--- cluster test: {name} ---", flush=True)
