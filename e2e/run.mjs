@@ -1989,6 +1989,8 @@ async function scenarioLooks(browser, base) {
   await createOn(dark, { tc: '5+3', color: 'white', opponent: 'friend' });
   const light = await dark.evaluate(() => getComputedStyle(document.querySelector('.sq.light')).backgroundColor);
   check(light === 'rgb(240, 217, 181)', `the brown board theme (${light})`);
+  // The squares come with the page, the pieces with the game's state over the socket.
+  await dark.waitForFunction(() => document.querySelectorAll('#board .piece').length === 32, null, { timeout: 10000 }).catch(() => {});
   check(await dark.locator('.piece.discs').count() === 32, 'the second piece set: 32 discs');
   check(await dark.locator('.coord').first().isHidden(), 'coordinates off');
   await dark.screenshot({ path: path.join(shots, 'game-dark-discs.png') });
