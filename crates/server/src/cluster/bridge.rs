@@ -23,11 +23,11 @@ impl Cluster {
                     // answered follows this owner already.)
                     let _ = nats.publish(ev_subject(&id), json(&Broadcast::Moved)).await;
                 }
-                // The room's events go out on NATS only while another node follows the game:
+                // The room's events go out on NATS only once another node follows the game:
                 // a node's mirror subscribes to them and then asks the room for its state
-                // (`Request::Subscribe`) through here, before it hands anything on; it says
-                // `Request::Unfollow` when it ends. A game whose connections are all on this
-                // node publishes nothing.
+                // (`Request::Subscribe`) through here, before it hands anything on. A game
+                // whose connections are all on this node publishes nothing.
+                let mut followed = false;
                 let mut ledger = Ledger::default();
                 let mut look = tokio::time::interval(GONE_LOOK);
                 loop {
@@ -38,14 +38,9 @@ impl Cluster {
                                     tracing::debug!("an unreadable request from another node");
                                     continue;
                                 };
-                                let run = msg.headers.as_ref().and_then(|h| h.get(RUN_HEADER));
-                                let run = run.map(async_nats::HeaderValue::as_str);
-                                ledger.follows(run, &request);
-                                if matches!(request, Request::Unfollow) {
-                                    continue;
-                                }
-                                if let Some(run) = run {
-                                    ledger.note(run, &request);
+                                followed |= matches!(request, Request::Subscribe { .. });
+                                if let Some(run) = msg.headers.as_ref().and_then(|h| h.get(RUN_HEADER)) {
+                                    ledger.note(run.as_str(), &request);
                                 }
                                 // Forwarded as it came; the answer goes back as the room gave it.
                                 let answer = room.request(request).await.map_err(|e| Problem::from(&e));
@@ -57,7 +52,7 @@ impl Cluster {
                         },
                         _ = look.tick() => ledger.forget_gone(&cluster, &id, &room).await,
                         event = feed.recv() => match event {
-                            Ok(e) if ledger.followed() => {
+                            Ok(e) if followed => {
                                 let body = json(&Broadcast::Event(Box::new(e)));
                                 let _ = nats.publish(ev_subject(&id), body).await;
                             }
@@ -87,11 +82,6 @@ impl Cluster {
 #[derive(Default)]
 pub(super) struct Ledger {
     by_run: HashMap<String, Told>,
-    /// The runs of the nodes that follow the game (their mirrors hand its events on), since
-    /// when.
-    following: HashMap<String, std::time::Instant>,
-    /// A node that did not say its run follows the game: for as long as the room lives.
-    followed_unnamed: bool,
 }
 
 pub(super) struct Told {
@@ -102,28 +92,6 @@ pub(super) struct Told {
 }
 
 impl Ledger {
-    /// Notes who follows the game: a `Subscribe` from a node's run, until an `Unfollow` from
-    /// it or the run is gone.
-    fn follows(&mut self, run: Option<&str>, request: &Request) {
-        match (request, run) {
-            (Request::Subscribe { .. }, Some(run)) => {
-                self.following
-                    .entry(run.to_owned())
-                    .or_insert_with(std::time::Instant::now);
-            }
-            (Request::Subscribe { .. }, None) => self.followed_unnamed = true,
-            (Request::Unfollow, Some(run)) => {
-                self.following.remove(run);
-            }
-            _ => {}
-        }
-    }
-
-    /// Whether another node follows the game (its events go out on NATS).
-    fn followed(&self) -> bool {
-        self.followed_unnamed || !self.following.is_empty()
-    }
-
     /// Notes what node run `run` told the room, if it is a presence or a spectator.
     fn note(&mut self, run: &str, request: &Request) {
         if !matches!(request, Request::Presence { .. } | Request::Watcher { .. }) {
@@ -160,18 +128,15 @@ impl Ledger {
     async fn forget_gone(&mut self, cluster: &Cluster, id: &str, room: &RoomHandle) {
         let gone: Vec<String> = {
             let runs = lock(&cluster.inner.runs);
-            let is_gone = |run: &str, since: std::time::Instant| {
-                let node = run.rsplit_once('@').map_or(run, |(n, _)| n);
-                match runs.get(node) {
-                    Some((now, heard)) => now.as_str() != run || heard.elapsed() > RUN_GONE,
-                    None => since.elapsed() > RUN_GONE,
-                }
-            };
-            // A gone node's mirror will never say it stopped.
-            self.following.retain(|run, since| !is_gone(run, *since));
             self.by_run
                 .iter()
-                .filter(|(run, told)| is_gone(run, told.since))
+                .filter(|(run, told)| {
+                    let node = run.rsplit_once('@').map_or(run.as_str(), |(n, _)| n);
+                    match runs.get(node) {
+                        Some((now, heard)) => *now != **run || heard.elapsed() > RUN_GONE,
+                        None => told.since.elapsed() > RUN_GONE,
+                    }
+                })
                 .map(|(run, _)| run.clone())
                 .collect()
         };

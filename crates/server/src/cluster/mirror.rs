@@ -4,18 +4,6 @@
 use super::*;
 
 impl Cluster {
-    /// Tells the owner of game `id` something that needs no answer, with this node's run, so
-    /// that what its connections said is undone if the node goes.
-    async fn tell(&self, id: &str, request: &Request) {
-        let inner = &self.inner;
-        let mut headers = async_nats::HeaderMap::new();
-        headers.insert(RUN_HEADER, inner.run.as_str());
-        let _ = inner
-            .nats
-            .publish_with_headers(cmd_subject(id), headers, json(request))
-            .await;
-    }
-
     /// The room of game `id`, held by another node.
     pub(crate) fn remote(&self, id: &str) -> RoomHandle {
         RoomHandle::Remote(Arc::new(RemoteRoom {
@@ -53,11 +41,6 @@ impl Cluster {
         let (cluster, id) = (self.clone(), id.to_owned());
         tokio::spawn(async move {
             cluster.run_mirror(&id, sub, &tx).await;
-            // The owner may stop publishing the game's events. Said before this mirror leaves
-            // the map: a connection that comes after it makes a new mirror, whose `Subscribe`
-            // leaves this node after this (one NATS connection keeps its order), and one that
-            // took this mirror's feed meanwhile sees it close and starts again the same way.
-            cluster.tell(&id, &Request::Unfollow).await;
             let mut mirrors = lock(&cluster.inner.mirrors);
             if mirrors.get(&id).is_some_and(|t| t.same_channel(&tx)) {
                 mirrors.remove(&id);
@@ -174,9 +157,18 @@ impl Transport for RemoteRoom {
         })
     }
 
-    /// Tells the owner something that needs no answer.
+    /// Tells the owner something that needs no answer (with this node's run, so that what
+    /// its connections said is undone if the node goes).
     fn tell(&self, request: Request) -> BoxFuture<'_, ()> {
-        Box::pin(async move { self.cluster.tell(&self.id, &request).await })
+        Box::pin(async move {
+            let inner = &self.cluster.inner;
+            let mut headers = async_nats::HeaderMap::new();
+            headers.insert(RUN_HEADER, inner.run.as_str());
+            let _ = inner
+                .nats
+                .publish_with_headers(cmd_subject(&self.id), headers, json(&request))
+                .await;
+        })
     }
 
     /// Gone: nobody answered the last request, or nobody has answered for a while (the

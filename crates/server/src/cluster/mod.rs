@@ -240,14 +240,10 @@ impl Cluster {
     ) -> Result<T, ()> {
         let nats = &self.inner.nats;
         let body = json(body);
-        // With this node's run: a game's owner counts the nodes that follow it by their runs.
-        let mut headers = async_nats::HeaderMap::new();
-        headers.insert(RUN_HEADER, self.inner.run.as_str());
         let asking = async {
             loop {
                 let request = async_nats::Request::new()
                     .payload(body.clone())
-                    .headers(headers.clone())
                     .timeout(Some(within));
                 match nats.send_request(subject.to_owned(), request).await {
                     Err(e) if e.kind() == async_nats::RequestErrorKind::NoResponders => {

@@ -786,7 +786,6 @@ impl Room {
                 Reply::Done
             }
             Request::TakeSeat(seat) => Reply::Version(self.take_seat(seat).await?),
-            Request::Unfollow => Reply::Done,
         })
     }
 

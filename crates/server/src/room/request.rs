@@ -37,10 +37,6 @@ pub(crate) enum Request {
     TakeSeat(TakeSeat),
     /// A chat line, stored already, for the room's connections.
     Chat(Arc<ChatLine>),
-    /// Another node no longer hands the game's events to anyone (its mirror of the game
-    /// ended): the owner's bridge stops publishing them once no node follows the game. The
-    /// bridge takes it; the room has nothing to do.
-    Unfollow,
 }
 
 impl Request {
@@ -56,8 +52,7 @@ impl Request {
             | Request::Watcher { .. }
             | Request::RematchDecline { .. }
             | Request::RematchMade { .. }
-            | Request::Chat(_)
-            | Request::Unfollow => false,
+            | Request::Chat(_) => false,
         }
     }
 }
