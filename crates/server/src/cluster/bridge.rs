@@ -40,6 +40,7 @@ impl Cluster {
                                 };
                                 followed |= matches!(request, Request::Subscribe { .. });
                                 if let Some(run) = msg.headers.as_ref().and_then(|h| h.get(RUN_HEADER)) {
+                                    ledger.heard(run.as_str(), &room).await;
                                     ledger.note(run.as_str(), &request);
                                 }
                                 // Forwarded as it came; the answer goes back as the room gave it.
@@ -77,8 +78,9 @@ impl Cluster {
 }
 
 /// What other nodes' connections told a room this node holds (players present, spectators),
-/// by node run: undone when that run is gone (killed, cut off, started again), since its
-/// connections are gone with it and will never say they left.
+/// by node run: undone when that run is gone (started again: its connections are gone with
+/// it and will never say they left), and while it is silent (killed, or cut off: NATS down),
+/// then told again if it is heard from once more.
 #[derive(Default)]
 pub(super) struct Ledger {
     by_run: HashMap<String, Told>,
@@ -87,11 +89,45 @@ pub(super) struct Ledger {
 pub(super) struct Told {
     /// When this run first told the room something.
     since: std::time::Instant,
+    /// Not heard from for [`RUN_GONE`]: what it told is undone in the room for now.
+    silent: bool,
     players: rookery_core::ByColor<u32>,
     watchers: Vec<Option<String>>,
 }
 
+impl Told {
+    /// Tells the room that this run's connections are there (`present`) or gone.
+    async fn tell(&self, room: &RoomHandle, present: bool) {
+        for color in [Color::White, Color::Black] {
+            for _ in 0..*self.players.get(color) {
+                room.presence(color, present).await;
+            }
+        }
+        for name in &self.watchers {
+            room.watcher(present, name.clone()).await;
+        }
+    }
+}
+
+/// Where a node run stands, from the other nodes' news.
+enum RunIs {
+    Heard,
+    /// Not heard from for a while (dead, or cut off from NATS).
+    Silent,
+    /// Its node started again under a new run.
+    Gone,
+}
+
 impl Ledger {
+    /// Run `run` said something: if it had gone silent, its connections are back.
+    async fn heard(&mut self, run: &str, room: &RoomHandle) {
+        if let Some(told) = self.by_run.get_mut(run).filter(|t| t.silent) {
+            told.silent = false;
+            tracing::info!(%run, "a silent node's connections are back in the room");
+            told.tell(room, true).await;
+        }
+    }
+
     /// Notes what node run `run` told the room, if it is a presence or a spectator.
     fn note(&mut self, run: &str, request: &Request) {
         if !matches!(request, Request::Presence { .. } | Request::Watcher { .. }) {
@@ -99,6 +135,7 @@ impl Ledger {
         }
         let told = self.by_run.entry(run.to_owned()).or_insert_with(|| Told {
             since: std::time::Instant::now(),
+            silent: false,
             players: rookery_core::ByColor::default(),
             watchers: Vec::new(),
         });
@@ -124,34 +161,48 @@ impl Ledger {
         }
     }
 
-    /// Tells the room that the connections of every gone run left.
+    /// Looks at every run that told the room something: a gone run's connections leave it
+    /// for good, a silent one's for as long as it is silent.
     async fn forget_gone(&mut self, cluster: &Cluster, id: &str, room: &RoomHandle) {
-        let gone: Vec<String> = {
+        let changed: Vec<(String, RunIs)> = {
             let runs = lock(&cluster.inner.runs);
             self.by_run
                 .iter()
-                .filter(|(run, told)| {
+                .filter_map(|(run, told)| {
                     let node = run.rsplit_once('@').map_or(run.as_str(), |(n, _)| n);
-                    match runs.get(node) {
-                        Some((now, heard)) => *now != **run || heard.elapsed() > RUN_GONE,
-                        None => told.since.elapsed() > RUN_GONE,
-                    }
+                    let is = match runs.get(node) {
+                        Some((now, _)) if now != run => RunIs::Gone,
+                        Some((_, heard)) if heard.elapsed() <= RUN_GONE => RunIs::Heard,
+                        None if told.since.elapsed() <= RUN_GONE => RunIs::Heard,
+                        _ => RunIs::Silent,
+                    };
+                    let change = match is {
+                        RunIs::Heard => told.silent,
+                        RunIs::Silent => !told.silent,
+                        RunIs::Gone => true,
+                    };
+                    change.then(|| (run.clone(), is))
                 })
-                .map(|(run, _)| run.clone())
                 .collect()
         };
-        for run in gone {
-            let Some(told) = self.by_run.remove(&run) else {
-                continue;
-            };
-            tracing::info!(game = %id, %run, "a gone node's connections leave the room");
-            for color in [Color::White, Color::Black] {
-                for _ in 0..*told.players.get(color) {
-                    room.presence(color, false).await;
+        for (run, is) in changed {
+            match is {
+                RunIs::Heard => self.heard(&run, room).await,
+                RunIs::Silent => {
+                    if let Some(told) = self.by_run.get_mut(&run) {
+                        told.silent = true;
+                        tracing::info!(game = %id, %run, "a silent node's connections leave the room while it is silent");
+                        told.tell(room, false).await;
+                    }
                 }
-            }
-            for name in told.watchers {
-                room.watcher(false, name).await;
+                RunIs::Gone => {
+                    if let Some(told) = self.by_run.remove(&run) {
+                        tracing::info!(game = %id, %run, "a gone node's connections leave the room");
+                        if !told.silent {
+                            told.tell(room, false).await;
+                        }
+                    }
+                }
             }
         }
     }

@@ -57,6 +57,8 @@ impl Cluster {
         tx: &broadcast::Sender<Versioned>,
     ) {
         let mut last: Option<u64> = None;
+        let mut losses = self.inner.losses.clone();
+        losses.mark_unchanged();
         let remote = RemoteRoom {
             id: id.to_owned(),
             cluster: self.clone(),
@@ -70,6 +72,30 @@ impl Cluster {
                 () = tokio::time::sleep(Duration::from_secs(20)) => {
                     if tx.receiver_count() == 0 {
                         return;
+                    }
+                    continue;
+                }
+                changed = losses.changed() => {
+                    if changed.is_err() {
+                        return;
+                    }
+                    tokio::time::sleep(CATCH_UP_AFTER).await;
+                    losses.mark_unchanged();
+                    // What the owner published while this node could not hear it: a
+                    // mirror that has heard nothing yet does not know where its
+                    // connections stand, so they start again.
+                    let Some(l) = last else { return };
+                    let Ok(Reply::Subscribed(Subscription {
+                        missed: Some(missed),
+                        ..
+                    })) = remote.call(Request::Subscribe { since: l }).await
+                    else {
+                        tracing::debug!(game = %id, "the owner cannot say what was missed: connections here start again");
+                        return;
+                    };
+                    for e in missed.into_iter().filter(|e| e.v > l) {
+                        last = Some(e.v);
+                        let _ = tx.send(e);
                     }
                     continue;
                 }

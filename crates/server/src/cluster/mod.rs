@@ -61,6 +61,10 @@ const USER_EVENTS: &str = "rookery.user";
 const NO_RESPONDERS_AGAIN: Duration = Duration::from_millis(100);
 /// Events a mirror's connections may be behind before they are resynced.
 const MIRROR_FEED: usize = 64;
+/// How long a mirror waits after NATS came back before it asks the owner what it missed:
+/// the client subscribes again just after it says it is connected, and the owners reconnect
+/// about then too.
+const CATCH_UP_AFTER: Duration = Duration::from_millis(500);
 /// The header naming the node run a told presence or spectator comes from.
 const RUN_HEADER: &str = "Rookery-Run";
 /// A node run not heard from for this long is gone, and its connections with it.
@@ -98,6 +102,9 @@ struct Inner {
     run: String,
     /// The other nodes' runs as last heard, and when.
     runs: Mutex<HashMap<String, (String, std::time::Instant)>>,
+    /// Counts the times messages may have been lost (NATS connected again, or dropped
+    /// messages for a slow subscriber): each mirror then asks its owner what it missed.
+    losses: tokio::sync::watch::Receiver<u64>,
 }
 
 impl std::fmt::Debug for Cluster {
@@ -129,10 +136,25 @@ async fn connect_options(
     auth: &crate::cli::NatsAuth,
     in_url: Option<(String, String)>,
     node: &str,
+    losses: tokio::sync::watch::Sender<u64>,
 ) -> Result<async_nats::ConnectOptions, String> {
+    let losses = Arc::new(losses);
     let mut options = async_nats::ConnectOptions::new()
         .name(format!("rookery {node}"))
-        .retry_on_initial_connect();
+        .retry_on_initial_connect()
+        .event_callback(move |event| {
+            // While the connection was down (or a subscriber too slow), events published
+            // then never reached this node: a mirror would wait for them for ever, its
+            // game still, since nothing else comes until its player moves.
+            if matches!(
+                event,
+                async_nats::Event::Connected | async_nats::Event::SlowConsumer(_)
+            ) {
+                tracing::info!(%event, "NATS: mirrors ask their owners what they missed");
+                losses.send_modify(|n| *n += 1);
+            }
+            std::future::ready(())
+        });
     let user = match (&auth.nats_user, &auth.nats_password) {
         (Some(user), password) => Some((user.clone(), password.clone().unwrap_or_default())),
         (None, Some(_)) => return Err("--nats-password needs --nats-user".to_owned()),
@@ -187,7 +209,8 @@ impl Cluster {
         store: Store,
     ) -> Result<Cluster, String> {
         let (url, in_url) = split_credentials(url);
-        let options = connect_options(auth, in_url, &node).await?;
+        let (losses_tx, losses) = tokio::sync::watch::channel(0);
+        let options = connect_options(auth, in_url, &node, losses_tx).await?;
         let nats = options
             .connect(url.as_str())
             .await
@@ -218,6 +241,7 @@ impl Cluster {
                 heard_book: Mutex::default(),
                 run: format!("{node}@{}", now_ms()),
                 runs: Mutex::default(),
+                losses,
                 node,
             }),
         })

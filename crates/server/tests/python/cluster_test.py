@@ -993,6 +993,43 @@ def test_nats(args, tmp, errors):
           f"{told.group(1) if told else 0} times", flush=True)
     if not told:
         errors.append("nats: no player of a game owned elsewhere was told it cannot be reached")
+    # A game owned by node1, White's socket there, Black's on node2. A move whose event the
+    # owner wrote to NATS just as NATS died (here: NATS stopped, the move made, then NATS
+    # killed with the event unread) never reaches Black as it was published: once NATS is
+    # back, node2 must ask for it, since no other move comes to show the gap (in the run
+    # above such games stalled). While NATS is down, node2 is silent and Black counts as
+    # gone on the owner; once node2 is heard again Black is there again (else White could
+    # claim a win against a player who is still connected).
+    a, b = nodes[0], nodes[1]
+    _, white, game = call(a.port, "POST", "/api/games", {"time_control": "10+5", "color": "white"})
+    gid, white = game["id"], white.split(";")[0]
+    _, black, _ = call(a.port, "POST", f"/api/games/{gid}/join")
+    black = black.split(";")[0]
+    call(a.port, "POST", f"/api/games/{gid}/move", {"m": "e2e4"}, white)
+    white_ws = RawSocket(a.port, f"/game/{gid}/socket", white)
+    white_ws.recv_until('"t":"state"')
+    black_ws = RawSocket(b.port, f"/game/{gid}/socket", black)
+    black_ws.recv_until('"t":"state"')
+    call(a.port, "POST", f"/api/games/{gid}/move", {"m": "e7e5"}, black)
+    followed = black_ws.recv_until('"ply":2') is not None
+    server.send_signal(signal.SIGSTOP)
+    status, _, _ = call(a.port, "POST", f"/api/games/{gid}/move", {"m": "g1f3"}, white)
+    time.sleep(0.5)
+    server.send_signal(signal.SIGKILL)
+    server.wait()
+    gone = white_ws.recv_until('"color":"black","connected":false', timeout=12) is not None
+    server = nats_server()
+    seen = black_ws.recv_until('"ply":3', timeout=15) is not None
+    back = white_ws.recv_until('"color":"black","connected":true', timeout=15) is not None
+    print(f"nats: a move made on the owner as NATS died (HTTP {status}) reached Black on the "
+          f"other node once NATS was back: {seen} (it followed before: {followed}); Black gone "
+          f"for White while NATS was down: {gone}, back after: {back}", flush=True)
+    if not (followed and status == 200 and seen):
+        errors.append("nats: a move published as NATS died never reached the player on "
+                      "another node")
+    if not (gone and back):
+        errors.append("nats: a player on another node did not count as there again once NATS "
+                      "was back")
     for node in nodes:
         node.stop()
     server.send_signal(signal.SIGKILL)
