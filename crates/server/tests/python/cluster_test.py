@@ -36,7 +36,9 @@ a move acknowledged in the last 20 s of the run).
   nats     NATS (a server of the test's own) is killed for 10 s and started again: each
            owner goes on serving its games to the sockets it holds, the other sockets are
            refused ("unavailable") or reconnect, and play resumes by itself; nothing
-           acknowledged is lost.
+           acknowledged is lost. Then a move's event lost as NATS dies reaches the
+           player on another node once NATS is back, and that player, counted gone while
+           NATS was down, is there again.
   natsauth NATS with a password: nodes connect with it (in the URL, or in the environment)
            and play across nodes; a client without it is refused; no log shows it.
   outage   the nodes reach PostgreSQL through a TCP proxy that cuts it for 10 s: moves
@@ -49,7 +51,9 @@ a move acknowledged in the last 20 s of the run).
            to zero (R8), and each game's stored result is the one the players were shown.
   quiet    a game whose players and spectator are all on its owner publishes none of its
            events on NATS (two nodes, every game kept together: not one event heard in 10 s
-           of play); the same games with everyone on the other node publish them all.
+           of play); the same games with everyone on the other node publish them all; a
+           game the other node stops following (its spectator gone 25 s) publishes nothing
+           more, and a new spectator there follows it again.
   arena    an arena of sixty players spread over the nodes (loadgen --arena), its
            tournament director killed once: another node directs within the lease, and
            every finished game is counted once in the standings.
@@ -1064,6 +1068,57 @@ def test_quiet(args, tmp, errors):
                           "follows any game")
         for node in nodes:
             node.stop()
+
+    # A game followed from the other node for a while, then no longer: once that node's mirror
+    # has ended (20 s without a connection there), the owner publishes nothing more; a new
+    # spectator there follows it again and sees the next move.
+    url = fresh_database(args.postgres, "quiet_unfollowed")
+    a, b = start_nodes(args, url, tmp, n=2)
+    _, white, game = call(a.port, "POST", "/api/games", {"time_control": "untimed", "color": "white"})
+    gid = game["id"]
+    white = white.split(";")[0]
+    _, black, _ = call(a.port, "POST", f"/api/games/{gid}/join")
+    black = black.split(";")[0]
+    moves = iter([("e2e4", white), ("e7e5", black), ("g1f3", white), ("b8c6", black),
+                  ("f1c4", white), ("g8f6", black), ("d2d3", white)])
+
+    def play(n):
+        for _ in range(n):
+            m, c = next(moves)
+            status, _, _ = call(a.port, "POST", f"/api/games/{gid}/move", {"m": m}, c)
+            if status != 200:
+                errors.append(f"quiet, unfollowed: {m} refused ({status})")
+
+    def heard_while(n):
+        box = {}
+        listener = threading.Thread(target=lambda: box.update(count(args.nats, 3, f"game.{gid}.ev")))
+        listener.start()
+        time.sleep(0.5)
+        play(n)
+        listener.join()
+        return box.get("game event", [0, 0])[0]
+
+    watcher = RawSocket(b.port, f"/game/{gid}/socket", "none=0")
+    watcher.recv_until('"t":"state"')
+    followed = heard_while(2)
+    watcher.sock.close()
+    time.sleep(25)
+    after = heard_while(2)
+    again = RawSocket(b.port, f"/game/{gid}/socket", "none=0")
+    again.recv_until('"t":"state"')
+    play(1)
+    seen = again.recv_until('"t":"move"', timeout=10)
+    again.sock.close()
+    print(f"quiet, unfollowed: {followed} events heard while followed from node2, {after} after "
+          f"its spectator left, the next spectator there saw the move: {seen is not None}", flush=True)
+    if followed < 2:
+        errors.append(f"quiet, unfollowed: {followed} events on NATS while node2 followed the game")
+    if after != 0:
+        errors.append(f"quiet, unfollowed: {after} events on NATS after node2 stopped following")
+    if seen is None:
+        errors.append("quiet, unfollowed: a spectator on node2 did not see the move after it followed again")
+    for node in (a, b):
+        node.stop()
 
 
 def test_nats_auth(args, tmp, errors):
