@@ -1,6 +1,8 @@
 //! The bridge: serves a room held here to the other nodes (requests forwarded as they came,
 //! events published with their versions), and undoes what a gone node's connections said.
 
+use std::collections::HashSet;
+
 use super::*;
 
 impl Cluster {
@@ -23,25 +25,38 @@ impl Cluster {
                     // answered follows this owner already.)
                     let _ = nats.publish(ev_subject(&id), json(&Broadcast::Moved)).await;
                 }
-                // The room's events go out on NATS only once another node follows the game:
+                // The room's events go out on NATS only while another node follows the game:
                 // a node's mirror subscribes to them and then asks the room for its state
-                // (`Request::Subscribe`) through here, before it hands anything on. A game
-                // whose connections are all on this node publishes nothing.
-                let mut followed = false;
+                // (`Request::Subscribe`, naming the mirror) through here, before it hands
+                // anything on; it says when it ends. A game whose connections are all on
+                // this node publishes nothing.
                 let mut ledger = Ledger::default();
                 let mut look = tokio::time::interval(GONE_LOOK);
                 loop {
                     tokio::select! {
                         msg = commands.next() => match msg {
                             Some(msg) => {
+                                let header = |name| {
+                                    let value = msg.headers.as_ref().and_then(|h| h.get(name));
+                                    value.map(async_nats::HeaderValue::as_str)
+                                };
+                                let run = header(RUN_HEADER);
+                                if let Some(run) = run {
+                                    ledger.heard(run, &room).await;
+                                }
+                                if let Some(mirror) = header(UNFOLLOW_HEADER) {
+                                    ledger.unfollow(run, mirror);
+                                    continue;
+                                }
                                 let Ok(request) = serde_json::from_slice::<Request>(&msg.payload) else {
                                     tracing::debug!("an unreadable request from another node");
                                     continue;
                                 };
-                                followed |= matches!(request, Request::Subscribe { .. });
-                                if let Some(run) = msg.headers.as_ref().and_then(|h| h.get(RUN_HEADER)) {
-                                    ledger.heard(run.as_str(), &room).await;
-                                    ledger.note(run.as_str(), &request);
+                                if matches!(request, Request::Subscribe { .. }) {
+                                    ledger.follow(run, header(MIRROR_HEADER));
+                                }
+                                if let Some(run) = run {
+                                    ledger.note(run, &request);
                                 }
                                 // Forwarded as it came; the answer goes back as the room gave it.
                                 let answer = room.request(request).await.map_err(|e| Problem::from(&e));
@@ -53,7 +68,7 @@ impl Cluster {
                         },
                         _ = look.tick() => ledger.forget_gone(&cluster, &id, &room).await,
                         event = feed.recv() => match event {
-                            Ok(e) if followed => {
+                            Ok(e) if ledger.followed() => {
                                 let body = json(&Broadcast::Event(Box::new(e)));
                                 let _ = nats.publish(ev_subject(&id), body).await;
                             }
@@ -81,9 +96,17 @@ impl Cluster {
 /// by node run: undone when that run is gone (started again: its connections are gone with
 /// it and will never say they left), and while it is silent (killed, or cut off: NATS down),
 /// then told again if it is heard from once more.
+/// It also keeps which other nodes' mirrors follow the game.
 #[derive(Default)]
 pub(super) struct Ledger {
     by_run: HashMap<String, Told>,
+    /// The mirrors that follow the game (the room's events go out on NATS while there is
+    /// one), by run, with when the run first followed: dropped when the mirror says it
+    /// ended or its node starts again.
+    following: HashMap<String, (std::time::Instant, HashSet<String>)>,
+    /// A node followed without naming its run and mirror: the events go out for the
+    /// room's life.
+    followed_unnamed: bool,
 }
 
 pub(super) struct Told {
@@ -118,7 +141,53 @@ enum RunIs {
     Gone,
 }
 
+/// Where run `run` stands, by the news last heard from its node; `since`: when it first
+/// told the room something (a run never heard of counts as heard at first).
+fn run_is(
+    runs: &HashMap<String, (String, std::time::Instant)>,
+    run: &str,
+    since: std::time::Instant,
+) -> RunIs {
+    let node = run.rsplit_once('@').map_or(run, |(n, _)| n);
+    match runs.get(node) {
+        Some((now, _)) if now != run => RunIs::Gone,
+        Some((_, heard)) if heard.elapsed() <= RUN_GONE => RunIs::Heard,
+        None if since.elapsed() <= RUN_GONE => RunIs::Heard,
+        _ => RunIs::Silent,
+    }
+}
+
 impl Ledger {
+    /// A mirror follows the game (`Subscribe`): by its run and number, or for good if it
+    /// does not say them.
+    fn follow(&mut self, run: Option<&str>, mirror: Option<&str>) {
+        let (Some(run), Some(mirror)) = (run, mirror) else {
+            self.followed_unnamed = true;
+            return;
+        };
+        let (_, mirrors) = self
+            .following
+            .entry(run.to_owned())
+            .or_insert_with(|| (std::time::Instant::now(), HashSet::new()));
+        mirrors.insert(mirror.to_owned());
+    }
+
+    /// Mirror `mirror` of run `run` ended.
+    fn unfollow(&mut self, run: Option<&str>, mirror: &str) {
+        let Some(run) = run else { return };
+        if let Some((_, mirrors)) = self.following.get_mut(run) {
+            mirrors.remove(mirror);
+            if mirrors.is_empty() {
+                self.following.remove(run);
+            }
+        }
+    }
+
+    /// Whether another node's mirror follows the game.
+    fn followed(&self) -> bool {
+        self.followed_unnamed || !self.following.is_empty()
+    }
+
     /// Run `run` said something: if it had gone silent, its connections are back.
     async fn heard(&mut self, run: &str, room: &RoomHandle) {
         if let Some(told) = self.by_run.get_mut(run).filter(|t| t.silent) {
@@ -166,16 +235,14 @@ impl Ledger {
     async fn forget_gone(&mut self, cluster: &Cluster, id: &str, room: &RoomHandle) {
         let changed: Vec<(String, RunIs)> = {
             let runs = lock(&cluster.inner.runs);
+            // A node started again: its old run's mirrors ended without a word. (A silent
+            // node's mirrors may still be there: once NATS is back each asks again.)
+            self.following
+                .retain(|run, (since, _)| !matches!(run_is(&runs, run, *since), RunIs::Gone));
             self.by_run
                 .iter()
                 .filter_map(|(run, told)| {
-                    let node = run.rsplit_once('@').map_or(run.as_str(), |(n, _)| n);
-                    let is = match runs.get(node) {
-                        Some((now, _)) if now != run => RunIs::Gone,
-                        Some((_, heard)) if heard.elapsed() <= RUN_GONE => RunIs::Heard,
-                        None if told.since.elapsed() <= RUN_GONE => RunIs::Heard,
-                        _ => RunIs::Silent,
-                    };
+                    let is = run_is(&runs, run, told.since);
                     let change = match is {
                         RunIs::Heard => told.silent,
                         RunIs::Silent => !told.silent,

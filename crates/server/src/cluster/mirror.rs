@@ -15,15 +15,16 @@ impl Cluster {
         }))
     }
 
-    /// The events of game `id` as they reach this node, for one more connection. The
+    /// The events of game `id` as they reach this node, for one more connection, and the
+    /// number of the mirror they come from (its `Subscribe` names it to the owner). The
     /// subscription to NATS is made before this returns, so nothing published after a
     /// request that follows is missed.
     pub(super) async fn mirror(
         &self,
         id: &str,
-    ) -> Result<broadcast::Receiver<Versioned>, RoomError> {
-        if let Some(tx) = lock(&self.inner.mirrors).get(id) {
-            return Ok(tx.subscribe());
+    ) -> Result<(broadcast::Receiver<Versioned>, u64), RoomError> {
+        if let Some((tx, mirror)) = lock(&self.inner.mirrors).get(id) {
+            return Ok((tx.subscribe(), *mirror));
         }
         let sub = self
             .inner
@@ -32,27 +33,46 @@ impl Cluster {
             .await
             .map_err(|_| RoomError::Unavailable)?;
         let mut mirrors = lock(&self.inner.mirrors);
-        if let Some(tx) = mirrors.get(id) {
-            return Ok(tx.subscribe());
+        if let Some((tx, mirror)) = mirrors.get(id) {
+            return Ok((tx.subscribe(), *mirror));
         }
+        let mirror = self.inner.mirrors_made.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = broadcast::channel(MIRROR_FEED);
-        mirrors.insert(id.to_owned(), tx.clone());
+        mirrors.insert(id.to_owned(), (tx.clone(), mirror));
         drop(mirrors);
         let (cluster, id) = (self.clone(), id.to_owned());
         tokio::spawn(async move {
-            cluster.run_mirror(&id, sub, &tx).await;
-            let mut mirrors = lock(&cluster.inner.mirrors);
-            if mirrors.get(&id).is_some_and(|t| t.same_channel(&tx)) {
-                mirrors.remove(&id);
+            cluster.run_mirror(&id, mirror, sub, &tx).await;
+            {
+                let mut mirrors = lock(&cluster.inner.mirrors);
+                if mirrors.get(&id).is_some_and(|(t, _)| t.same_channel(&tx)) {
+                    mirrors.remove(&id);
+                }
             }
+            // The owner stops publishing once no mirror follows the game. Another mirror of
+            // it made here meanwhile is counted apart, by its own number, so the order in
+            // which this and its `Subscribe` arrive does not matter.
+            cluster.unfollow(&id, mirror).await;
             // Dropping the last sender ends every connection's feed: they start again.
         });
-        Ok(rx)
+        Ok((rx, mirror))
+    }
+
+    /// Tells the owner of game `id` that mirror `mirror` of this node's run has ended.
+    async fn unfollow(&self, id: &str, mirror: u64) {
+        let mut headers = self.run_headers();
+        headers.insert(UNFOLLOW_HEADER, mirror.to_string().as_str());
+        let _ = self
+            .inner
+            .nats
+            .publish_with_headers(cmd_subject(id), headers, axum::body::Bytes::new())
+            .await;
     }
 
     pub(super) async fn run_mirror(
         &self,
         id: &str,
+        mirror: u64,
         mut sub: async_nats::Subscriber,
         tx: &broadcast::Sender<Versioned>,
     ) {
@@ -66,6 +86,7 @@ impl Cluster {
             born: std::time::Instant::now(),
             answered_ms: std::sync::atomic::AtomicU64::new(0),
         };
+        let since = |since| (Request::Subscribe { since }, Some(mirror));
         loop {
             let msg = tokio::select! {
                 msg = sub.next() => msg,
@@ -88,7 +109,7 @@ impl Cluster {
                     let Ok(Reply::Subscribed(Subscription {
                         missed: Some(missed),
                         ..
-                    })) = remote.call(Request::Subscribe { since: l }).await
+                    })) = remote.call(since(l)).await
                     else {
                         tracing::debug!(game = %id, "the owner cannot say what was missed: connections here start again");
                         return;
@@ -117,7 +138,7 @@ impl Cluster {
                     let Ok(Reply::Subscribed(Subscription {
                         missed: Some(missed),
                         ..
-                    })) = remote.call(Request::Subscribe { since: l }).await
+                    })) = remote.call(since(l)).await
                     else {
                         tracing::debug!(game = %id, "a gap the owner cannot fill: connections here start again");
                         return;
@@ -152,10 +173,21 @@ pub(crate) struct RemoteRoom {
 impl RemoteRoom {
     /// Asks the owner and waits for its answer; no answer in time (no owner just now, or
     /// NATS down) is [`RoomError::Unavailable`], the owner's refusal [`RoomError::Remote`].
-    async fn call(&self, request: Request) -> Result<Reply, RoomError> {
+    /// A `Subscribe` names the mirror it is for: the owner publishes the game's events while
+    /// a mirror follows it.
+    async fn call(&self, (request, mirror): (Request, Option<u64>)) -> Result<Reply, RoomError> {
+        let mut headers = self.cluster.run_headers();
+        if let Some(mirror) = mirror {
+            headers.insert(MIRROR_HEADER, mirror.to_string().as_str());
+        }
         let answer = self
             .cluster
-            .call::<Result<Reply, Problem>>(&cmd_subject(&self.id), &request, ASK_TIMEOUT)
+            .call_with::<Result<Reply, Problem>>(
+                &cmd_subject(&self.id),
+                &request,
+                ASK_TIMEOUT,
+                headers,
+            )
             .await;
         self.gone.store(answer.is_err(), Ordering::Relaxed);
         if answer.is_ok() {
@@ -172,11 +204,11 @@ impl Transport for RemoteRoom {
     fn ask(&self, request: Request) -> BoxFuture<'_, Result<Reply, RoomError>> {
         Box::pin(async move {
             if !matches!(request, Request::Subscribe { .. }) {
-                return self.call(request).await;
+                return self.call((request, None)).await;
             }
             // The feed first: whatever the owner publishes after answering reaches it.
-            let feed = self.cluster.mirror(&self.id).await?;
-            match self.call(request).await? {
+            let (feed, mirror) = self.cluster.mirror(&self.id).await?;
+            match self.call((request, Some(mirror))).await? {
                 Reply::Subscribed(sub) => Ok(Reply::Subscribed(Subscription { feed, ..sub })),
                 other => Ok(other),
             }
@@ -187,10 +219,10 @@ impl Transport for RemoteRoom {
     /// its connections said is undone if the node goes).
     fn tell(&self, request: Request) -> BoxFuture<'_, ()> {
         Box::pin(async move {
-            let inner = &self.cluster.inner;
-            let mut headers = async_nats::HeaderMap::new();
-            headers.insert(RUN_HEADER, inner.run.as_str());
-            let _ = inner
+            let headers = self.cluster.run_headers();
+            let _ = self
+                .cluster
+                .inner
                 .nats
                 .publish_with_headers(cmd_subject(&self.id), headers, json(&request))
                 .await;

@@ -65,8 +65,13 @@ const MIRROR_FEED: usize = 64;
 /// the client subscribes again just after it says it is connected, and the owners reconnect
 /// about then too.
 const CATCH_UP_AFTER: Duration = Duration::from_millis(500);
-/// The header naming the node run a told presence or spectator comes from.
+/// The header naming the node run a request to a room comes from (a told presence or
+/// spectator is undone when the run goes; a mirror is counted under it).
 const RUN_HEADER: &str = "Rookery-Run";
+/// The header of a `Subscribe` naming the mirror it is for (a number within the run).
+const MIRROR_HEADER: &str = "Rookery-Mirror";
+/// The header of a message that says a mirror of the run has ended (no body).
+const UNFOLLOW_HEADER: &str = "Rookery-Unfollow";
 /// A node run not heard from for this long is gone, and its connections with it.
 const RUN_GONE: Duration = Duration::from_secs(5);
 /// How long a node keeps a handle to another node's room before it looks again at who
@@ -87,8 +92,11 @@ struct Inner {
     nats: async_nats::Client,
     node: String,
     store: Store,
-    /// Games whose events reach this node's connections from another node, by game id.
-    mirrors: Mutex<HashMap<String, broadcast::Sender<Versioned>>>,
+    /// Games whose events reach this node's connections from another node, by game id,
+    /// with each mirror's number.
+    mirrors: Mutex<HashMap<String, (broadcast::Sender<Versioned>, u64)>>,
+    /// How many mirrors this run has made (the next one's number).
+    mirrors_made: std::sync::atomic::AtomicU64,
     /// The games this node holds, with the epoch of each lease.
     leases: Mutex<HashMap<String, i64>>,
     /// SIGTERM: take no more games (and hand over those held).
@@ -234,6 +242,7 @@ impl Cluster {
                 nats,
                 store,
                 mirrors: Mutex::default(),
+                mirrors_made: std::sync::atomic::AtomicU64::new(0),
                 leases: Mutex::default(),
                 leaving: AtomicBool::new(false),
                 leave_now: tokio::sync::Notify::new(),
@@ -262,12 +271,32 @@ impl Cluster {
         body: &impl serde::Serialize,
         within: Duration,
     ) -> Result<T, ()> {
+        self.call_with(subject, body, within, self.run_headers())
+            .await
+    }
+
+    /// Headers naming this node's run.
+    fn run_headers(&self) -> async_nats::HeaderMap {
+        let mut headers = async_nats::HeaderMap::new();
+        headers.insert(RUN_HEADER, self.inner.run.as_str());
+        headers
+    }
+
+    /// [`Cluster::call`] with these headers.
+    async fn call_with<T: serde::de::DeserializeOwned>(
+        &self,
+        subject: &str,
+        body: &impl serde::Serialize,
+        within: Duration,
+        headers: async_nats::HeaderMap,
+    ) -> Result<T, ()> {
         let nats = &self.inner.nats;
         let body = json(body);
         let asking = async {
             loop {
                 let request = async_nats::Request::new()
                     .payload(body.clone())
+                    .headers(headers.clone())
                     .timeout(Some(within));
                 match nats.send_request(subject.to_owned(), request).await {
                     Err(e) if e.kind() == async_nats::RequestErrorKind::NoResponders => {
