@@ -58,6 +58,13 @@ impl Cluster {
         Ok((rx, mirror))
     }
 
+    /// Whether mirror `mirror` of game `id` still runs.
+    fn has_mirror(&self, id: &str, mirror: u64) -> bool {
+        lock(&self.inner.mirrors)
+            .get(id)
+            .is_some_and(|(_, m)| *m == mirror)
+    }
+
     /// Tells the owner of game `id` that mirror `mirror` of this node's run has ended.
     async fn unfollow(&self, id: &str, mirror: u64) {
         let mut headers = self.run_headers();
@@ -208,7 +215,13 @@ impl Transport for RemoteRoom {
             }
             // The feed first: whatever the owner publishes after answering reaches it.
             let (feed, mirror) = self.cluster.mirror(&self.id).await?;
-            match self.call((request, Some(mirror))).await? {
+            let answer = self.call((request, Some(mirror))).await;
+            if !self.cluster.has_mirror(&self.id, mirror) {
+                // The mirror ended meanwhile, and its end may have reached the owner before
+                // this request: said again, after it.
+                self.cluster.unfollow(&self.id, mirror).await;
+            }
+            match answer? {
                 Reply::Subscribed(sub) => Ok(Reply::Subscribed(Subscription { feed, ..sub })),
                 other => Ok(other),
             }
