@@ -79,6 +79,7 @@ impl Cluster {
                         },
                     }
                 }
+                let _ = commands.unsubscribe().await;
             } else {
                 tracing::warn!(game = %id, "the room cannot be offered to other nodes");
             }
@@ -87,6 +88,13 @@ impl Cluster {
                 if let Err(e) = cluster.inner.store.release_lease(&id, cluster.node()).await {
                     tracing::warn!(game = %id, error = %e, "lease not released; it runs out");
                 }
+            } else {
+                // The lease went first (another node took the game, or it sleeps). Until this
+                // room closed it still answered requests, and a mirror whose `Subscribe` it
+                // answered after the new owner said `Moved` follows a room that is gone: the
+                // new owner, never asked, would publish nothing to it. Every mirror starts
+                // again, now that this node no longer answers for the game.
+                let _ = nats.publish(ev_subject(&id), json(&Broadcast::Moved)).await;
             }
         });
     }
@@ -272,5 +280,56 @@ impl Ledger {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The owner publishes while a mirror follows: an end and another mirror's request
+    /// crossing leave the count right, and a node that started again follows no more.
+    #[test]
+    fn mirrors_are_counted_by_run_and_number() {
+        let mut ledger = Ledger::default();
+        assert!(!ledger.followed());
+        ledger.follow(Some("node2@1"), Some("0"));
+        assert!(ledger.followed());
+        // Mirror 1 of the same run asks before mirror 0's end arrives.
+        ledger.follow(Some("node2@1"), Some("1"));
+        ledger.unfollow(Some("node2@1"), "0");
+        assert!(ledger.followed(), "mirror 1 still follows");
+        ledger.unfollow(Some("node2@1"), "1");
+        assert!(!ledger.followed());
+        // An end said twice, or by another run, changes nothing.
+        ledger.follow(Some("node3@7"), Some("4"));
+        ledger.unfollow(Some("node3@7"), "4");
+        ledger.unfollow(Some("node3@7"), "4");
+        ledger.follow(Some("node3@7"), Some("5"));
+        ledger.unfollow(Some("node2@1"), "5");
+        ledger.unfollow(None, "5");
+        assert!(ledger.followed());
+        // A request naming no mirror follows for good.
+        let mut older = Ledger::default();
+        older.follow(None, None);
+        older.unfollow(Some("node2@1"), "0");
+        assert!(older.followed());
+    }
+
+    #[test]
+    fn a_run_is_heard_silent_or_gone_by_its_nodes_news() {
+        let now = std::time::Instant::now();
+        let long_ago = now - RUN_GONE - Duration::from_secs(1);
+        let mut runs = HashMap::new();
+        runs.insert("node2".to_owned(), ("node2@1".to_owned(), now));
+        runs.insert("node3".to_owned(), ("node3@1".to_owned(), long_ago));
+        assert!(matches!(run_is(&runs, "node2@1", long_ago), RunIs::Heard));
+        // Started again under a new run: the old one is gone.
+        assert!(matches!(run_is(&runs, "node2@0", long_ago), RunIs::Gone));
+        // Not heard for longer than RUN_GONE: silent (NATS down, or dead), not gone.
+        assert!(matches!(run_is(&runs, "node3@1", long_ago), RunIs::Silent));
+        // A node not heard of yet: heard at first, silent once it should have been.
+        assert!(matches!(run_is(&runs, "node4@1", now), RunIs::Heard));
+        assert!(matches!(run_is(&runs, "node4@1", long_ago), RunIs::Silent));
     }
 }
