@@ -93,7 +93,6 @@ impl Cluster {
             born: std::time::Instant::now(),
             answered_ms: std::sync::atomic::AtomicU64::new(0),
         };
-        let since = |since| (Request::Subscribe { since }, Some(mirror));
         loop {
             let msg = tokio::select! {
                 msg = sub.next() => msg,
@@ -113,15 +112,11 @@ impl Cluster {
                     // mirror that has heard nothing yet does not know where its
                     // connections stand, so they start again.
                     let Some(l) = last else { return };
-                    let Ok(Reply::Subscribed(Subscription {
-                        missed: Some(missed),
-                        ..
-                    })) = remote.call(since(l)).await
-                    else {
+                    let Some(missed) = remote.missed_since(l, mirror).await else {
                         tracing::debug!(game = %id, "the owner cannot say what was missed: connections here start again");
                         return;
                     };
-                    for e in missed.into_iter().filter(|e| e.v > l) {
+                    for e in missed {
                         last = Some(e.v);
                         let _ = tx.send(e);
                     }
@@ -142,11 +137,7 @@ impl Cluster {
                 }
                 if event.v > l + 1 {
                     // A gap: what the owner still has fills it, else everyone resyncs.
-                    let Ok(Reply::Subscribed(Subscription {
-                        missed: Some(missed),
-                        ..
-                    })) = remote.call(since(l)).await
-                    else {
+                    let Some(missed) = remote.missed_since(l, mirror).await else {
                         tracing::debug!(game = %id, "a gap the owner cannot fill: connections here start again");
                         return;
                     };
@@ -178,6 +169,21 @@ pub(crate) struct RemoteRoom {
 }
 
 impl RemoteRoom {
+    /// The events after version `since`, asked of the owner for mirror `mirror`; `None` if
+    /// it cannot say (it no longer has them all, or does not answer).
+    async fn missed_since(&self, since: u64, mirror: u64) -> Option<Vec<Versioned>> {
+        match self
+            .call((Request::Subscribe { since }, Some(mirror)))
+            .await
+        {
+            Ok(Reply::Subscribed(Subscription {
+                missed: Some(missed),
+                ..
+            })) => Some(missed.into_iter().filter(|e| e.v > since).collect()),
+            _ => None,
+        }
+    }
+
     /// Asks the owner and waits for its answer; no answer in time (no owner just now, or
     /// NATS down) is [`RoomError::Unavailable`], the owner's refusal [`RoomError::Remote`].
     /// A `Subscribe` names the mirror it is for: the owner publishes the game's events while
