@@ -72,7 +72,8 @@ const RUN_HEADER: &str = "Rookery-Run";
 const MIRROR_HEADER: &str = "Rookery-Mirror";
 /// The header of a message that says a mirror of the run has ended (no body).
 const UNFOLLOW_HEADER: &str = "Rookery-Unfollow";
-/// A node run not heard from for this long is gone, and its connections with it.
+/// A node run not heard from for this long is silent: its connections count as gone until
+/// it is heard again (or for good once its node starts again under a new run).
 const RUN_GONE: Duration = Duration::from_secs(5);
 /// How long a node keeps a handle to another node's room before it looks again at who
 /// holds the game (a finished game's handle goes with it).
@@ -146,7 +147,6 @@ async fn connect_options(
     node: &str,
     losses: tokio::sync::watch::Sender<u64>,
 ) -> Result<async_nats::ConnectOptions, String> {
-    let losses = Arc::new(losses);
     let mut options = async_nats::ConnectOptions::new()
         .name(format!("rookery {node}"))
         .retry_on_initial_connect()

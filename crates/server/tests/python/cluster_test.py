@@ -1000,8 +1000,8 @@ def test_nats(args, tmp, errors):
     # A game owned by node1, White's socket there, Black's on node2. A move whose event the
     # owner wrote to NATS just as NATS died (here: NATS stopped, the move made, then NATS
     # killed with the event unread) never reaches Black as it was published: once NATS is
-    # back, node2 must ask for it, since no other move comes to show the gap (in the run
-    # above such games stalled). While NATS is down, node2 is silent and Black counts as
+    # back, node2 must ask for it, since no other move comes to show the gap (before it did,
+    # such games stalled in the run above). While NATS is down, node2 is silent and Black counts as
     # gone on the owner; once node2 is heard again Black is there again (else White could
     # claim a win against a player who is still connected).
     a, b = nodes[0], nodes[1]
