@@ -1,5 +1,6 @@
 //! The bridge: serves a room held here to the other nodes (requests forwarded as they came,
-//! events published with their versions), and undoes what a gone node's connections said.
+//! events published while another node follows the game), and undoes what a gone or silent
+//! node's connections said.
 
 use std::collections::HashSet;
 
@@ -66,7 +67,7 @@ impl Cluster {
                             }
                             None => break,
                         },
-                        _ = look.tick() => ledger.forget_gone(&cluster, &id, &room).await,
+                        _ = look.tick() => ledger.look_at_runs(&cluster, &id, &room).await,
                         event = feed.recv() => match event {
                             Ok(e) if ledger.followed() => {
                                 let body = json(&Broadcast::Event(Box::new(e)));
@@ -240,7 +241,7 @@ impl Ledger {
 
     /// Looks at every run that told the room something: a gone run's connections leave it
     /// for good, a silent one's for as long as it is silent.
-    async fn forget_gone(&mut self, cluster: &Cluster, id: &str, room: &RoomHandle) {
+    async fn look_at_runs(&mut self, cluster: &Cluster, id: &str, room: &RoomHandle) {
         let changed: Vec<(String, RunIs)> = {
             let runs = lock(&cluster.inner.runs);
             // A node started again: its old run's mirrors ended without a word. (A silent
@@ -288,7 +289,8 @@ mod tests {
     use super::*;
 
     /// The owner publishes while a mirror follows: an end and another mirror's request
-    /// crossing leave the count right, and a node that started again follows no more.
+    /// crossing leave the count right; an end said twice, or for another run, changes
+    /// nothing.
     #[test]
     fn mirrors_are_counted_by_run_and_number() {
         let mut ledger = Ledger::default();

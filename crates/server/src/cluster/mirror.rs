@@ -69,10 +69,16 @@ impl Cluster {
     async fn unfollow(&self, id: &str, mirror: u64) {
         let mut headers = self.run_headers();
         headers.insert(UNFOLLOW_HEADER, mirror.to_string().as_str());
+        self.tell_owner(id, headers, axum::body::Bytes::new()).await;
+    }
+
+    /// Sends the owner of game `id` a message that has no answer.
+    async fn tell_owner(&self, id: &str, headers: async_nats::HeaderMap, body: axum::body::Bytes) {
+        let subject = cmd_subject(id);
         let _ = self
             .inner
             .nats
-            .publish_with_headers(cmd_subject(id), headers, axum::body::Bytes::new())
+            .publish_with_headers(subject, headers, body)
             .await;
     }
 
@@ -172,14 +178,8 @@ impl RemoteRoom {
     /// The events after version `since`, asked of the owner for mirror `mirror`; `None` if
     /// it cannot say (it no longer has them all, or does not answer).
     async fn missed_since(&self, since: u64, mirror: u64) -> Option<Vec<Versioned>> {
-        match self
-            .call((Request::Subscribe { since }, Some(mirror)))
-            .await
-        {
-            Ok(Reply::Subscribed(Subscription {
-                missed: Some(missed),
-                ..
-            })) => Some(missed.into_iter().filter(|e| e.v > since).collect()),
+        match self.call(Request::Subscribe { since }, Some(mirror)).await {
+            Ok(Reply::Subscribed(Subscription { missed, .. })) => missed,
             _ => None,
         }
     }
@@ -188,7 +188,7 @@ impl RemoteRoom {
     /// NATS down) is [`RoomError::Unavailable`], the owner's refusal [`RoomError::Remote`].
     /// A `Subscribe` names the mirror it is for: the owner publishes the game's events while
     /// a mirror follows it.
-    async fn call(&self, (request, mirror): (Request, Option<u64>)) -> Result<Reply, RoomError> {
+    async fn call(&self, request: Request, mirror: Option<u64>) -> Result<Reply, RoomError> {
         let mut headers = self.cluster.run_headers();
         if let Some(mirror) = mirror {
             headers.insert(MIRROR_HEADER, mirror.to_string().as_str());
@@ -217,11 +217,11 @@ impl Transport for RemoteRoom {
     fn ask(&self, request: Request) -> BoxFuture<'_, Result<Reply, RoomError>> {
         Box::pin(async move {
             if !matches!(request, Request::Subscribe { .. }) {
-                return self.call((request, None)).await;
+                return self.call(request, None).await;
             }
             // The feed first: whatever the owner publishes after answering reaches it.
             let (feed, mirror) = self.cluster.mirror(&self.id).await?;
-            let answer = self.call((request, Some(mirror))).await;
+            let answer = self.call(request, Some(mirror)).await;
             if !self.cluster.has_mirror(&self.id, mirror) {
                 // The mirror ended meanwhile, and its end may have reached the owner before
                 // this request: said again, after it.
@@ -239,11 +239,8 @@ impl Transport for RemoteRoom {
     fn tell(&self, request: Request) -> BoxFuture<'_, ()> {
         Box::pin(async move {
             let headers = self.cluster.run_headers();
-            let _ = self
-                .cluster
-                .inner
-                .nats
-                .publish_with_headers(cmd_subject(&self.id), headers, json(&request))
+            self.cluster
+                .tell_owner(&self.id, headers, json(&request))
                 .await;
         })
     }
