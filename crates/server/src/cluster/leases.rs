@@ -4,9 +4,11 @@
 use super::*;
 
 impl Cluster {
-    /// Takes game `id` if it is live and nobody holds it: the epoch of the new lease.
+    /// Takes game `id` if it is live and nobody holds it: the epoch of the new lease. Not
+    /// while this node's own lease is stale (the game would be lost again at its renewal):
+    /// its requests go to the owner meanwhile.
     pub(crate) async fn take(&self, id: &str) -> Result<Option<i64>, StoreError> {
-        if self.inner.leaving.load(Ordering::Relaxed) {
+        if self.inner.leaving.load(Ordering::Relaxed) || !self.lease_is_fresh() {
             return Ok(None);
         }
         let epoch = self
@@ -74,7 +76,11 @@ impl Cluster {
             .collect();
         let now = now_ms() as i64;
         let until = now + LEASE.as_millis() as i64;
-        match self.inner.store.renew_node(self.node(), now, until).await {
+        let renewed = self.inner.store.renew_node(self.node(), now, until).await;
+        if renewed.is_ok() {
+            self.inner.alive_until.store(until, Ordering::Relaxed);
+        }
+        match renewed {
             Ok(true) => return,
             Ok(false) => {}
             Err(e) => {
@@ -109,8 +115,24 @@ impl Cluster {
         }
     }
 
+    /// Whether this node's own lease was renewed lately. A node whose lease ran out (the
+    /// store was out of reach for every node at once) would lose what it takes to the first
+    /// node renewed, and games would change hands twice: it takes nothing until its own
+    /// renewal reaches the store.
+    fn lease_is_fresh(&self) -> bool {
+        lease_fresh(
+            self.inner.alive_until.load(Ordering::Relaxed),
+            now_ms() as i64,
+        )
+    }
+
+    /// Takes the games nobody holds (once this node's own lease is fresh).
     pub(super) async fn take_over(&self, rooms: &Rooms) {
         use futures_util::StreamExt;
+        if !self.lease_is_fresh() {
+            tracing::debug!("own lease not renewed lately: no takeover this time");
+            return;
+        }
         let ids = match self.inner.store.unowned_games(now_ms() as i64).await {
             Ok(ids) => ids,
             Err(e) => {
@@ -160,6 +182,12 @@ impl Cluster {
     }
 }
 
+/// Whether a node's lease running until `alive_until` was renewed within the last two
+/// renewals at `now` (a healthy node's has more than `LEASE - RENEW_EVERY` left).
+fn lease_fresh(alive_until: i64, now: i64) -> bool {
+    alive_until - now >= (LEASE - 2 * RENEW_EVERY).as_millis() as i64
+}
+
 impl crate::rooms::Placement for Cluster {
     fn create_held<'a>(&'a self, row: &'a NewGame) -> BoxFuture<'a, Result<i64, StoreError>> {
         Box::pin(Cluster::create_held(self, row))
@@ -198,5 +226,24 @@ impl crate::rooms::Placement for Cluster {
                 .sleep_game(id, epoch, wake_at, Some((self.node(), until)))
                 .await
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lease_is_fresh_for_two_renewals() {
+        let lease = LEASE.as_millis() as i64;
+        let renew = RENEW_EVERY.as_millis() as i64;
+        let renewed_at = 1_000_000;
+        let until = renewed_at + lease;
+        assert!(lease_fresh(until, renewed_at));
+        // A renewal missed (the store slow): still fresh.
+        assert!(lease_fresh(until, renewed_at + renew + renew / 2));
+        // Two missed: no takeover until the next renewal reaches the store.
+        assert!(!lease_fresh(until, renewed_at + 2 * renew + 1));
+        assert!(!lease_fresh(until, renewed_at + lease + 1));
     }
 }

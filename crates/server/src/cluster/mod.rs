@@ -19,7 +19,7 @@ mod pairing;
 pub(crate) mod wire;
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -100,6 +100,9 @@ struct Inner {
     mirrors_made: std::sync::atomic::AtomicU64,
     /// The games this node holds, with the epoch of each lease.
     leases: Mutex<HashMap<String, i64>>,
+    /// Until when this node's own lease runs, as of its last renewal that reached the store
+    /// (ms since the epoch).
+    alive_until: AtomicI64,
     /// SIGTERM: take no more games (and hand over those held).
     leaving: AtomicBool,
     /// Wakes the pairing loop when the node leaves; it answers when the role is given up.
@@ -231,8 +234,9 @@ impl Cluster {
             .map_err(|e| e.to_string())?;
         // Its lease, before it holds any game.
         let now = now_ms() as i64;
+        let alive_until = now + LEASE.as_millis() as i64;
         store
-            .renew_node(&node, now, now + LEASE.as_millis() as i64)
+            .renew_node(&node, now, alive_until)
             .await
             .map_err(|e| e.to_string())?;
         // The address only: whatever secret came with it stays out of the log.
@@ -244,6 +248,7 @@ impl Cluster {
                 mirrors: Mutex::default(),
                 mirrors_made: std::sync::atomic::AtomicU64::new(0),
                 leases: Mutex::default(),
+                alive_until: AtomicI64::new(alive_until),
                 leaving: AtomicBool::new(false),
                 leave_now: tokio::sync::Notify::new(),
                 pairing_released: tokio::sync::Notify::new(),

@@ -111,7 +111,16 @@ class Node:
         self.nats = nats or args.nats
         self.port = free_port()
         self.proc = None
-        self.log = open(os.path.join(log_dir, f"{name}.log"), "ab")
+        self.log_path = os.path.join(log_dir, f"{name}.log")
+        self.log = open(self.log_path, "ab")
+        # Where this node's part of the log begins (a later test's node appends to it).
+        self.log_from = self.log.seek(0, os.SEEK_END)
+
+    def log_text(self):
+        """What this node (every run of it) wrote to its log."""
+        with open(self.log_path, "rb") as f:
+            f.seek(self.log_from)
+            return f.read().decode(errors="replace")
 
     def start(self, wait=True, env=None):
         self.proc = subprocess.Popen(
@@ -1184,7 +1193,8 @@ def test_outage(args, tmp, errors):
     proxied = f"{host}@127.0.0.1:{proxy.port}/{db}"
     nodes = start_nodes(args, proxied, tmp)
     record = os.path.join(tmp, "outage.txt")
-    gen = loadgen(args, nodes, 60, min(args.games, 100), record)
+    games = min(args.games, 100)
+    gen = loadgen(args, nodes, 60, games, record)
     time.sleep(20)
     print("PostgreSQL cut for 10 s", flush=True)
     proxy.cut_for(10)
@@ -1196,6 +1206,14 @@ def test_outage(args, tmp, errors):
         errors.append("database outage: no player was told the move cannot be saved")
     for node in nodes:
         node.stop()
+    # Every node's lease ran out at once: each game may change hands once (its owner renewed
+    # late), not twice (taken by a node whose own lease had run out, which loses it again at
+    # its renewal): rooms closed because another node holds the game, at most one a game.
+    lost = sum(n.log_text().count("another node holds the game now") for n in nodes)
+    taken = sum(n.log_text().count("game taken over") for n in nodes)
+    print(f"rooms closed for a game held elsewhere: {lost}; games taken over by a look: {taken}")
+    if lost > games:
+        errors.append(f"database outage: {lost} rooms closed for {games} games (hands changed twice)")
 
 
 def test_ratings(args, tmp, errors, rounds=20):
