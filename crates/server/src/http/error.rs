@@ -64,7 +64,16 @@ impl IntoResponse for ApiError {
 }
 
 impl From<StoreError> for ApiError {
+    /// A database out of reach is the client's to retry (503); any other store error is
+    /// the server's (500), logged.
     fn from(e: StoreError) -> ApiError {
+        if let StoreError::Unreachable(_) = e {
+            tracing::warn!(error = %e, "store out of reach");
+            return ApiError::new(
+                Code::Unavailable,
+                "the database cannot be reached right now; try again in a moment",
+            );
+        }
         tracing::error!(error = %e, "store error");
         ApiError::new(Code::Internal, "internal error")
     }
@@ -164,4 +173,22 @@ pub(crate) async fn json_errors(
     ApiError::new(code, message)
         .with_status(status)
         .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_database_out_of_reach_is_a_503_to_retry_and_other_store_errors_a_500() {
+        let lost = ApiError::from(StoreError::from(sqlx::Error::PoolTimedOut));
+        assert_eq!(lost.status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(lost.problem.code, Code::Unavailable);
+        let io = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
+        let lost = ApiError::from(StoreError::from(sqlx::Error::Io(io)));
+        assert_eq!(lost.status, StatusCode::SERVICE_UNAVAILABLE);
+        let refused = ApiError::from(StoreError::from(sqlx::Error::RowNotFound));
+        assert_eq!(refused.status, StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(refused.problem.code, Code::Internal);
+    }
 }

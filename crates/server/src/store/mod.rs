@@ -61,8 +61,11 @@ pub(crate) enum Backend {
 /// A store failure; the words are the database's own, for the logs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum StoreError {
-    /// The database refused or could not be reached.
+    /// The database refused.
     Db(String),
+    /// The database could not be reached (its connection lost, no connection within the
+    /// pool's wait): a request may succeed again in a moment.
+    Unreachable(String),
     /// Fencing (several nodes): another node has taken the game over; nothing was written.
     Fenced,
     /// A stored value does not read back (an unknown word, a move the rules refuse).
@@ -79,6 +82,7 @@ impl std::fmt::Display for StoreError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             StoreError::Db(e) => write!(f, "store: {e}"),
+            StoreError::Unreachable(e) => write!(f, "store: the database cannot be reached: {e}"),
             StoreError::Fenced => {
                 f.write_str("store: fenced: another node has taken this game over")
             }
@@ -93,7 +97,14 @@ impl std::error::Error for StoreError {}
 
 impl From<sqlx::Error> for StoreError {
     fn from(e: sqlx::Error) -> StoreError {
-        StoreError::Db(e.to_string())
+        match e {
+            sqlx::Error::Io(_)
+            | sqlx::Error::Tls(_)
+            | sqlx::Error::PoolTimedOut
+            | sqlx::Error::PoolClosed
+            | sqlx::Error::WorkerCrashed => StoreError::Unreachable(e.to_string()),
+            e => StoreError::Db(e.to_string()),
+        }
     }
 }
 
