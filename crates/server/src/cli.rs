@@ -187,6 +187,9 @@ pub(crate) struct Config {
     /// random name each start.
     #[arg(long, env = "ROOKERY_NODE_ID", global = true)]
     pub(crate) node_id: Option<String>,
+    /// The runtime's worker threads (by default one a core).
+    #[arg(long, env = "ROOKERY_WORKER_THREADS", global = true)]
+    pub(crate) worker_threads: Option<usize>,
 }
 
 impl Config {

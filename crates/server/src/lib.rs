@@ -42,17 +42,18 @@ use clap::Parser;
 /// The command line: parses the arguments and runs the command (serving by default).
 pub fn main() -> ExitCode {
     let cli = cli::Cli::parse();
+    let workers = cli.config.worker_threads;
     match cli.command {
         Some(cli::Command::Pgn {
             command: cli::PgnCommand::Check(args),
         }) => pgn_check::run(&args),
         Some(cli::Command::Pairings(args)) => pairings_cli::run(&args),
         Some(cli::Command::Tiebreaks(args)) => pairings_cli::tiebreaks(&args),
-        Some(cli::Command::Migrate) => runtime(migrate(cli.config)),
+        Some(cli::Command::Migrate) => runtime(workers, migrate(cli.config)),
         Some(cli::Command::Import { files }) => {
             let url = cli.config.database_url.clone();
             let mut status = ExitCode::from(2);
-            let code = runtime(async {
+            let code = runtime(workers, async {
                 status = import::run(&url, &files).await?;
                 Ok(())
             });
@@ -64,22 +65,33 @@ pub fn main() -> ExitCode {
         }
         Some(cli::Command::User { command }) => {
             let config = cli.config;
-            runtime(async move { user_cli::run(&config, command).await })
+            runtime(
+                workers,
+                async move { user_cli::run(&config, command).await },
+            )
         }
-        Some(cli::Command::Serve) | None => runtime(http::serve(cli.config)),
+        Some(cli::Command::Serve) | None => runtime(workers, http::serve(cli.config)),
     }
 }
 
 /// Runs a server task on a multi-threaded runtime, with logs on standard error (standard
 /// output is for what a command prints: a token, a link).
-fn runtime(task: impl std::future::Future<Output = Result<(), String>>) -> ExitCode {
+fn runtime(
+    workers: Option<usize>,
+    task: impl std::future::Future<Output = Result<(), String>>,
+) -> ExitCode {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )
         .init();
-    let rt = match tokio::runtime::Runtime::new() {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    builder.enable_all();
+    if let Some(n) = workers {
+        builder.worker_threads(n.max(1));
+    }
+    let rt = match builder.build() {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("rookery: cannot start the runtime: {e}");
